@@ -1,0 +1,173 @@
+package io.slurmwise;
+
+import io.slurmwise.backend.Backends;
+import io.slurmwise.backend.JobQuery;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.backend.SlurmBackend;
+import io.slurmwise.classify.Classifier;
+import io.slurmwise.classify.Finding;
+import io.slurmwise.classify.JobFacts;
+import io.slurmwise.config.Settings;
+import io.slurmwise.diagnose.Diagnosis;
+import io.slurmwise.diagnose.DiagnosisWorkflow;
+import io.slurmwise.diagnose.Explainer;
+import io.slurmwise.diagnose.NoteLookupRetriever;
+import io.slurmwise.diagnose.Retriever;
+import io.slurmwise.diagnose.TemplateExplainer;
+import io.slurmwise.job.JobId;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.taxonomy.Taxonomy;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * The Java API of slurmwise: diagnose a job, classify a log, list jobs. The CLI, the MCP server and the chat
+ * agent are thin adapters over this class.
+ *
+ * <pre>{@code
+ * try (Slurmwise sw = Slurmwise.builder().backend(myBackend).build()) {
+ *     Diagnosis d = sw.diagnose("1001");
+ *     if (d instanceof Diagnosis.Failed f) {
+ *         System.out.println(f.finding().kindId() + ": " + f.explanation().text());
+ *     }
+ * }
+ * }</pre>
+ */
+public final class Slurmwise implements AutoCloseable {
+
+    private final SlurmBackend backend;
+    private final Taxonomy taxonomy;
+    private final Classifier classifier;
+    private final Retriever retriever;
+    private final Explainer explainer;
+    private final int logTailLines;
+    private final DiagnosisWorkflow workflow;
+
+    private Slurmwise(Builder b) {
+        this.backend = Objects.requireNonNull(b.backend, "a backend is required: builder().backend(...)");
+        this.taxonomy = b.taxonomy != null ? b.taxonomy : Taxonomy.load(b.settings == null ? null : b.settings.knowledgeDir());
+        this.classifier = new Classifier(taxonomy);
+        this.retriever = b.retriever != null ? b.retriever : new NoteLookupRetriever();
+        this.explainer = b.explainer != null ? b.explainer : new TemplateExplainer();
+        this.logTailLines = b.logTailLines;
+        this.workflow = new DiagnosisWorkflow(backend, classifier, retriever, explainer, logTailLines, b.fixCount);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder preset from settings: the backend SLURMWISE_BACKEND selects, site notes, log tail length. */
+    public static Builder builder(Settings settings) {
+        Builder b = new Builder();
+        b.settings = settings;
+        b.logTailLines = settings.logTailLines();
+        return b;
+    }
+
+    /** Diagnoses one job: NotFound, StatusOnly (running, pending, completed) or Failed. */
+    public Diagnosis diagnose(JobId id) {
+        return workflow.diagnose(id);
+    }
+
+    /** @throws io.slurmwise.job.InvalidJobIdException when {@code id} is not a SLURM job id */
+    public Diagnosis diagnose(String id) {
+        return diagnose(JobId.parse(id));
+    }
+
+    /** Classifies logs without any cluster: the facts may be {@link JobFacts#NONE}. */
+    public Finding classify(JobFacts facts, List<LogTail> logs) {
+        return classifier.classify(facts, logs);
+    }
+
+    /** Jobs matching a query; close the stream. */
+    public Stream<JobRecord> jobs(JobQuery query) {
+        return backend.jobs(query);
+    }
+
+    public SlurmBackend backend() {
+        return backend;
+    }
+
+    public Taxonomy taxonomy() {
+        return taxonomy;
+    }
+
+    public Classifier classifier() {
+        return classifier;
+    }
+
+    public Retriever retriever() {
+        return retriever;
+    }
+
+    public int logTailLines() {
+        return logTailLines;
+    }
+
+    @Override
+    public void close() {
+        backend.close();
+    }
+
+    /** Configures a {@link Slurmwise}; only the backend is required. */
+    public static final class Builder {
+        private Settings settings;
+        private SlurmBackend backend;
+        private Taxonomy taxonomy;
+        private Retriever retriever;
+        private Explainer explainer;
+        private int logTailLines = Settings.DEFAULT_LOG_TAIL;
+        private int fixCount = 3;
+
+        private Builder() {
+        }
+
+        public Builder backend(SlurmBackend b) {
+            this.backend = b;
+            return this;
+        }
+
+        /** Selects the backend as SLURMWISE_BACKEND says (auto: real when sacct is on PATH, else mock). */
+        public Builder backendFromSettings() {
+            Settings s = settings != null ? settings : Settings.fromEnvironment();
+            this.backend = Backends.select(s).backend();
+            return this;
+        }
+
+        public Builder taxonomy(Taxonomy t) {
+            this.taxonomy = t;
+            return this;
+        }
+
+        public Builder retriever(Retriever r) {
+            this.retriever = r;
+            return this;
+        }
+
+        public Builder explainer(Explainer e) {
+            this.explainer = e;
+            return this;
+        }
+
+        public Builder logTailLines(int n) {
+            if (n <= 0) {
+                throw new IllegalArgumentException("logTailLines must be positive, got " + n);
+            }
+            this.logTailLines = n;
+            return this;
+        }
+
+        /** How many fix notes a diagnosis carries (default 3). */
+        public Builder fixCount(int n) {
+            this.fixCount = n;
+            return this;
+        }
+
+        public Slurmwise build() {
+            return new Slurmwise(this);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.slurmwise.backend;
+
+import io.slurmwise.job.JobState;
+
+import java.time.LocalDateTime;
+import java.util.Set;
+
+/**
+ * Which jobs to list: a time window (jobs that were eligible, ran or ended in it), states, a user, a partition.
+ *
+ * @param user     one user; null with {@code allUsers=false} means the invoking user (as sacct does)
+ * @param states   empty means every state
+ */
+public record JobQuery(LocalDateTime since, LocalDateTime until, Set<JobState> states, String user,
+                       boolean allUsers, String partition) {
+
+    public JobQuery {
+        states = states == null ? Set.of() : Set.copyOf(states);
+        if (since != null && until != null && until.isBefore(since)) {
+            throw new IllegalArgumentException("the window ends (" + until + ") before it starts (" + since + ")");
+        }
+    }
+
+    public static JobQuery window(LocalDateTime since, LocalDateTime until) {
+        return new JobQuery(since, until, Set.of(), null, true, null);
+    }
+
+    public JobQuery withStates(Set<JobState> s) {
+        return new JobQuery(since, until, s, user, allUsers, partition);
+    }
+
+    public JobQuery withUser(String u) {
+        return new JobQuery(since, until, states, u, u == null && allUsers, partition);
+    }
+
+    public JobQuery withPartition(String p) {
+        return new JobQuery(since, until, states, user, allUsers, p);
+    }
+
+    public boolean matchesState(JobState s) {
+        return states.isEmpty() || states.contains(s);
+    }
+}

@@ -1,0 +1,260 @@
+package io.slurmwise.classify;
+
+import com.google.re2j.Pattern;
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.job.ExitCode;
+import io.slurmwise.job.JobState;
+import io.slurmwise.taxonomy.Check;
+import io.slurmwise.taxonomy.FailureKind;
+import io.slurmwise.taxonomy.Signature;
+import io.slurmwise.taxonomy.Taxonomy;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decides why a job failed from its log tails and accounting facts, with rules only (reproducible, never
+ * invented). Each kind's score is the noisy-OR of its evidence weights: matched log signatures (each counted
+ * once), the sacct state, the exit signal, the pending reason and sanity checks. Root causes win over their
+ * consequences: when kind A {@code explains} B (or B is A's parent), and A is well supported, B is demoted.
+ * Thread-safe; build one per taxonomy and reuse it.
+ *
+ * <pre>{@code
+ * Classifier c = new Classifier(Taxonomy.load(null));
+ * Finding f = c.classify(JobFacts.NONE, List.of(LogTail.of(LogStream.STDERR, null, log)));
+ * f.kindId();   // e.g. "cuda_oom"
+ * }</pre>
+ */
+public final class Classifier {
+
+    /** A kind needs at least this score to be the finding; below it the finding is {@code unknown}. */
+    public static final double THRESHOLD = 0.5;
+    static final double STATE_WEIGHT = 0.95;
+    static final double PENDING_WEIGHT = 0.95;
+    static final double SIGNAL_WEIGHT = 0.5;
+    static final double WRAPPED_SIGNAL_WEIGHT = 0.25;
+    static final double CHECK_WEIGHT = 0.6;
+    /** What a consequence keeps of its score when its root cause is seen. */
+    static final double DEMOTION = 0.3;
+    /**
+     * A job that completed successfully weighs against every failure kind: only strong log evidence (a crash
+     * the exit code hid) still reaches the threshold.
+     */
+    static final double COMPLETED_FACTOR = 0.7;
+    private static final int MAX_EVIDENCE_PER_KIND = 6;
+
+    private final Taxonomy taxonomy;
+    private final SignatureScanner scanner;
+    private final Map<String, Set<String>> consequences = new HashMap<>();
+
+    public Classifier(Taxonomy taxonomy) {
+        this.taxonomy = taxonomy;
+        List<Signature> all = new ArrayList<>();
+        for (FailureKind k : taxonomy.kinds()) {
+            all.addAll(k.signatures());
+        }
+        this.scanner = new SignatureScanner(all);
+        for (FailureKind k : taxonomy.kinds()) {
+            consequences.put(k.id(), closure(k.id()));
+        }
+    }
+
+    public Taxonomy taxonomy() {
+        return taxonomy;
+    }
+
+    /** Kinds {@code id} explains, directly or through other kinds. */
+    private Set<String> closure(String id) {
+        Set<String> out = new HashSet<>();
+        List<String> todo = new ArrayList<>(taxonomy.kind(id).explains());
+        while (!todo.isEmpty()) {
+            String k = todo.remove(todo.size() - 1);
+            if (out.add(k)) {
+                todo.addAll(taxonomy.kind(k).explains());
+            }
+        }
+        return out;
+    }
+
+    /** Per-kind accumulation while scanning. */
+    private static final class Score {
+        final FailureKind kind;
+        final Set<String> signaturesSeen = new HashSet<>();
+        final List<Evidence> evidence = new ArrayList<>();
+        double miss = 1.0; // product of (1 - w)
+        long firstLine = Long.MAX_VALUE;
+
+        Score(FailureKind kind) {
+            this.kind = kind;
+        }
+
+        void add(Evidence e) {
+            miss *= 1.0 - e.weight();
+            if (evidence.size() < MAX_EVIDENCE_PER_KIND) {
+                evidence.add(e);
+            }
+            if (e.isLogLine()) {
+                firstLine = Math.min(firstLine, e.line());
+            }
+        }
+
+        double score() {
+            return 1.0 - miss;
+        }
+    }
+
+    public Finding classify(JobFacts facts, List<LogTail> logs) {
+        Map<String, Score> scores = new LinkedHashMap<>();
+        for (LogTail tail : logs) {
+            scanLog(tail, scores);
+        }
+        accountingEvidence(facts == null ? JobFacts.NONE : facts, scores);
+        return decide(facts == null ? JobFacts.NONE : facts, scores);
+    }
+
+    /** Classifies a single text as one log (stdout and stderr together). */
+    public Finding classifyText(JobFacts facts, String log) {
+        return classify(facts, List.of(LogTail.of(LogStream.STDERR, null, log)));
+    }
+
+    private void scanLog(LogTail tail, Map<String, Score> scores) {
+        Evidence.Source source = tail.stream() == LogStream.STDOUT ? Evidence.Source.STDOUT : Evidence.Source.STDERR;
+        boolean inFile = tail.firstLine() > 0;
+        long base = inFile ? tail.firstLine() : 1;
+        scanner.scan(tail.content(), (sig, lineIndex, line) -> {
+            if (!sig.appliesTo(tail.stream())) {
+                return;
+            }
+            FailureKind kind = taxonomy.kind(sig.kindId());
+            if (kind.ignores(line)) {
+                return;
+            }
+            Score s = scores.computeIfAbsent(kind.id(), k -> new Score(kind));
+            if (!s.signaturesSeen.add(sig.pattern())) {
+                if (s.evidence.size() < MAX_EVIDENCE_PER_KIND && s.evidence.stream().noneMatch(e -> e.text().equals(line.strip()))) {
+                    s.evidence.add(new Evidence(source, base + lineIndex, inFile, line.strip(), kind.id(), 0));
+                }
+                return;
+            }
+            s.add(new Evidence(source, base + lineIndex, inFile, line.strip(), kind.id(), sig.weight()));
+        });
+    }
+
+    private void accountingEvidence(JobFacts f, Map<String, Score> scores) {
+        for (FailureKind kind : taxonomy.kinds()) {
+            List<Evidence> found = new ArrayList<>();
+            if (f.state() != null && kind.sacctStates().contains(f.state())) {
+                found.add(new Evidence(Evidence.Source.ACCOUNTING, 0, false, "State=" + f.state(), kind.id(), STATE_WEIGHT));
+            }
+            if (f.exitCode() != null && !kind.exitSignals().isEmpty()) {
+                ExitCode e = f.exitCode();
+                Optional<Integer> sig = e.killSignal();
+                if (sig.isPresent() && kind.exitSignals().contains(sig.get())) {
+                    found.add(new Evidence(Evidence.Source.ACCOUNTING, 0, false,
+                            "ExitCode=" + e + " (signal " + sig.get() + ")", kind.id(), SIGNAL_WEIGHT));
+                } else {
+                    Optional<Integer> wrapped = e.sacctWrappedSignal();
+                    if (wrapped.isPresent() && kind.exitSignals().contains(wrapped.get())) {
+                        found.add(new Evidence(Evidence.Source.ACCOUNTING, 0, false, "ExitCode=" + e
+                                + " (sacct prints exit " + (128 + wrapped.get()) + " as " + e.code() + ": signal "
+                                + wrapped.get() + ")", kind.id(), WRAPPED_SIGNAL_WEIGHT));
+                    }
+                }
+            }
+            if (f.pendingReason() != null) {
+                for (Pattern p : kind.pendingReasons()) {
+                    if (p.matcher(f.pendingReason()).find()) {
+                        found.add(new Evidence(Evidence.Source.ACCOUNTING, 0, false, "Reason=" + f.pendingReason(),
+                                kind.id(), PENDING_WEIGHT));
+                        break;
+                    }
+                }
+            }
+            for (Check c : kind.checks()) {
+                checkEvidence(c, f, kind).ifPresent(found::add);
+            }
+            if (!found.isEmpty()) {
+                Score s = scores.computeIfAbsent(kind.id(), k -> new Score(kind));
+                found.forEach(s::add);
+            }
+        }
+    }
+
+    private static Optional<Evidence> checkEvidence(Check c, JobFacts f, FailureKind kind) {
+        return switch (c) {
+            case RSS_AT_MEM_LIMIT -> f.maxRss() != null && f.memoryLimit() != null && f.memoryLimit().bytes() > 0
+                    && f.maxRss().bytes() >= 0.9 * f.memoryLimit().bytes()
+                    ? Optional.of(new Evidence(Evidence.Source.CHECK, 0, false, String.format(java.util.Locale.ROOT,
+                    "MaxRSS %s is %.0f%% of the %s memory limit", f.maxRss(),
+                    100.0 * f.maxRss().bytes() / f.memoryLimit().bytes(), f.memoryLimit()), kind.id(), CHECK_WEIGHT))
+                    : Optional.empty();
+            case ELAPSED_AT_TIME_LIMIT -> f.elapsed() != null && f.timeLimit() != null && !f.timeLimit().isZero()
+                    && f.elapsed().compareTo(f.timeLimit()) >= 0
+                    ? Optional.of(new Evidence(Evidence.Source.CHECK, 0, false, "Elapsed "
+                    + io.slurmwise.job.SlurmTime.format(f.elapsed()) + " reached the time limit "
+                    + io.slurmwise.job.SlurmTime.format(f.timeLimit()), kind.id(), CHECK_WEIGHT))
+                    : Optional.empty();
+            case NO_NODES_ASSIGNED -> f.nodeList() != null && f.nodeList().strip().equalsIgnoreCase("None assigned")
+                    ? Optional.of(new Evidence(Evidence.Source.CHECK, 0, false,
+                    "NodeList is 'None assigned': the job never got a node", kind.id(), CHECK_WEIGHT))
+                    : Optional.empty();
+        };
+    }
+
+    private Finding decide(JobFacts facts, Map<String, Score> scores) {
+        Map<String, Double> raw = new HashMap<>();
+        for (Score s : scores.values()) {
+            double v = s.score();
+            if (facts.state() == JobState.COMPLETED && (facts.exitCode() == null || facts.exitCode().isSuccess())) {
+                v *= COMPLETED_FACTOR;
+            }
+            raw.put(s.kind.id(), v);
+        }
+        Map<String, Double> adjusted = new HashMap<>(raw);
+        for (Map.Entry<String, Double> e : raw.entrySet()) {
+            if (e.getValue() < THRESHOLD) {
+                continue;
+            }
+            String cause = e.getKey();
+            for (String consequence : consequences.get(cause)) {
+                adjusted.computeIfPresent(consequence, (k, v) -> v * DEMOTION);
+            }
+            // a refinement is the more specific explanation of what its parent kind also matched
+            for (String p = taxonomy.kind(cause).parent(); p != null; p = taxonomy.kind(p).parent()) {
+                adjusted.computeIfPresent(p, (k, v) -> v * DEMOTION);
+            }
+        }
+        List<Score> ranked = new ArrayList<>(scores.values());
+        ranked.sort(Comparator.<Score>comparingDouble(s -> -round(adjusted.get(s.kind.id())))
+                .thenComparingLong(s -> s.firstLine));
+        Score best = ranked.isEmpty() ? null : ranked.get(0);
+        List<Finding.KindScore> others = new ArrayList<>();
+        for (Score s : ranked) {
+            if (s != best || adjusted.get(s.kind.id()) < THRESHOLD) {
+                double v = adjusted.get(s.kind.id());
+                if (v >= 0.2) {
+                    others.add(new Finding.KindScore(s.kind.id(), round(v)));
+                }
+            }
+        }
+        if (best == null || adjusted.get(best.kind.id()) < THRESHOLD) {
+            double top = best == null ? 0 : adjusted.get(best.kind.id());
+            return new Finding(taxonomy.unknown(), round(1 - top), List.of(), others);
+        }
+        List<Evidence> evidence = new ArrayList<>(best.evidence);
+        evidence.sort(Comparator.comparing((Evidence e) -> e.isLogLine() ? 1 : 0).thenComparingLong(Evidence::line));
+        return new Finding(best.kind, round(adjusted.get(best.kind.id())), evidence, others);
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+}

@@ -1,0 +1,31 @@
+package io.slurmwise.classify;
+
+import io.slurmwise.job.DataSize;
+import io.slurmwise.job.ExitCode;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.JobState;
+
+import java.time.Duration;
+
+/**
+ * What the classifier may know about a job besides its logs; every field may be null (unknown). Built from a
+ * {@link JobRecord}, from CLI flags, or from a benchmark case.
+ */
+public record JobFacts(JobState state, ExitCode exitCode, DataSize maxRss, DataSize memoryLimit, Duration elapsed,
+                       Duration timeLimit, String pendingReason, String nodeList) {
+
+    public static final JobFacts NONE = new JobFacts(null, null, null, null, null, null, null, null);
+
+    public static JobFacts of(JobRecord r) {
+        return new JobFacts(r.state(), r.exitCode(), r.maxRss(), r.memoryLimit().orElse(null), r.elapsed(),
+                r.timeLimit().limit().orElse(null), r.optPendingReason().orElse(null), r.nodeList());
+    }
+
+    public JobFacts withState(JobState s) {
+        return new JobFacts(s, exitCode, maxRss, memoryLimit, elapsed, timeLimit, pendingReason, nodeList);
+    }
+
+    public JobFacts withExitCode(ExitCode e) {
+        return new JobFacts(state, e, maxRss, memoryLimit, elapsed, timeLimit, pendingReason, nodeList);
+    }
+}

@@ -1,0 +1,199 @@
+package io.slurmwise.classify;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Extracts, from an RE2 pattern, literals at least one of which every match must contain (compared ignoring
+ * ASCII case). Conservative: when in doubt a run is cut short; when an alternative has no literal the pattern
+ * gets none and is tested on every line.
+ */
+final class Literals {
+
+    private static final int MIN = 3;
+
+    private Literals() {
+    }
+
+    /** One literal per top-level alternative, or an empty list when some alternative has no usable literal. */
+    static List<String> required(String pattern) {
+        List<String> alternatives = splitTopLevel(pattern);
+        List<String> out = new ArrayList<>();
+        for (String alt : alternatives) {
+            String lit = longestRun(alt);
+            if (lit.length() < MIN) {
+                return List.of();
+            }
+            out.add(lit.toLowerCase(java.util.Locale.ROOT));
+        }
+        return out;
+    }
+
+    private static List<String> splitTopLevel(String p) {
+        List<String> parts = new ArrayList<>();
+        int depth = 0;
+        boolean inClass = false;
+        int start = 0;
+        for (int i = 0; i < p.length(); i++) {
+            char c = p.charAt(i);
+            if (c == '\\') {
+                i++;
+                continue;
+            }
+            if (inClass) {
+                if (c == ']') {
+                    inClass = false;
+                }
+                continue;
+            }
+            switch (c) {
+                case '[' -> {
+                    inClass = true;
+                    if (i + 1 < p.length() && p.charAt(i + 1) == '^') {
+                        i++;
+                    }
+                    if (i + 1 < p.length() && p.charAt(i + 1) == ']') {
+                        i++;
+                    }
+                }
+                case '(' -> depth++;
+                case ')' -> depth--;
+                case '|' -> {
+                    if (depth == 0) {
+                        parts.add(p.substring(start, i));
+                        start = i + 1;
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        parts.add(p.substring(start));
+        return parts;
+    }
+
+    private static String longestRun(String p) {
+        String best = "";
+        StringBuilder run = new StringBuilder();
+        int i = 0;
+        while (i < p.length()) {
+            char c = p.charAt(i);
+            int consumed;
+            Character literal = null;
+            if (c == '\\') {
+                if (i + 1 >= p.length()) {
+                    break;
+                }
+                char e = p.charAt(i + 1);
+                consumed = 2;
+                if (!Character.isLetterOrDigit(e) && e < 128) {
+                    literal = e;
+                } else if (e == 'Q') {
+                    int end = p.indexOf("\\E", i + 2);
+                    String quoted = end < 0 ? p.substring(i + 2) : p.substring(i + 2, end);
+                    best = longer(best, run.toString());
+                    run.setLength(0);
+                    // a quoted block is a run of its own; quantifiers after it touch only its last char
+                    run.append(quoted);
+                    i = end < 0 ? p.length() : end + 2;
+                    continue;
+                }
+            } else if (c == '[') {
+                consumed = skipClass(p, i) - i;
+            } else if (c == '(') {
+                consumed = skipGroup(p, i) - i;
+                if (p.startsWith("(?i)", i) || p.startsWith("(?s)", i) || p.startsWith("(?m)", i)) {
+                    i += consumed;
+                    continue; // a flag group changes no literal (the prefilter ignores case anyway)
+                }
+            } else if (".^$|)".indexOf(c) >= 0) {
+                consumed = 1;
+            } else if ("?*+{".indexOf(c) >= 0) {
+                consumed = 1; // a quantifier on something that was not a literal char
+            } else if (c < 128) {
+                literal = c;
+                consumed = 1;
+            } else {
+                consumed = 1; // non-ASCII: case folding would not be exact, so end the run here
+            }
+            int next = i + consumed;
+            char q = next < p.length() ? p.charAt(next) : 0;
+            boolean optional = q == '?' || q == '*' || (q == '{' && p.startsWith("{0", next));
+            boolean repeated = q == '+' || (q == '{' && !optional);
+            if (literal != null && !optional) {
+                run.append(literal);
+                if (repeated) {
+                    best = longer(best, run.toString());
+                    run.setLength(0);
+                }
+            } else {
+                best = longer(best, run.toString());
+                run.setLength(0);
+            }
+            i = next;
+            if (optional || repeated) {
+                i = skipQuantifier(p, i);
+            }
+        }
+        return longer(best, run.toString());
+    }
+
+    private static int skipQuantifier(String p, int i) {
+        if (i >= p.length()) {
+            return i;
+        }
+        if (p.charAt(i) == '{') {
+            int end = p.indexOf('}', i);
+            i = end < 0 ? p.length() : end + 1;
+        } else {
+            i++;
+        }
+        if (i < p.length() && (p.charAt(i) == '?' || p.charAt(i) == '+')) {
+            i++; // lazy or possessive marker
+        }
+        return i;
+    }
+
+    private static int skipClass(String p, int i) {
+        int j = i + 1;
+        if (j < p.length() && p.charAt(j) == '^') {
+            j++;
+        }
+        if (j < p.length() && p.charAt(j) == ']') {
+            j++;
+        }
+        while (j < p.length() && p.charAt(j) != ']') {
+            if (p.charAt(j) == '\\') {
+                j++;
+            } else if (p.charAt(j) == '[' && j + 1 < p.length() && p.charAt(j + 1) == ':') {
+                int end = p.indexOf(":]", j + 2);
+                j = end < 0 ? j : end + 1;
+            }
+            j++;
+        }
+        return Math.min(p.length(), j + 1);
+    }
+
+    private static int skipGroup(String p, int i) {
+        int depth = 0;
+        for (int j = i; j < p.length(); j++) {
+            char c = p.charAt(j);
+            if (c == '\\') {
+                j++;
+            } else if (c == '[') {
+                j = skipClass(p, j) - 1;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                if (--depth == 0) {
+                    return j + 1;
+                }
+            }
+        }
+        return p.length();
+    }
+
+    private static String longer(String a, String b) {
+        return b.length() > a.length() ? b : a;
+    }
+}

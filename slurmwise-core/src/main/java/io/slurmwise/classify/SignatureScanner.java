@@ -1,0 +1,223 @@
+package io.slurmwise.classify;
+
+import io.slurmwise.taxonomy.Signature;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finds the lines of a log that match any signature, the way grep does: a literal every match must contain is
+ * extracted from each regex, one Aho-Corasick pass over the raw bytes (ASCII case-folded) finds the candidate
+ * lines, and only those are decoded and tested with the signature's RE2 regex. Signatures without a usable
+ * literal are tested on every line. The pass is linear in the input: each (line, signature) pair is tested at
+ * most once and the regex sees at most {@link #WINDOW} bytes around the hit, so a 10 MB single line is cheap.
+ */
+public final class SignatureScanner {
+
+    /** Bytes either side of a literal hit that a regex sees on a very long line. */
+    static final int WINDOW = 4096;
+    private static final int MIN_LITERAL = 3;
+    private static final byte[] FOLD = new byte[256];
+
+    static {
+        for (int i = 0; i < 256; i++) {
+            FOLD[i] = (byte) (i >= 'A' && i <= 'Z' ? i + 32 : i);
+        }
+    }
+
+    /** Receives each (signature, line) match. */
+    @FunctionalInterface
+    public interface MatchSink {
+        void match(Signature signature, long lineIndex, String line);
+    }
+
+    private final List<Signature> signatures;
+    private final int[] delta;          // state * 256 + byte -> state
+    private final int[][] outputs;      // state -> signature indexes whose literal ends here
+    private final int[] always;         // signatures tested on every line
+
+    public SignatureScanner(List<Signature> signatures) {
+        this.signatures = List.copyOf(signatures);
+        List<int[]> trie = new ArrayList<>();
+        List<List<Integer>> out = new ArrayList<>();
+        trie.add(newNode());
+        out.add(new ArrayList<>());
+        List<Integer> alwaysList = new ArrayList<>();
+        for (int s = 0; s < this.signatures.size(); s++) {
+            List<String> literals = Literals.required(this.signatures.get(s).pattern());
+            if (literals.isEmpty()) {
+                alwaysList.add(s);
+                continue;
+            }
+            for (String lit : literals) {
+                int state = 0;
+                for (byte b : lit.getBytes(StandardCharsets.UTF_8)) {
+                    int c = FOLD[b & 0xff] & 0xff;
+                    int next = trie.get(state)[c];
+                    if (next <= 0) {
+                        trie.add(newNode());
+                        out.add(new ArrayList<>());
+                        next = trie.size() - 1;
+                        trie.get(state)[c] = next;
+                    }
+                    state = next;
+                }
+                if (!out.get(state).contains(s)) {
+                    out.get(state).add(s);
+                }
+            }
+        }
+        // breadth-first failure links, folded into a full transition table
+        int n = trie.size();
+        delta = new int[n * 256];
+        int[] fail = new int[n];
+        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        for (int c = 0; c < 256; c++) {
+            int next = trie.get(0)[c];
+            if (next > 0) {
+                delta[c] = next;
+                fail[next] = 0;
+                queue.add(next);
+            }
+        }
+        while (!queue.isEmpty()) {
+            int state = queue.poll();
+            out.get(state).addAll(out.get(fail[state]).stream().filter(x -> !out.get(state).contains(x)).toList());
+            for (int c = 0; c < 256; c++) {
+                int next = trie.get(state)[c];
+                if (next > 0) {
+                    fail[next] = delta[fail[state] * 256 + c];
+                    delta[state * 256 + c] = next;
+                    queue.add(next);
+                } else {
+                    delta[state * 256 + c] = delta[fail[state] * 256 + c];
+                }
+            }
+        }
+        outputs = new int[n][];
+        for (int i = 0; i < n; i++) {
+            outputs[i] = out.get(i).isEmpty() ? null : out.get(i).stream().mapToInt(Integer::intValue).toArray();
+        }
+        always = alwaysList.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static int[] newNode() {
+        return new int[256];
+    }
+
+    /** Signatures that no literal could be extracted from (tested on every line: keep this list short). */
+    public List<Signature> unfiltered() {
+        return Arrays.stream(always).mapToObj(signatures::get).toList();
+    }
+
+    /**
+     * Scans {@code text}, reporting each signature at most once per line, in line order per signature.
+     * Line indexes are 0-based.
+     */
+    public void scan(byte[] text, MatchSink sink) {
+        int len = text.length;
+        int[] d = delta;
+        byte[] fold = FOLD;
+        long[] lastLineTested = new long[signatures.size()];
+        Arrays.fill(lastLineTested, -1);
+        int[] testedUpTo = new int[signatures.size()]; // end of the last window a signature's regex saw
+        // line bookkeeping for hits, advanced lazily
+        int lineStart = 0;
+        long lineIndex = 0;
+        int counted = 0; // bytes before this offset are counted into lineIndex/lineStart
+        int state = 0;
+        int lineEnd = -1; // end of the current hit's line, found once per line
+        Map<Long, String> decoded = new HashMap<>(4);
+        for (int i = 0; i < len; i++) {
+            state = d[(state << 8) | (fold[text[i] & 0xff] & 0xff)];
+            int[] hits = outputs[state];
+            if (hits == null) {
+                continue;
+            }
+            for (; counted <= i; counted++) {
+                if (text[counted] == '\n') {
+                    lineIndex++;
+                    lineStart = counted + 1;
+                }
+            }
+            if (text[i] == '\n') {
+                continue; // literals never span lines; a hit on the newline belongs to no line
+            }
+            if (lineEnd < i) {
+                lineEnd = indexOf(text, (byte) '\n', i, len);
+            }
+            for (int s : hits) {
+                if (lastLineTested[s] == lineIndex && i < testedUpTo[s]) {
+                    continue; // this stretch of the line was already tested for this signature
+                }
+                lastLineTested[s] = lineIndex;
+                boolean whole = lineEnd - lineStart <= 2 * WINDOW;
+                testedUpTo[s] = whole ? lineEnd : Math.min(lineEnd, i + WINDOW);
+                String window = window(text, lineStart, lineEnd, i, decoded, lineIndex);
+                Signature sig = signatures.get(s);
+                if (sig.regex().matcher(window).find()) {
+                    testedUpTo[s] = lineEnd; // report a signature once per line
+                    sink.match(sig, lineIndex, window);
+                }
+            }
+        }
+        if (always.length > 0) {
+            scanEveryLine(text, sink, lastLineTested);
+        }
+    }
+
+    private void scanEveryLine(byte[] text, MatchSink sink, long[] lastLineTested) {
+        int start = 0;
+        long line = 0;
+        while (start <= text.length) {
+            int end = indexOf(text, (byte) '\n', start, text.length);
+            if (end > start || end < text.length) {
+                String s = decode(text, start, Math.min(end, start + 2 * WINDOW));
+                for (int a : always) {
+                    if (lastLineTested[a] != line && signatures.get(a).regex().matcher(s).find()) {
+                        sink.match(signatures.get(a), line, s);
+                    }
+                }
+            }
+            if (end >= text.length) {
+                break;
+            }
+            start = end + 1;
+            line++;
+        }
+    }
+
+    private static String window(byte[] text, int lineStart, int lineEnd, int hit, Map<Long, String> cache, long lineIndex) {
+        if (lineEnd - lineStart <= 2 * WINDOW) {
+            String s = cache.get(lineIndex);
+            if (s == null) {
+                cache.clear();
+                s = decode(text, lineStart, lineEnd);
+                cache.put(lineIndex, s);
+            }
+            return s;
+        }
+        int from = Math.max(lineStart, hit - WINDOW);
+        int to = Math.min(lineEnd, hit + WINDOW);
+        return decode(text, from, to);
+    }
+
+    private static String decode(byte[] text, int from, int to) {
+        int end = to > from && text[to - 1] == '\r' ? to - 1 : to;
+        return new String(text, from, end - from, StandardCharsets.UTF_8);
+    }
+
+    private static int indexOf(byte[] a, byte b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (a[i] == b) {
+                return i;
+            }
+        }
+        return to;
+    }
+}

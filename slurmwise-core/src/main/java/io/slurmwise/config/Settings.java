@@ -1,0 +1,87 @@
+package io.slurmwise.config;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every setting slurmwise reads from the environment, in one place. Flags override them (the CLI builds a
+ * copy with {@code with*}); embedders build one directly.
+ *
+ * <pre>{@code
+ * Settings s = Settings.fromEnvironment().withBackend("mock");
+ * }</pre>
+ *
+ * @param backend      SLURMWISE_BACKEND: auto (default), real, mock, or a provider name
+ * @param home         SLURMWISE_HOME: state and indexes (default ~/.slurmwise)
+ * @param knowledgeDir SLURMWISE_KNOWLEDGE: a folder of site notes that replace or extend the bundled ones
+ * @param mockDir      SLURMWISE_MOCK_DIR: fixtures for the mock backend instead of the bundled cluster
+ * @param logTailLines SLURMWISE_LOG_TAIL: lines read from the end of each log (default 300)
+ * @param env          the raw environment, for modules with settings of their own
+ */
+public record Settings(String backend, Path home, Path knowledgeDir, Path mockDir, int logTailLines,
+                       Map<String, String> env) {
+
+    public static final int DEFAULT_LOG_TAIL = 300;
+
+    public Settings {
+        backend = backend == null || backend.isBlank() ? "auto" : backend.strip();
+        env = Map.copyOf(env);
+        if (logTailLines <= 0 || logTailLines > 100_000) {
+            throw new IllegalArgumentException("SLURMWISE_LOG_TAIL must be between 1 and 100000 lines, got "
+                    + logTailLines);
+        }
+    }
+
+    public static Settings fromEnvironment() {
+        return from(System.getenv());
+    }
+
+    public static Settings from(Map<String, String> env) {
+        String home = env.get("SLURMWISE_HOME");
+        Path homePath = home == null || home.isBlank()
+                ? Path.of(System.getProperty("user.home"), ".slurmwise")
+                : Path.of(home);
+        return new Settings(env.get("SLURMWISE_BACKEND"), homePath, pathOrNull(env.get("SLURMWISE_KNOWLEDGE")),
+                pathOrNull(env.get("SLURMWISE_MOCK_DIR")), tail(env.get("SLURMWISE_LOG_TAIL")), env);
+    }
+
+    private static Path pathOrNull(String s) {
+        return s == null || s.isBlank() ? null : Path.of(s);
+    }
+
+    private static int tail(String s) {
+        if (s == null || s.isBlank()) {
+            return DEFAULT_LOG_TAIL;
+        }
+        try {
+            return Integer.parseInt(s.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("SLURMWISE_LOG_TAIL must be a number of lines, got '" + s + "'");
+        }
+    }
+
+    public Optional<String> get(String variable) {
+        return Optional.ofNullable(env.get(variable)).filter(v -> !v.isBlank());
+    }
+
+    public Settings withBackend(String b) {
+        return new Settings(b, home, knowledgeDir, mockDir, logTailLines, env);
+    }
+
+    public Settings withLogTailLines(int n) {
+        return new Settings(backend, home, knowledgeDir, mockDir, n, env);
+    }
+
+    public Settings withKnowledgeDir(Path p) {
+        return new Settings(backend, home, p, mockDir, logTailLines, env);
+    }
+
+    public Settings withMockDir(Path p) {
+        return new Settings(backend, home, knowledgeDir, p, logTailLines, env);
+    }
+
+    public Settings withHome(Path p) {
+        return new Settings(backend, p, knowledgeDir, mockDir, logTailLines, env);
+    }
+}

@@ -1,0 +1,49 @@
+package io.slurmwise.diagnose;
+
+import io.slurmwise.job.JobId;
+
+/**
+ * The answer for one job: it does not exist, it has a status but no failure to explain, or it failed and here
+ * is why and what to change.
+ */
+public sealed interface Diagnosis permits Diagnosis.NotFound, Diagnosis.StatusOnly, Diagnosis.Failed {
+
+    JobId jobId();
+
+    /** The cluster has no record of the job. */
+    record NotFound(JobId jobId, String message) implements Diagnosis {
+    }
+
+    /** Running, pending or completed: a status line; for a pending job, why it waits and whether it can start. */
+    record StatusOnly(io.slurmwise.job.JobRecord job, String summary, PendingInfo pending) implements Diagnosis {
+        @Override
+        public JobId jobId() {
+            return job.id();
+        }
+
+        public java.util.Optional<PendingInfo> optPending() {
+            return java.util.Optional.ofNullable(pending);
+        }
+    }
+
+    /**
+     * A failed job: the rules' finding, the fix notes retrieved for it, an explanation in words.
+     *
+     * @param method  how the answer was made, e.g. {@code rules} or {@code rules + kb}
+     * @param notices things the user should know about how it was made (a log that could not be read...)
+     */
+    record Failed(io.slurmwise.job.JobRecord job, io.slurmwise.classify.Finding finding,
+                  java.util.List<io.slurmwise.backend.LogTail> logs, java.util.List<FixNote> fixes,
+                  Explanation explanation, String method, java.util.List<String> notices) implements Diagnosis {
+        public Failed {
+            logs = java.util.List.copyOf(logs);
+            fixes = java.util.List.copyOf(fixes);
+            notices = java.util.List.copyOf(notices);
+        }
+
+        @Override
+        public JobId jobId() {
+            return job.id();
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.slurmwise.diagnose;
+
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.backend.SlurmBackend;
+import io.slurmwise.classify.Classifier;
+import io.slurmwise.classify.Finding;
+import io.slurmwise.classify.JobFacts;
+import io.slurmwise.job.JobId;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.JobState;
+import io.slurmwise.job.SlurmTime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The diagnosis of one job, step by step. This class owns the order of the steps and the one branch:
+ *
+ * <pre>
+ * job id -> record        (not found: NotFound)
+ *        -> status only   (running, pending with its reason, completed)
+ *        -> log tails -> finding (rules) -> fix notes (retriever) -> explanation (explainer) -> Failed
+ * </pre>
+ *
+ * Each step is a plain function of what the previous ones produced; nothing here touches the cluster except
+ * through the read-only {@link SlurmBackend}.
+ */
+public final class DiagnosisWorkflow {
+
+    private final SlurmBackend backend;
+    private final Classifier classifier;
+    private final Retriever retriever;
+    private final Explainer explainer;
+    private final PendingReasons pendingReasons;
+    private final int tailLines;
+    private final int fixCount;
+
+    public DiagnosisWorkflow(SlurmBackend backend, Classifier classifier, Retriever retriever, Explainer explainer,
+                             int tailLines, int fixCount) {
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.classifier = Objects.requireNonNull(classifier, "classifier");
+        this.retriever = Objects.requireNonNull(retriever, "retriever");
+        this.explainer = Objects.requireNonNull(explainer, "explainer");
+        this.pendingReasons = PendingReasons.bundled();
+        this.tailLines = tailLines;
+        this.fixCount = fixCount;
+    }
+
+    public Diagnosis diagnose(JobId id) {
+        Optional<JobRecord> found = backend.job(id);
+        if (found.isEmpty()) {
+            return new Diagnosis.NotFound(id, "job " + id + " is not known to " + backend.name()
+                    + " accounting; check the id with `sacct -j " + id + "` or widen the window");
+        }
+        JobRecord job = found.get();
+        if (hasNoFailure(job)) {
+            return statusOnly(job);
+        }
+        List<String> notices = new ArrayList<>();
+        List<LogTail> logs = readLogs(job, notices);
+        Finding finding = classifier.classify(JobFacts.of(job), logs);
+        List<FixNote> fixes = retriever.retrieve(finding, job, fixCount);
+        Explanation explanation = explainer.explain(job, finding, fixes);
+        String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
+                + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
+        return new Diagnosis.Failed(job, finding, logs, fixes, explanation, method, notices);
+    }
+
+    /** Running, pending and successfully completed jobs have nothing to diagnose. */
+    static boolean hasNoFailure(JobRecord job) {
+        JobState s = job.state();
+        return s.isActive() || s == JobState.COMPLETED || s == JobState.UNKNOWN;
+    }
+
+    private Diagnosis statusOnly(JobRecord job) {
+        JobState s = job.state();
+        if (s == JobState.PENDING) {
+            String reason = job.optPendingReason().orElse("None");
+            PendingReasons.Meaning m = pendingReasons.explain(reason);
+            Finding finding = classifier.classify(JobFacts.of(job), List.of());
+            List<FixNote> fixes = finding.isUnknown() ? List.of() : retriever.retrieve(finding, job, fixCount);
+            String summary = "job " + job.id() + " " + job.name() + " is PENDING (" + reason + "): " + m.text()
+                    + switch (m.startability()) {
+                        case WILL -> "; it will start without changes.";
+                        case MAY -> "; it may start if the cluster changes.";
+                        case NEVER -> "; it can never start as submitted.";
+                    };
+            return new Diagnosis.StatusOnly(job, summary,
+                    new PendingInfo(reason, m.startability(), m.text(), finding.isUnknown() ? null : finding, fixes));
+        }
+        String time = job.elapsed() == null ? "" : " after " + SlurmTime.format(job.elapsed());
+        String summary = switch (s) {
+            case COMPLETED -> "job " + job.id() + " " + job.name() + " COMPLETED" + time + " with exit "
+                    + (job.exitCode() == null ? "0:0" : job.exitCode()) + "; nothing to diagnose.";
+            case UNKNOWN -> "job " + job.id() + " " + job.name() + " has a state slurmwise does not know ("
+                    + job.status() + "); nothing to diagnose.";
+            default -> "job " + job.id() + " " + job.name() + " is " + job.status() + time
+                    + "; diagnose it when it has ended.";
+        };
+        return new Diagnosis.StatusOnly(job, summary, null);
+    }
+
+    private List<LogTail> readLogs(JobRecord job, List<String> notices) {
+        List<LogTail> logs = new ArrayList<>();
+        LogTail out = backend.logTail(job, LogStream.STDOUT, tailLines);
+        logs.add(out);
+        boolean merged = job.stderrPath() != null && job.stderrPath().equals(job.stdoutPath());
+        if (!merged) {
+            logs.add(backend.logTail(job, LogStream.STDERR, tailLines));
+        }
+        for (LogTail t : logs) {
+            t.optProblem().ifPresent(p -> notices.add(t.stream().label() + ": " + p));
+        }
+        return logs;
+    }
+}

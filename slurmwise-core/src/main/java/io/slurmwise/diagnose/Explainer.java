@@ -1,0 +1,13 @@
+package io.slurmwise.diagnose;
+
+import io.slurmwise.classify.Finding;
+import io.slurmwise.job.JobRecord;
+
+import java.util.List;
+
+/** Words a finding for the user. Implementations may reword, never re-decide: the kind comes from the rules. */
+public interface Explainer {
+
+    /** @param job the failed job, or null for a bare log */
+    Explanation explain(JobRecord job, Finding finding, List<FixNote> fixes);
+}

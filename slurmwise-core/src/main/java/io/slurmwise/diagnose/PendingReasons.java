@@ -1,0 +1,79 @@
+package io.slurmwise.diagnose;
+
+import com.google.re2j.Pattern;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What SLURM's pending reasons mean and whether a job waiting for one can ever start; the table is data in
+ * {@code pending-reasons.tsv}.
+ */
+public final class PendingReasons {
+
+    /** Whether a pending job can start without anyone changing anything. */
+    public enum Startability {
+        /** It will start once other jobs or time pass. */
+        WILL,
+        /** It may start if the cluster changes (a node comes back). */
+        MAY,
+        /** It can never start as submitted; it must be changed or resubmitted. */
+        NEVER
+    }
+
+    /** One row of the table. */
+    public record Meaning(Startability startability, String text) {
+    }
+
+    private record Row(Pattern reason, Meaning meaning) {
+    }
+
+    private final List<Row> rows;
+
+    private PendingReasons(List<Row> rows) {
+        this.rows = rows;
+    }
+
+    public static PendingReasons bundled() {
+        try (InputStream in = PendingReasons.class.getResourceAsStream("pending-reasons.tsv")) {
+            if (in == null) {
+                throw new IllegalStateException("pending-reasons.tsv is missing from slurmwise-core; rebuild the jar");
+            }
+            List<Row> rows = new ArrayList<>();
+            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            int n = 0;
+            for (String line; (line = r.readLine()) != null; ) {
+                n++;
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                String[] f = line.split("\t", 3);
+                if (f.length != 3) {
+                    throw new IllegalStateException("pending-reasons.tsv:" + n + ": expected 3 tab-separated fields");
+                }
+                rows.add(new Row(Pattern.compile(f[0]),
+                        new Meaning(Startability.valueOf(f[1].toUpperCase(java.util.Locale.ROOT)), f[2])));
+            }
+            return new PendingReasons(List.copyOf(rows));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The meaning of a reason; an unlisted one "may" start, with SLURM's own words. */
+    public Meaning explain(String reason) {
+        String r = reason == null ? "None" : reason.strip();
+        for (Row row : rows) {
+            if (row.reason().matcher(r).find()) {
+                return row.meaning();
+            }
+        }
+        return new Meaning(Startability.MAY, "SLURM gives the reason '" + r + "'; see `scontrol show job <jobid>` for details");
+    }
+}

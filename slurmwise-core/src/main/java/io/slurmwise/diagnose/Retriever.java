@@ -1,0 +1,22 @@
+package io.slurmwise.diagnose;
+
+import io.slurmwise.classify.Finding;
+import io.slurmwise.job.JobRecord;
+
+import java.util.List;
+
+/**
+ * Finds the fix notes for a finding. The default looks up the kind's own note; the knowledge-base module
+ * retrieves ranked sections by embedding similarity.
+ */
+public interface Retriever {
+
+    /**
+     * @param job the failed job, or null when classifying a bare log
+     * @param k   the most notes to return
+     */
+    List<FixNote> retrieve(Finding finding, JobRecord job, int k);
+
+    /** Short name shown in the diagnosis footer, e.g. {@code notes} or {@code kb}. */
+    String name();
+}

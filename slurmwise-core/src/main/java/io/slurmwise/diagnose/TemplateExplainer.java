@@ -1,0 +1,51 @@
+package io.slurmwise.diagnose;
+
+import io.slurmwise.classify.Evidence;
+import io.slurmwise.classify.Finding;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.SlurmTime;
+
+import java.util.List;
+import java.util.Locale;
+
+/** The default explainer: a fixed sentence pattern over the finding and the job's numbers. */
+public final class TemplateExplainer implements Explainer {
+
+    @Override
+    public Explanation explain(JobRecord job, Finding finding, List<FixNote> fixes) {
+        StringBuilder sb = new StringBuilder();
+        if (finding.isUnknown()) {
+            sb.append("No known failure signature was found");
+            if (job != null) {
+                sb.append(" for job ").append(job.id()).append(" (").append(job.status()).append(", exit ")
+                        .append(job.exitCode() == null ? "?" : job.exitCode()).append(')');
+            }
+            sb.append(". Read the end of its stderr and stdout, and check the job's exit code and resources.");
+            return new Explanation(sb.toString(), "template");
+        }
+        sb.append(finding.kind().title()).append(" (").append(finding.kindId()).append(", confidence ")
+                .append(String.format(Locale.ROOT, "%.0f%%", finding.confidence() * 100)).append(").");
+        Evidence first = finding.evidence().stream().filter(Evidence::isLogLine).findFirst()
+                .orElse(finding.evidence().isEmpty() ? null : finding.evidence().get(0));
+        if (first != null) {
+            sb.append(" The deciding evidence is ").append(first.isLogLine() ? "the line " + first.location() : first.location())
+                    .append(": \"").append(first.text()).append("\".");
+        }
+        if (job != null) {
+            if (job.elapsed() != null && job.timeLimit().limit().isPresent()) {
+                sb.append(" It ran ").append(SlurmTime.format(job.elapsed())).append(" of its ")
+                        .append(job.timeLimit()).append(" limit");
+                if (job.maxRss() != null && job.memoryLimit().isPresent()) {
+                    sb.append(" and peaked at ").append(job.maxRss()).append(" of ").append(job.memoryLimit().get())
+                            .append(" memory");
+                }
+                sb.append('.');
+            }
+        }
+        if (!finding.others().isEmpty()) {
+            sb.append(" Also seen, judged secondary: ");
+            sb.append(String.join(", ", finding.others().stream().map(Finding.KindScore::kindId).toList())).append('.');
+        }
+        return new Explanation(sb.toString(), "template");
+    }
+}

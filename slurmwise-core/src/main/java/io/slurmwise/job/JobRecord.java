@@ -1,0 +1,181 @@
+package io.slurmwise.job;
+
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything slurmwise knows about one job, as SLURM's accounting recorded it. Values SLURM did not record
+ * are {@code null} (unknown is not zero); the {@code opt*} methods wrap them.
+ *
+ * <pre>{@code
+ * JobRecord job = JobRecord.builder(JobId.parse("1001")).name("train").status(JobStatus.parse("OUT_OF_MEMORY"))
+ *         .exitCode(ExitCode.parse("0:125")).build();
+ * }</pre>
+ *
+ * @param maxRss        peak resident memory over the job's steps (never on sacct's allocation row)
+ * @param exitCodeView  exit code as scontrol/jobcomp print it ({@code 139:0}) when known, next to sacct's
+ * @param pendingReason why a pending job waits, from squeue/scontrol (sacct says None)
+ * @param consumedEnergyJoules energy SLURM measured, only where the site enabled an energy plugin
+ */
+public record JobRecord(
+        JobId id,
+        String name,
+        String user,
+        String account,
+        String partition,
+        String qos,
+        JobStatus status,
+        ExitCode exitCode,
+        ExitCode exitCodeView,
+        LocalDateTime submit,
+        LocalDateTime start,
+        LocalDateTime end,
+        Duration elapsed,
+        TimeLimit timeLimit,
+        MemoryRequest reqMem,
+        DataSize maxRss,
+        int allocCpus,
+        Tres allocTres,
+        String nodeList,
+        Duration totalCpu,
+        Long consumedEnergyJoules,
+        String workDir,
+        String stdoutPath,
+        String stderrPath,
+        String pendingReason) {
+
+    public JobRecord {
+        Objects.requireNonNull(id, "id");
+        status = status == null ? JobStatus.of(JobState.UNKNOWN) : status;
+        timeLimit = timeLimit == null ? TimeLimit.UNKNOWN : timeLimit;
+        allocTres = allocTres == null ? Tres.EMPTY : allocTres;
+        name = name == null ? "" : name;
+    }
+
+    public static Builder builder(JobId id) {
+        return new Builder(id);
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    public JobState state() {
+        return status.state();
+    }
+
+    /** Allocated CPUs: AllocCPUS, else the TRES cpu count. */
+    public int cpus() {
+        return allocCpus > 0 ? allocCpus : allocTres.cpus();
+    }
+
+    public int gpus() {
+        return allocTres.gpus();
+    }
+
+    public int nodes() {
+        return Math.max(1, allocTres.nodes());
+    }
+
+    /** The memory limit of the whole job, from ReqMem (scaled per CPU/GPU/node), else the TRES mem. */
+    public Optional<DataSize> memoryLimit() {
+        if (reqMem != null) {
+            return Optional.of(reqMem.total(cpus(), gpus(), nodes()));
+        }
+        return allocTres.memory();
+    }
+
+    public Optional<DataSize> optMaxRss() {
+        return Optional.ofNullable(maxRss);
+    }
+
+    public Optional<Duration> optElapsed() {
+        return Optional.ofNullable(elapsed);
+    }
+
+    public Optional<ExitCode> optExitCode() {
+        return Optional.ofNullable(exitCode);
+    }
+
+    public Optional<String> optPendingReason() {
+        return Optional.ofNullable(pendingReason).filter(r -> !r.isBlank() && !r.equals("None"));
+    }
+
+    /** Mutable builder; every setter accepts null for "unknown". */
+    public static final class Builder {
+        private JobId id;
+        private String name;
+        private String user;
+        private String account;
+        private String partition;
+        private String qos;
+        private JobStatus status;
+        private ExitCode exitCode;
+        private ExitCode exitCodeView;
+        private LocalDateTime submit;
+        private LocalDateTime start;
+        private LocalDateTime end;
+        private Duration elapsed;
+        private TimeLimit timeLimit;
+        private MemoryRequest reqMem;
+        private DataSize maxRss;
+        private int allocCpus;
+        private Tres allocTres;
+        private String nodeList;
+        private Duration totalCpu;
+        private Long consumedEnergyJoules;
+        private String workDir;
+        private String stdoutPath;
+        private String stderrPath;
+        private String pendingReason;
+
+        private Builder(JobId id) {
+            this.id = id;
+        }
+
+        private Builder(JobRecord r) {
+            id = r.id; name = r.name; user = r.user; account = r.account; partition = r.partition; qos = r.qos;
+            status = r.status; exitCode = r.exitCode; exitCodeView = r.exitCodeView; submit = r.submit;
+            start = r.start; end = r.end; elapsed = r.elapsed; timeLimit = r.timeLimit; reqMem = r.reqMem;
+            maxRss = r.maxRss; allocCpus = r.allocCpus; allocTres = r.allocTres; nodeList = r.nodeList;
+            totalCpu = r.totalCpu; consumedEnergyJoules = r.consumedEnergyJoules; workDir = r.workDir;
+            stdoutPath = r.stdoutPath; stderrPath = r.stderrPath; pendingReason = r.pendingReason;
+        }
+
+        public Builder id(JobId v) { id = v; return this; }
+        public Builder name(String v) { name = v; return this; }
+        public Builder user(String v) { user = v; return this; }
+        public Builder account(String v) { account = v; return this; }
+        public Builder partition(String v) { partition = v; return this; }
+        public Builder qos(String v) { qos = v; return this; }
+        public Builder status(JobStatus v) { status = v; return this; }
+        public Builder exitCode(ExitCode v) { exitCode = v; return this; }
+        public Builder exitCodeView(ExitCode v) { exitCodeView = v; return this; }
+        public Builder submit(LocalDateTime v) { submit = v; return this; }
+        public Builder start(LocalDateTime v) { start = v; return this; }
+        public Builder end(LocalDateTime v) { end = v; return this; }
+        public Builder elapsed(Duration v) { elapsed = v; return this; }
+        public Builder timeLimit(TimeLimit v) { timeLimit = v; return this; }
+        public Builder reqMem(MemoryRequest v) { reqMem = v; return this; }
+        public Builder maxRss(DataSize v) { maxRss = v; return this; }
+        public Builder allocCpus(int v) { allocCpus = v; return this; }
+        public Builder allocTres(Tres v) { allocTres = v; return this; }
+        public Builder nodeList(String v) { nodeList = v; return this; }
+        public Builder totalCpu(Duration v) { totalCpu = v; return this; }
+        public Builder consumedEnergyJoules(Long v) { consumedEnergyJoules = v; return this; }
+        public Builder workDir(String v) { workDir = v; return this; }
+        public Builder stdoutPath(String v) { stdoutPath = v; return this; }
+        public Builder stderrPath(String v) { stderrPath = v; return this; }
+        public Builder pendingReason(String v) { pendingReason = v; return this; }
+
+        public DataSize maxRss() { return maxRss; }
+
+        public JobRecord build() {
+            return new JobRecord(id, name, user, account, partition, qos, status, exitCode, exitCodeView, submit,
+                    start, end, elapsed, timeLimit, reqMem, maxRss, allocCpus, allocTres, nodeList, totalCpu,
+                    consumedEnergyJoules, workDir, stdoutPath, stderrPath, pendingReason);
+        }
+    }
+}

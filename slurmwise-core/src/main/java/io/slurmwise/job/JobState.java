@@ -1,0 +1,65 @@
+package io.slurmwise.job;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The base state of a SLURM job, as sacct, squeue and scontrol print it (long or short form).
+ * A suffix such as {@code CANCELLED by 1001} is kept apart in {@link JobStatus}.
+ */
+public enum JobState {
+    PENDING("PD"), RUNNING("R"), SUSPENDED("S"), COMPLETING("CG"), CONFIGURING("CF"),
+    COMPLETED("CD"), CANCELLED("CA"), FAILED("F"), TIMEOUT("TO"), NODE_FAIL("NF"),
+    PREEMPTED("PR"), BOOT_FAIL("BF"), DEADLINE("DL"), OUT_OF_MEMORY("OOM"),
+    REQUEUED("RQ"), REQUEUE_HOLD("RH"), REQUEUE_FED("RF"), RESIZING("RS"), REVOKED("RV"),
+    SIGNALING("SI"), SPECIAL_EXIT("SE"), STAGE_OUT("SO"), STOPPED("ST"), RESV_DEL_HOLD("RD"),
+    UNKNOWN("?");
+
+    private static final Map<String, JobState> BY_NAME = new java.util.HashMap<>();
+
+    static {
+        for (JobState s : values()) {
+            BY_NAME.put(s.name(), s);
+            BY_NAME.put(s.shortCode, s);
+        }
+    }
+
+    private final String shortCode;
+
+    JobState(String shortCode) {
+        this.shortCode = shortCode;
+    }
+
+    public String shortCode() {
+        return shortCode;
+    }
+
+    /** Parses the first word of a state ({@code "CANCELLED by 1001"} -> CANCELLED); unknown words give UNKNOWN. */
+    public static JobState parse(String text) {
+        if (text == null || text.isBlank()) {
+            return UNKNOWN;
+        }
+        String word = text.strip().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
+        if (word.endsWith("+")) { // sacct marks requeued jobs with a trailing +
+            word = word.substring(0, word.length() - 1);
+        }
+        return BY_NAME.getOrDefault(word, UNKNOWN);
+    }
+
+    /** Still queued or running: no final outcome yet. */
+    public boolean isActive() {
+        return switch (this) {
+            case PENDING, RUNNING, SUSPENDED, COMPLETING, CONFIGURING, REQUEUED, REQUEUE_HOLD, REQUEUE_FED,
+                    RESIZING, SIGNALING, STAGE_OUT, STOPPED, RESV_DEL_HOLD -> true;
+            default -> false;
+        };
+    }
+
+    /** Ended without success (cancelled and preempted included; callers that count failures set those apart). */
+    public boolean isUnsuccessful() {
+        return switch (this) {
+            case FAILED, TIMEOUT, NODE_FAIL, PREEMPTED, BOOT_FAIL, DEADLINE, OUT_OF_MEMORY, CANCELLED -> true;
+            default -> false;
+        };
+    }
+}

@@ -1,0 +1,51 @@
+package io.slurmwise.taxonomy;
+
+import com.google.re2j.Pattern;
+import io.slurmwise.job.JobState;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A kind of failure, loaded from the front matter of its note in {@code knowledge/<id>.md}. Adding a kind is
+ * adding a file.
+ *
+ * @param parent        the broader kind this refines (e.g. illegal_instruction -> segfault), or null
+ * @param explains      kinds this one commonly causes downstream: when both are seen, this one is the root cause
+ * @param ignore        lines matching one of these are never evidence for this kind (benign noise)
+ */
+public record FailureKind(String id, String title, Category category, String parent, Set<JobState> sacctStates,
+                          Set<Integer> exitSignals, List<Pattern> pendingReasons, Set<String> explains,
+                          List<Signature> signatures, List<Pattern> ignore, Set<Check> checks, Note note) {
+
+    public static final String UNKNOWN = "unknown";
+
+    public FailureKind {
+        sacctStates = Set.copyOf(sacctStates);
+        exitSignals = Set.copyOf(exitSignals);
+        pendingReasons = List.copyOf(pendingReasons);
+        explains = Set.copyOf(explains);
+        signatures = List.copyOf(signatures);
+        ignore = List.copyOf(ignore);
+        checks = Set.copyOf(checks);
+    }
+
+    public Optional<String> optParent() {
+        return Optional.ofNullable(parent);
+    }
+
+    public boolean isUnknown() {
+        return UNKNOWN.equals(id);
+    }
+
+    /** True when a line is benign noise for this kind. */
+    public boolean ignores(String line) {
+        for (Pattern p : ignore) {
+            if (p.matcher(line).find()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,104 @@
+package io.slurmwise.classify;
+
+import com.google.re2j.Pattern;
+import io.slurmwise.taxonomy.Signature;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SignatureScannerTest {
+
+    private static Signature sig(String kind, String pattern) {
+        return new Signature(kind, pattern, Pattern.compile(pattern), 0.9, null);
+    }
+
+    private static List<String> scan(SignatureScanner s, byte[] text) {
+        List<String> hits = new ArrayList<>();
+        s.scan(text, (sig, line, l) -> hits.add(sig.kindId() + "@" + line));
+        return hits;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void reportsEachSignatureOncePerLineWithLineIndexes() {
+        SignatureScanner s = new SignatureScanner(List.of(sig("oom", "Detected \\d+ oom-kill event"),
+                sig("cuda_oom", "CUDA out of memory"), sig("killed", "^Killed$")));
+        byte[] log = bytes("start\nslurmstepd: error: Detected 1 oom-kill event(s) oom-kill event\n"
+                + "torch.OutOfMemoryError: CUDA out of memory. CUDA OUT OF MEMORY\nKilled\nnot Killed here\n");
+        assertThat(scan(s, log)).containsExactlyInAnyOrder("oom@1", "cuda_oom@2", "killed@3");
+    }
+
+    @Test
+    void prefilterIgnoresCaseButTheRegexDecides() {
+        SignatureScanner s = new SignatureScanner(List.of(sig("a", "Disk quota exceeded"), sig("b", "(?i)no space left")));
+        assertThat(scan(s, bytes("DISK QUOTA EXCEEDED\nNo Space Left on device\n"))).containsExactly("b@1");
+    }
+
+    @Test
+    void signaturesWithoutLiteralsAreTestedOnEveryLine() {
+        SignatureScanner s = new SignatureScanner(List.of(sig("exit", "^\\d+$")));
+        assertThat(s.unfiltered()).hasSize(1);
+        assertThat(scan(s, bytes("abc\n137\nx\n"))).containsExactly("exit@1");
+    }
+
+    @Test
+    void survivesBinaryBytesInvalidUtf8AndCrlf() {
+        SignatureScanner s = new SignatureScanner(List.of(sig("seg", "Segmentation fault")));
+        byte[] junk = new byte[4096];
+        for (int i = 0; i < junk.length; i++) {
+            junk[i] = (byte) (i * 31);
+        }
+        byte[] tail = bytes("\r\n\u00ff\u00fe Segmentation fault (core dumped)\r\n");
+        byte[] log = Arrays.copyOf(junk, junk.length + tail.length + 2);
+        log[junk.length] = (byte) 0xC3; // truncated UTF-8 sequence
+        log[junk.length + 1] = (byte) 0x28;
+        System.arraycopy(tail, 0, log, junk.length + 2, tail.length);
+        List<String> lines = new ArrayList<>();
+        s.scan(log, (sig, line, l) -> lines.add(l));
+        assertThat(lines).singleElement().asString().contains("Segmentation fault").doesNotEndWith("\r");
+    }
+
+    @Test
+    void aTenMegabyteSingleLineFullOfNearMissesStaysLinear() {
+        // every 30 bytes a literal hit whose regex fails: windows never overlap more than twice
+        SignatureScanner s = new SignatureScanner(List.of(sig("oom", "oom-kill event\\(s\\) in StepId=\\d+")));
+        StringBuilder sb = new StringBuilder(10 << 20);
+        while (sb.length() < (10 << 20)) {
+            sb.append("oom-kill event(s) in StepId=x;");
+        }
+        sb.append("oom-kill event(s) in StepId=5");
+        byte[] log = bytes(sb.toString());
+        long start = System.nanoTime();
+        List<String> hits = scan(s, log);
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        // the real match at the very end of the line is still found, once
+        assertThat(hits).containsExactly("oom@0");
+        assertThat(ms).as("sanity bound only; speed is measured by the JMH benchmark").isLessThan(30_000);
+    }
+
+    @Test
+    void matchesOnLongLinesAreFoundInTheWindowAroundTheLiteral() {
+        SignatureScanner s = new SignatureScanner(List.of(sig("cuda_oom", "CUDA out of memory\\. Tried")));
+        String line = "x".repeat(100_000) + " CUDA out of memory. Tried to allocate" + "y".repeat(100_000);
+        assertThat(scan(s, bytes(line + "\n"))).containsExactly("cuda_oom@0");
+    }
+
+    @Test
+    void manyLiteralsShareOnePass() {
+        List<Signature> sigs = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            sigs.add(sig("k" + i, "marker number " + i + " reached"));
+        }
+        SignatureScanner s = new SignatureScanner(sigs);
+        assertThat(scan(s, bytes("noise\nmarker number 17 reached\nmarker number 170 reached\n")))
+                .containsExactlyInAnyOrder("k17@1", "k170@2");
+    }
+}

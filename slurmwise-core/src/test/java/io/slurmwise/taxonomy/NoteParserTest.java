@@ -1,0 +1,92 @@
+package io.slurmwise.taxonomy;
+
+import io.slurmwise.job.JobState;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class NoteParserTest {
+
+    private static final String GOOD = """
+            ---
+            id: cuda_oom
+            title: GPU out of memory
+            category: runtime
+            sacct_states: [OUT_OF_MEMORY]
+            explains: []
+            signatures:
+              - pattern: 'CUDA out of memory'
+                weight: 0.95
+              - pattern: 'torch\\.OutOfMemoryError'
+                weight: 0.9
+                stream: stderr
+            ignore: ['NCCL INFO']
+            checks: [rss_at_mem_limit]
+            ---
+            # GPU out of memory
+
+            ## Cause
+            The model did not fit.
+
+            ## Fixes
+            1. Reduce the batch size:
+               `--per_device_train_batch_size 4`
+            2. Set the allocator:
+               ```
+               export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
+               ```
+            """;
+
+    @Test
+    void parsesFrontMatterAndSections() {
+        FailureKind k = NoteParser.parse("knowledge/cuda_oom.md", GOOD);
+        assertThat(k.id()).isEqualTo("cuda_oom");
+        assertThat(k.category()).isEqualTo(Category.RUNTIME);
+        assertThat(k.sacctStates()).containsExactly(JobState.OUT_OF_MEMORY);
+        assertThat(k.signatures()).hasSize(2);
+        assertThat(k.signatures().get(1).stream()).isNotNull();
+        assertThat(k.ignores("x NCCL INFO y")).isTrue();
+        assertThat(k.checks()).containsExactly(Check.RSS_AT_MEM_LIMIT);
+        assertThat(k.note().section("Cause")).isPresent();
+        assertThat(k.note().fixes()).hasSize(2);
+        assertThat(k.note().fixes().get(1)).contains("expandable_segments");
+    }
+
+    @Test
+    void unknownFieldIsRejectedWithFileAndLine() {
+        String bad = GOOD.replace("category: runtime", "category: runtime\nseverity: high");
+        assertThatThrownBy(() -> NoteParser.parse("site/cuda_oom.md", bad))
+                .isInstanceOf(TaxonomyException.class)
+                .hasMessageStartingWith("site/cuda_oom.md:5: unknown field 'severity'");
+    }
+
+    @Test
+    void badRegexIsRejectedWithFileAndLine() {
+        String bad = GOOD.replace("'CUDA out of memory'", "'CUDA (out of memory'");
+        assertThatThrownBy(() -> NoteParser.parse("site/cuda_oom.md", bad))
+                .hasMessageStartingWith("site/cuda_oom.md:8: bad regex");
+        String backref = GOOD.replace("'CUDA out of memory'", "'(a)\\1'");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", backref)).hasMessageContaining("RE2 syntax");
+    }
+
+    @Test
+    void otherSchemaErrorsSayWhatToFix() {
+        assertThatThrownBy(() -> NoteParser.parse("x.md", "# no front matter")).hasMessageContaining("must start with a '---'");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", "---\nid: x\n")).hasMessageContaining("never closed");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("weight: 0.95", "weight: 2")))
+                .hasMessageContaining("(0, 1]");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("category: runtime", "category: weird")))
+                .hasMessageContaining("runtime, scheduling or terminal");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("[OUT_OF_MEMORY]", "[SOMETIMES]")))
+                .hasMessageContaining("not a SLURM job state");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("[rss_at_mem_limit]", "[vibes]")))
+                .hasMessageContaining("unknown check 'vibes'");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: both")))
+                .hasMessageContaining("stdout, stderr or any");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("id: cuda_oom", "id: Cuda-OOM")))
+                .hasMessageContaining("lower case");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("explains: []", "explains: []\nid: again")))
+                .hasMessageContaining("field 'id' appears twice");
+    }
+}
