@@ -24,7 +24,8 @@ import java.util.Set;
  * Decides why a job failed from its log tails and accounting facts, with rules only (reproducible, never
  * invented). Each kind's score is the noisy-OR of its evidence weights: matched log signatures (each counted
  * once), the sacct state, the exit signal, the pending reason and sanity checks. Root causes win over their
- * consequences: when kind A {@code explains} B (or B is A's parent), and A is well supported, B is demoted.
+ * consequences: when kind A directly {@code explains} B (or B is A's parent), and A is well supported, B is
+ * demoted. The relation is not transitive: each note says which consequences it causes itself.
  * Thread-safe; build one per taxonomy and reuse it.
  *
  * <pre>{@code
@@ -49,6 +50,8 @@ public final class Classifier {
      * the exit code hid) still reaches the threshold.
      */
     static final double COMPLETED_FACTOR = 0.7;
+    /** What a memory kind keeps of its score when the measured peak was far below the limit. */
+    static final double CONTRADICTED_FACTOR = 0.7;
     private static final int MAX_EVIDENCE_PER_KIND = 6;
 
     private final Taxonomy taxonomy;
@@ -63,25 +66,12 @@ public final class Classifier {
         }
         this.scanner = new SignatureScanner(all);
         for (FailureKind k : taxonomy.kinds()) {
-            consequences.put(k.id(), closure(k.id()));
+            consequences.put(k.id(), k.explains());
         }
     }
 
     public Taxonomy taxonomy() {
         return taxonomy;
-    }
-
-    /** Kinds {@code id} explains, directly or through other kinds. */
-    private Set<String> closure(String id) {
-        Set<String> out = new HashSet<>();
-        List<String> todo = new ArrayList<>(taxonomy.kind(id).explains());
-        while (!todo.isEmpty()) {
-            String k = todo.remove(todo.size() - 1);
-            if (out.add(k)) {
-                todo.addAll(taxonomy.kind(k).explains());
-            }
-        }
-        return out;
     }
 
     /** Per-kind accumulation while scanning. */
@@ -98,6 +88,11 @@ public final class Classifier {
 
         void add(Evidence e) {
             miss *= 1.0 - e.weight();
+            boolean sameLine = e.isLogLine() && evidence.stream()
+                    .anyMatch(o -> o.source() == e.source() && o.line() == e.line());
+            if (sameLine) {
+                return;
+            }
             if (evidence.size() < MAX_EVIDENCE_PER_KIND) {
                 evidence.add(e);
             }
@@ -138,13 +133,9 @@ public final class Classifier {
                 return;
             }
             Score s = scores.computeIfAbsent(kind.id(), k -> new Score(kind));
-            if (!s.signaturesSeen.add(sig.pattern())) {
-                if (s.evidence.size() < MAX_EVIDENCE_PER_KIND && s.evidence.stream().noneMatch(e -> e.text().equals(line.strip()))) {
-                    s.evidence.add(new Evidence(source, base + lineIndex, inFile, line.strip(), kind.id(), 0));
-                }
-                return;
-            }
-            s.add(new Evidence(source, base + lineIndex, inFile, line.strip(), kind.id(), sig.weight()));
+            // each signature adds its weight once; further matching lines only add evidence to show
+            double weight = s.signaturesSeen.add(sig.pattern()) ? sig.weight() : 0;
+            s.add(new Evidence(source, base + lineIndex, inFile, line.strip(), kind.id(), weight));
         });
     }
 
@@ -202,7 +193,8 @@ public final class Classifier {
                     + io.slurmwise.job.SlurmTime.format(f.elapsed()) + " reached the time limit "
                     + io.slurmwise.job.SlurmTime.format(f.timeLimit()), kind.id(), CHECK_WEIGHT))
                     : Optional.empty();
-            case NO_NODES_ASSIGNED -> f.nodeList() != null && f.nodeList().strip().equalsIgnoreCase("None assigned")
+            // a pending job has no nodes yet by definition; only an ended job without nodes is telling
+            case NO_NODES_ASSIGNED -> f.state() != JobState.PENDING && f.nodeList() != null && f.nodeList().strip().equalsIgnoreCase("None assigned")
                     ? Optional.of(new Evidence(Evidence.Source.CHECK, 0, false,
                     "NodeList is 'None assigned': the job never got a node", kind.id(), CHECK_WEIGHT))
                     : Optional.empty();
@@ -215,6 +207,9 @@ public final class Classifier {
             double v = s.score();
             if (facts.state() == JobState.COMPLETED && (facts.exitCode() == null || facts.exitCode().isSuccess())) {
                 v *= COMPLETED_FACTOR;
+            }
+            if (contradictsMemoryLimit(s.kind, facts)) {
+                v *= CONTRADICTED_FACTOR;
             }
             raw.put(s.kind.id(), v);
         }
@@ -252,6 +247,16 @@ public final class Classifier {
         List<Evidence> evidence = new ArrayList<>(best.evidence);
         evidence.sort(Comparator.comparing((Evidence e) -> e.isLogLine() ? 1 : 0).thenComparingLong(Evidence::line));
         return new Finding(best.kind, round(adjusted.get(best.kind.id())), evidence, others);
+    }
+
+    /**
+     * A kind that checks MaxRSS against the limit is less likely when the peak stayed under half the limit.
+     * Only a hint: MaxRSS is sampled and misses fast spikes, so SLURM's own OUT_OF_MEMORY state overrides it.
+     */
+    private static boolean contradictsMemoryLimit(FailureKind kind, JobFacts f) {
+        return kind.checks().contains(Check.RSS_AT_MEM_LIMIT) && f.state() != JobState.OUT_OF_MEMORY
+                && f.maxRss() != null && f.memoryLimit() != null && f.memoryLimit().bytes() > 0
+                && f.maxRss().bytes() < 0.5 * f.memoryLimit().bytes();
     }
 
     private static double round(double v) {

@@ -29,7 +29,7 @@ public final class TemplateExplainer implements Explainer {
                 .orElse(finding.evidence().isEmpty() ? null : finding.evidence().get(0));
         if (first != null) {
             sb.append(" The deciding evidence is ").append(first.isLogLine() ? "the line " + first.location() : first.location())
-                    .append(": \"").append(first.text()).append("\".");
+                    .append(": \"").append(first.text()).append(first.text().endsWith(".") ? "\"" : ".\"");
         }
         if (job != null) {
             if (job.elapsed() != null && job.timeLimit().limit().isPresent()) {

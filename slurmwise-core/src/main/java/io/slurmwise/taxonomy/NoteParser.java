@@ -318,7 +318,8 @@ public final class NoteParser {
                 }
                 cur = new StringBuilder(line.replaceFirst("^\\d{1,2}\\.\\s+", ""));
             } else if (cur != null) {
-                cur.append('\n').append(line);
+                // continuation lines are indented under the item's text; keep only the indentation beyond that
+                cur.append('\n').append(line.replaceFirst("^ {1,3}", ""));
             }
         }
         if (cur != null) {

@@ -1,0 +1,19 @@
+#!/bin/bash
+#SBATCH --job-name=les_channel
+#SBATCH --account=cfd-sim
+#SBATCH --partition=long
+#SBATCH --qos=long
+#SBATCH --nodes=4
+#SBATCH --ntasks-per-node=128
+#SBATCH --mem=200G
+#SBATCH --time=7-00:00:00
+#SBATCH --signal=B:USR1@600
+#SBATCH --output=log.%x.%j
+#SBATCH --error=err.%x.%j
+
+module load gcc/12.2.0 openmpi/4.1.6 openfoam/v2306
+source $FOAM_BASH
+cd /scratch/chen/les_channel
+trap 'echo "USR1: requesting write-now"; touch WRITE_NOW' USR1
+srun --mpi=pmix pimpleFoam -parallel &
+wait

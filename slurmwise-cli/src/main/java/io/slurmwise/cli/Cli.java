@@ -1,0 +1,111 @@
+package io.slurmwise.cli;
+
+import io.slurmwise.Slurmwise;
+import io.slurmwise.backend.Backends;
+import io.slurmwise.cli.render.Style;
+import io.slurmwise.config.Settings;
+
+import java.io.PrintWriter;
+import java.time.LocalDateTime;
+import java.util.Map;
+
+/**
+ * What every command shares: the output streams, the environment, the terminal style, and the {@link Slurmwise}
+ * built lazily from the settings (so `--help` and `classify` never touch a backend).
+ */
+public final class Cli implements AutoCloseable {
+
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final Map<String, String> env;
+    private final boolean terminal;
+    private String backendOverride;
+    private Boolean colorOverride;
+    private Slurmwise slurmwise;
+    private String backendReason;
+
+    public Cli(PrintWriter out, PrintWriter err, Map<String, String> env, boolean terminal) {
+        this.out = out;
+        this.err = err;
+        this.env = env;
+        this.terminal = terminal;
+    }
+
+    public PrintWriter out() {
+        return out;
+    }
+
+    public PrintWriter err() {
+        return err;
+    }
+
+    public Map<String, String> env() {
+        return env;
+    }
+
+    public boolean isTerminal() {
+        return terminal;
+    }
+
+    void setBackendOverride(String backend) {
+        this.backendOverride = backend;
+    }
+
+    void setColorOverride(Boolean color) {
+        this.colorOverride = color;
+    }
+
+    /** Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb. */
+    public Style style() {
+        boolean color = colorOverride != null ? colorOverride
+                : terminal && !env.containsKey("NO_COLOR") && !"dumb".equals(env.get("TERM"));
+        return new Style(color, width());
+    }
+
+    public int width() {
+        try {
+            return Math.max(60, Math.min(160, Integer.parseInt(env.getOrDefault("COLUMNS", "100"))));
+        } catch (NumberFormatException e) {
+            return 100;
+        }
+    }
+
+    public Settings settings() {
+        try {
+            Settings s = Settings.from(env);
+            return backendOverride == null ? s : s.withBackend(backendOverride);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(ExitCodes.CONFIG, e.getMessage());
+        }
+    }
+
+    public LocalDateTime now() {
+        return LocalDateTime.now();
+    }
+
+    /** The API facade over the selected backend, built on first use. */
+    public Slurmwise slurmwise() {
+        if (slurmwise == null) {
+            Settings s = settings();
+            Backends.Selection sel = Backends.select(s);
+            backendReason = sel.reason();
+            slurmwise = Slurmwise.builder(s).backend(sel.backend()).build();
+        }
+        return slurmwise;
+    }
+
+    /** Which backend answered and why ("backend mock (auto; real: sacct is not on PATH)"). */
+    public String backendReason() {
+        slurmwise();
+        return backendReason;
+    }
+
+    @Override
+    public void close() {
+        if (slurmwise != null) {
+            slurmwise.close();
+        }
+        out.flush();
+        err.flush();
+    }
+}

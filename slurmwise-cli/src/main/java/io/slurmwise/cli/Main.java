@@ -1,0 +1,81 @@
+package io.slurmwise.cli;
+
+import io.slurmwise.backend.BackendException;
+import io.slurmwise.job.InvalidJobIdException;
+import io.slurmwise.taxonomy.TaxonomyException;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/** Entry point of the {@code slurmwise} command. */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        int code = run(args, out, err, System.getenv(), System.console() != null);
+        System.exit(code);
+    }
+
+    /** Runs one command line; returns its exit code. Used by tests with their own streams and environment. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env, boolean terminal) {
+        try (Cli cli = new Cli(out, err, env, terminal)) {
+            CommandLine cmd = commandLine(cli);
+            return cmd.execute(args);
+        }
+    }
+
+    static CommandLine commandLine(Cli cli) {
+        CommandLine cmd = new CommandLine(new SlurmwiseCommand(cli));
+        cmd.setOut(cli.out());
+        cmd.setErr(cli.err());
+        cmd.setColorScheme(CommandLine.Help.defaultColorScheme(cli.style().enabled()
+                ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
+        cmd.setCaseInsensitiveEnumValuesAllowed(true);
+        cmd.setExecutionExceptionHandler((ex, commandLine, parseResult) -> handle(ex, cli));
+        cmd.setParameterExceptionHandler((ex, args) -> {
+            cli.err().println("slurmwise: " + ex.getMessage());
+            cli.err().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+            return ExitCodes.USAGE;
+        });
+        return cmd;
+    }
+
+    private static int handle(Exception ex, Cli cli) {
+        Throwable t = ex;
+        int code;
+        if (t instanceof UserError u) {
+            code = u.exitCode();
+        } else if (t instanceof InvalidJobIdException) {
+            code = ExitCodes.USAGE;
+        } else if (t instanceof BackendException) {
+            code = ExitCodes.BACKEND;
+        } else if (t instanceof TaxonomyException) {
+            code = ExitCodes.CONFIG;
+        } else if (t instanceof IllegalArgumentException) {
+            code = ExitCodes.USAGE;
+        } else {
+            code = ExitCodes.INTERNAL;
+        }
+        if (code == ExitCodes.INTERNAL) {
+            cli.err().println("slurmwise: internal error: " + t);
+            if (cli.env().containsKey("SLURMWISE_DEBUG")) {
+                StringWriter sw = new StringWriter();
+                t.printStackTrace(new PrintWriter(sw));
+                cli.err().print(sw);
+            } else {
+                cli.err().println("This is a bug. Rerun with SLURMWISE_DEBUG=1 for the stack trace and report it.");
+            }
+        } else {
+            cli.err().println("slurmwise: " + t.getMessage());
+        }
+        cli.err().flush();
+        return code;
+    }
+}

@@ -1,0 +1,59 @@
+package io.slurmwise.cli;
+
+import io.slurmwise.cli.classify.ClassifyCommand;
+import io.slurmwise.cli.diagnose.DiagnoseCommand;
+import io.slurmwise.cli.jobs.JobsCommand;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Option;
+
+/** The root command; its options apply to every subcommand. */
+@Command(name = "slurmwise",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {"Why did my SLURM job fail, what do I change, and what do failures cost. Read-only:",
+                "never submits, cancels, requeues or edits anything."},
+        subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, HelpCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:ok",
+            "1:internal error (a bug; rerun with SLURMWISE_DEBUG=1 and report it)",
+            "2:usage error (unknown option, malformed job id, bad time)",
+            "3:job not found in the cluster's accounting",
+            "4:backend unavailable (SLURM commands missing or daemons down)",
+            "5:input file missing or unreadable",
+            "6:invalid configuration (knowledge note, environment variable, site file)"},
+        footerHeading = "%nEnvironment:%n",
+        footer = {
+            "  SLURMWISE_BACKEND    auto (default: real when sacct is on PATH, else mock), real, mock",
+            "  SLURMWISE_HOME       state and indexes (default ~/.slurmwise)",
+            "  SLURMWISE_KNOWLEDGE  a folder of site notes replacing or extending the bundled ones",
+            "  SLURMWISE_MOCK_DIR   fixtures for the mock backend (sacct.psv, logs/, scripts/)",
+            "  SLURMWISE_LOG_TAIL   lines read from the end of each log (default 300)",
+            "  NO_COLOR             disables colour"})
+public final class SlurmwiseCommand {
+
+    final Cli cli;
+
+    public SlurmwiseCommand(Cli cli) {
+        this.cli = cli;
+    }
+
+    public Cli cli() {
+        return cli;
+    }
+
+    @Option(names = "--backend", scope = picocli.CommandLine.ScopeType.INHERIT, paramLabel = "NAME",
+            description = "Backend to use: auto, real, mock (overrides SLURMWISE_BACKEND).")
+    void backend(String name) {
+        cli.setBackendOverride(name);
+    }
+
+    @Option(names = "--no-color", scope = picocli.CommandLine.ScopeType.INHERIT,
+            description = "Never use colour (also: NO_COLOR).")
+    void noColor(boolean v) {
+        if (v) {
+            cli.setColorOverride(false);
+        }
+    }
+}

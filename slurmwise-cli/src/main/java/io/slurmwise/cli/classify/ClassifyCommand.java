@@ -1,0 +1,114 @@
+package io.slurmwise.cli.classify;
+
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.backend.LogTails;
+import io.slurmwise.classify.Classifier;
+import io.slurmwise.classify.Finding;
+import io.slurmwise.classify.JobFacts;
+import io.slurmwise.cli.Cli;
+import io.slurmwise.cli.ExitCodes;
+import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.render.DiagnosisRenderer;
+import io.slurmwise.cli.render.Json;
+import io.slurmwise.cli.render.Views;
+import io.slurmwise.diagnose.Explanation;
+import io.slurmwise.diagnose.FixNote;
+import io.slurmwise.diagnose.NoteLookupRetriever;
+import io.slurmwise.diagnose.TemplateExplainer;
+import io.slurmwise.job.ExitCode;
+import io.slurmwise.job.JobState;
+import io.slurmwise.taxonomy.Taxonomy;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code slurmwise classify <logfile>...}: diagnose log files without any cluster. */
+@Command(name = "classify", mixinStandardHelpOptions = true,
+        description = {"Classify job log files without a cluster (the files are one job's output: .out and .err).",
+                "Example: slurmwise classify slurm-1001.out --state OUT_OF_MEMORY --exit-code 0:125"})
+public final class ClassifyCommand implements Callable<Integer> {
+
+    @ParentCommand
+    private SlurmwiseCommand root;
+
+    @Parameters(arity = "1..*", paramLabel = "LOGFILE", description = "Log files of one job; '-' reads standard input.")
+    private List<String> files;
+
+    @Option(names = "--state", paramLabel = "STATE", description = "The job's SLURM state, if known (e.g. OUT_OF_MEMORY).")
+    private String state;
+
+    @Option(names = "--exit-code", paramLabel = "CODE:SIGNAL", description = "The job's exit code, if known (e.g. 0:125).")
+    private String exitCode;
+
+    @Option(names = "--json", description = "Machine-readable output (schema slurmwise.finding/v1).")
+    private boolean json;
+
+    @Override
+    public Integer call() {
+        Cli cli = root.cli();
+        JobFacts facts = JobFacts.NONE;
+        if (state != null) {
+            JobState s = JobState.parse(state);
+            if (s == JobState.UNKNOWN) {
+                throw new IllegalArgumentException("--state '" + state + "' is not a SLURM job state (e.g. FAILED, OUT_OF_MEMORY, TIMEOUT)");
+            }
+            facts = facts.withState(s);
+        }
+        if (exitCode != null) {
+            facts = facts.withExitCode(ExitCode.parse(exitCode));
+        }
+        int tail = cli.settings().logTailLines();
+        List<LogTail> logs = new ArrayList<>();
+        for (String f : files) {
+            logs.add(read(f, tail));
+        }
+        Taxonomy taxonomy = Taxonomy.load(cli.settings().knowledgeDir());
+        Finding finding = new Classifier(taxonomy).classify(facts, logs);
+        List<FixNote> fixes = new NoteLookupRetriever().retrieve(finding, null, 3);
+        Explanation explanation = new TemplateExplainer().explain(null, finding, fixes);
+        if (json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("schema", Views.FINDING_SCHEMA);
+            m.put("files", files);
+            m.put("finding", Views.finding(finding));
+            m.put("fixes", fixes.stream().map(Views::fix).toList());
+            m.put("explanation", Map.of("text", explanation.text(), "source", explanation.source()));
+            Json.print(cli.out(), m);
+        } else {
+            new DiagnosisRenderer(cli.style()).printFinding(cli.out(), String.join(" ", files), finding, fixes, explanation);
+        }
+        return ExitCodes.OK;
+    }
+
+    private static LogTail read(String name, int tail) {
+        LogStream stream = name.endsWith(".out") ? LogStream.STDOUT : LogStream.STDERR;
+        if (name.equals("-")) {
+            try {
+                return LogTails.ofBytes(LogStream.STDERR, "<stdin>", System.in.readAllBytes(), tail);
+            } catch (IOException e) {
+                throw new UserError(ExitCodes.INPUT, "cannot read standard input: " + e.getMessage());
+            }
+        }
+        Path p = Path.of(name);
+        LogTail t = LogTails.read(p, stream, tail);
+        if (t.problem() != null) {
+            throw new UserError(ExitCodes.INPUT, t.problem());
+        }
+        if (!Files.isRegularFile(p)) {
+            throw new UserError(ExitCodes.INPUT, name + " is not a regular file");
+        }
+        return t;
+    }
+}

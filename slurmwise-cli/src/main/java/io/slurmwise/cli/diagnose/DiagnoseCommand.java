@@ -1,0 +1,60 @@
+package io.slurmwise.cli.diagnose;
+
+import io.slurmwise.Slurmwise;
+import io.slurmwise.cli.Cli;
+import io.slurmwise.cli.ExitCodes;
+import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.cli.render.DiagnosisRenderer;
+import io.slurmwise.cli.render.Json;
+import io.slurmwise.cli.render.Views;
+import io.slurmwise.diagnose.Diagnosis;
+import io.slurmwise.job.JobId;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.concurrent.Callable;
+
+/** {@code slurmwise diagnose <jobid>}: why a job failed and what to change. */
+@Command(name = "diagnose", mixinStandardHelpOptions = true,
+        description = {"Explain why a job failed: the cause (rules), its evidence, and fixes.",
+                "A running, pending or completed job gets its status instead.",
+                "Example: slurmwise diagnose 1001"})
+public final class DiagnoseCommand implements Callable<Integer> {
+
+    @ParentCommand
+    private SlurmwiseCommand root;
+
+    @Parameters(index = "0", paramLabel = "JOBID", description = "Job id: 1001, an array task 4242_3, or a het component 123+1.")
+    private String jobId;
+
+    @Option(names = "--json", description = "Machine-readable output (schema slurmwise.diagnosis/v1).")
+    private boolean json;
+
+    @Option(names = "--no-llm", description = "Word the explanation from a template, never a language model.")
+    private boolean noLlm;
+
+    @Option(names = "--direct", description = "Run the deterministic workflow in-process (no chat agent in between).")
+    private boolean direct;
+
+    @Override
+    public Integer call() {
+        Cli cli = root.cli();
+        JobId id = JobId.parse(jobId);
+        Slurmwise sw = cli.slurmwise();
+        Diagnosis d = sw.diagnose(id);
+        if (json) {
+            Json.print(cli.out(), Views.diagnosis(d, cli.backendReason()));
+        } else {
+            new DiagnosisRenderer(cli.style()).print(cli.out(), d, cli.backendReason());
+        }
+        if (d instanceof Diagnosis.NotFound) {
+            if (!json) {
+                cli.err().println("slurmwise: job " + id + " not found (" + cli.backendReason() + ")");
+            }
+            return ExitCodes.NOT_FOUND;
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,47 @@
+package io.slurmwise.cli.render;
+
+/** ANSI styling that turns itself off when colour is not wanted, and the width text is wrapped to. */
+public record Style(boolean enabled, int width) {
+
+    private String wrap(String code, String s) {
+        return enabled ? "\u001b[" + code + "m" + s + "\u001b[0m" : s;
+    }
+
+    public String bold(String s) {
+        return wrap("1", s);
+    }
+
+    public String dim(String s) {
+        return wrap("2", s);
+    }
+
+    public String red(String s) {
+        return wrap("31", s);
+    }
+
+    public String green(String s) {
+        return wrap("32", s);
+    }
+
+    public String yellow(String s) {
+        return wrap("33", s);
+    }
+
+    public String cyan(String s) {
+        return wrap("36", s);
+    }
+
+    /** Colour for a SLURM state word. */
+    public String state(String state) {
+        if (state.startsWith("COMPLETED")) {
+            return green(state);
+        }
+        if (state.startsWith("RUNNING") || state.startsWith("PENDING")) {
+            return cyan(state);
+        }
+        if (state.startsWith("CANCELLED") || state.startsWith("PREEMPTED")) {
+            return yellow(state);
+        }
+        return red(state);
+    }
+}

@@ -1,0 +1,153 @@
+package io.slurmwise.cli.render;
+
+import io.slurmwise.classify.Evidence;
+import io.slurmwise.classify.Finding;
+import io.slurmwise.diagnose.Diagnosis;
+import io.slurmwise.diagnose.FixNote;
+import io.slurmwise.diagnose.PendingInfo;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.SlurmTime;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON shapes of the CLI's output, versioned by their {@code schema} field. Keys are snake_case; unknown
+ * values are null, never zero.
+ */
+public final class Views {
+
+    public static final String DIAGNOSIS_SCHEMA = "slurmwise.diagnosis/v1";
+    public static final String JOBS_SCHEMA = "slurmwise.jobs/v1";
+    public static final String FINDING_SCHEMA = "slurmwise.finding/v1";
+
+    private Views() {
+    }
+
+    public static Map<String, Object> job(JobRecord j) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", j.id().toString());
+        m.put("name", j.name());
+        m.put("user", j.user());
+        m.put("account", j.account());
+        m.put("partition", j.partition());
+        m.put("qos", j.qos());
+        m.put("state", j.state().name());
+        m.put("state_detail", j.status().detail().isEmpty() ? null : j.status().detail());
+        m.put("exit_code", j.exitCode() == null ? null : j.exitCode().toString());
+        m.put("submit", j.submit() == null ? null : j.submit().toString());
+        m.put("start", j.start() == null ? null : j.start().toString());
+        m.put("end", j.end() == null ? null : j.end().toString());
+        m.put("elapsed", j.elapsed() == null ? null : SlurmTime.format(j.elapsed()));
+        m.put("elapsed_seconds", j.elapsed() == null ? null : j.elapsed().toSeconds());
+        m.put("time_limit", j.timeLimit().toString());
+        m.put("time_limit_seconds", j.timeLimit().limit().map(d -> d.toSeconds()).orElse(null));
+        m.put("req_mem", j.reqMem() == null ? null : j.reqMem().toString());
+        m.put("memory_limit_bytes", j.memoryLimit().map(d -> d.bytes()).orElse(null));
+        m.put("max_rss_bytes", j.maxRss() == null ? null : j.maxRss().bytes());
+        m.put("cpus", j.cpus());
+        m.put("gpus", j.gpus());
+        m.put("gpu_model", j.allocTres().gpuModel().orElse(null));
+        m.put("nodes", j.nodes());
+        m.put("node_list", j.nodeList());
+        m.put("alloc_tres", j.allocTres().toString());
+        m.put("work_dir", j.workDir());
+        m.put("stdout", j.stdoutPath());
+        m.put("stderr", j.stderrPath());
+        m.put("pending_reason", j.optPendingReason().orElse(null));
+        m.put("consumed_energy_joules", j.consumedEnergyJoules());
+        return m;
+    }
+
+    public static Map<String, Object> finding(Finding f) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", f.kindId());
+        m.put("title", f.kind().title());
+        m.put("category", f.kind().category().id());
+        m.put("parent", f.kind().parent());
+        m.put("confidence", f.confidence());
+        m.put("source", f.source());
+        m.put("evidence", f.evidence().stream().map(Views::evidence).toList());
+        m.put("others", f.others().stream().map(o -> Map.of("kind", o.kindId(), "score", o.score())).toList());
+        return m;
+    }
+
+    static Map<String, Object> evidence(Evidence e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("source", e.source().name().toLowerCase(java.util.Locale.ROOT));
+        m.put("line", e.isLogLine() ? e.line() : null);
+        m.put("line_in_file", e.isLogLine() ? e.lineInFile() : null);
+        m.put("text", e.text());
+        m.put("weight", e.weight());
+        return m;
+    }
+
+    public static Map<String, Object> fix(FixNote n) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", n.kindId());
+        m.put("note", n.noteTitle());
+        m.put("section", n.section());
+        m.put("score", n.score());
+        m.put("source", n.source());
+        m.put("text", n.text());
+        return m;
+    }
+
+    public static Map<String, Object> diagnosis(Diagnosis d, String backend) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("schema", DIAGNOSIS_SCHEMA);
+        m.put("job_id", d.jobId().toString());
+        m.put("backend", backend);
+        if (d instanceof Diagnosis.NotFound nf) {
+            m.put("status", "not_found");
+            m.put("message", nf.message());
+        } else if (d instanceof Diagnosis.StatusOnly so) {
+            {
+                m.put("status", "status_only");
+                m.put("summary", so.summary());
+                m.put("job", job(so.job()));
+                m.put("pending", so.pending() == null ? null : pending(so.pending()));
+            }
+        } else if (d instanceof Diagnosis.Failed f) {
+            {
+                m.put("status", "failed");
+                m.put("job", job(f.job()));
+                m.put("finding", finding(f.finding()));
+                m.put("fixes", f.fixes().stream().map(Views::fix).toList());
+                m.put("explanation", Map.of("text", f.explanation().text(), "source", f.explanation().source()));
+                m.put("method", f.method());
+                m.put("logs", f.logs().stream().map(t -> {
+                    Map<String, Object> l = new LinkedHashMap<>();
+                    l.put("stream", t.stream().label());
+                    l.put("path", t.path());
+                    l.put("bytes_read", t.content().length);
+                    l.put("file_size", t.fileSize() < 0 ? null : t.fileSize());
+                    l.put("problem", t.problem());
+                    return l;
+                }).toList());
+                m.put("notices", f.notices());
+            }
+        }
+        return m;
+    }
+
+    static Map<String, Object> pending(PendingInfo p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("reason", p.reason());
+        m.put("can_start", p.startability().name().toLowerCase(java.util.Locale.ROOT));
+        m.put("meaning", p.meaning());
+        m.put("finding", p.finding() == null ? null : finding(p.finding()));
+        m.put("fixes", p.fixes().stream().map(Views::fix).toList());
+        return m;
+    }
+
+    public static Map<String, Object> jobs(List<JobRecord> jobs, String backend) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("schema", JOBS_SCHEMA);
+        m.put("backend", backend);
+        m.put("count", jobs.size());
+        m.put("jobs", jobs.stream().map(Views::job).toList());
+        return m;
+    }
+}

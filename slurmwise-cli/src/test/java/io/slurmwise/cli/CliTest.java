@@ -1,0 +1,156 @@
+package io.slurmwise.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CliTest {
+
+    record Result(int code, String out, String err) {
+        JsonNode json() throws IOException {
+            return new ObjectMapper().readTree(out);
+        }
+    }
+
+    static Result run(Map<String, String> extraEnv, boolean terminal, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        Map<String, String> env = new HashMap<>(Map.of("SLURMWISE_BACKEND", "mock"));
+        env.putAll(extraEnv);
+        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err), env, terminal);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    static Result run(String... args) {
+        return run(Map.of(), false, args);
+    }
+
+    @Test
+    void diagnoseShowsTheOomPanelWithEvidenceAndFixes() {
+        Result r = run("diagnose", "1001");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("job 1001 train_llama_sft [OUT_OF_MEMORY] exit 0:125 00:41:12/08:00:00")
+                .contains("(oom)")
+                .contains("rules")
+                .contains("Detected 1 oom-kill event(s) in StepId=1001.batch")
+                .contains("MaxRSS 31.8G")
+                .contains("Fixes")
+                .contains("1. ")
+                .contains("#SBATCH --mem=");
+        assertThat(r.out()).doesNotContain("\u001b[");
+    }
+
+    @Test
+    void diagnoseShowsTheTimeLimitPanel() {
+        Result r = run("diagnose", "22542799");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("[TIMEOUT]").contains("12:00:03/12:00:00").contains("(time_limit)")
+                .contains("DUE TO TIME LIMIT");
+    }
+
+    @Test
+    void diagnoseJsonFollowsTheSchema() throws IOException {
+        Result r = run("diagnose", "1001", "--json");
+        assertThat(r.code()).isZero();
+        JsonNode j = r.json();
+        assertThat(j.get("schema").asText()).isEqualTo("slurmwise.diagnosis/v1");
+        assertThat(j.get("status").asText()).isEqualTo("failed");
+        assertThat(j.at("/finding/kind").asText()).isEqualTo("oom");
+        assertThat(j.at("/finding/source").asText()).isEqualTo("rules");
+        assertThat(j.at("/job/max_rss_bytes").asLong()).isGreaterThan(30L << 30);
+        assertThat(j.at("/job/consumed_energy_joules").isNull()).isTrue();
+        assertThat(j.get("fixes").size()).isPositive();
+    }
+
+    @Test
+    void runningAndPendingJobsGetTheirStatus() throws IOException {
+        assertThat(run("diagnose", "1051").out()).contains("RUNNING");
+        Result pending = run("diagnose", "1053");
+        assertThat(pending.code()).isZero();
+        assertThat(pending.out()).contains("Can start");
+        JsonNode dep = null;
+        for (String id : new String[] {"1052", "1054", "1055", "1056", "1057"}) {
+            JsonNode j = run("diagnose", id, "--json").json();
+            if (j.at("/pending/can_start").asText().equals("never")) {
+                dep = j;
+            }
+        }
+        assertThat(dep).as("a pending job that can never start").isNotNull();
+    }
+
+    @Test
+    void badInputGivesOneClearLineAndADocumentedExitCode() {
+        Result malformed = run("diagnose", "12;rm");
+        assertThat(malformed.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(malformed.err()).contains("is not a SLURM job id").doesNotContain("Exception").doesNotContain("\tat ");
+        Result missing = run("diagnose", "999999");
+        assertThat(missing.code()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(missing.err()).contains("not found");
+        Result backend = run(Map.of("SLURMWISE_BACKEND", "nosuch"), false, "diagnose", "1001");
+        assertThat(backend.code()).isEqualTo(ExitCodes.BACKEND);
+        assertThat(backend.err()).contains("unknown").contains("mock");
+        Result option = run("diagnose", "--frobnicate", "1001");
+        assertThat(option.code()).isEqualTo(ExitCodes.USAGE);
+        Result tail = run(Map.of("SLURMWISE_LOG_TAIL", "lots"), false, "diagnose", "1001");
+        assertThat(tail.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(tail.err()).contains("SLURMWISE_LOG_TAIL");
+    }
+
+    @Test
+    void classifyWorksWithoutACluster(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("slurm-77.out");
+        Files.writeString(log, "step 100\n[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n");
+        Result r = run(Map.of("SLURMWISE_BACKEND", "real"), false, "classify", log.toString());
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("cuda_oom").contains("stdout:2");
+        Result j = run("classify", log.toString(), "--state", "FAILED", "--exit-code", "1:0", "--json");
+        assertThat(j.json().at("/finding/kind").asText()).isEqualTo("cuda_oom");
+        Result missing = run("classify", dir.resolve("nope.log").toString());
+        assertThat(missing.code()).isEqualTo(ExitCodes.INPUT);
+        assertThat(missing.err()).contains("does not exist");
+        Result badState = run("classify", log.toString(), "--state", "SOMETIMES");
+        assertThat(badState.code()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
+    void jobsListsAndFilters() throws IOException {
+        Result all = run("jobs");
+        assertThat(all.code()).isZero();
+        assertThat(all.out()).contains("JOBID").contains("1001").contains("train_llama_sft").contains("backend mock");
+        JsonNode timeouts = run("jobs", "--state", "TIMEOUT", "--json").json();
+        assertThat(timeouts.get("count").asInt()).isPositive();
+        timeouts.get("jobs").forEach(j -> assertThat(j.get("state").asText()).isEqualTo("TIMEOUT"));
+        JsonNode alice = run("jobs", "--user", "alice", "--json").json();
+        alice.get("jobs").forEach(j -> assertThat(j.get("user").asText()).isEqualTo("alice"));
+        assertThat(run("jobs", "--since", "yesterday").code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run("jobs", "--state", "WEIRD").code()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
+    void colourOnlyOnATerminalAndNeverWithNoColor() {
+        assertThat(run(Map.of(), true, "diagnose", "1001").out()).contains("\u001b[");
+        assertThat(run(Map.of("NO_COLOR", "1"), true, "diagnose", "1001").out()).doesNotContain("\u001b[");
+        assertThat(run(Map.of(), true, "--no-color", "diagnose", "1001").out()).doesNotContain("\u001b[");
+    }
+
+    @Test
+    void helpAndVersionEverywhere() {
+        Result help = run("--help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).contains("diagnose").contains("classify").contains("jobs").contains("Exit codes");
+        assertThat(run("diagnose", "--help").out()).contains("JOBID");
+        assertThat(run("--version").out()).contains("slurmwise");
+        assertThat(run("classify", "--version").code()).isZero();
+    }
+}

@@ -1,0 +1,161 @@
+package io.slurmwise.classify;
+
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.job.DataSize;
+import io.slurmwise.job.ExitCode;
+import io.slurmwise.job.JobState;
+import io.slurmwise.taxonomy.Taxonomy;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ClassifierTest {
+
+    static final Classifier CLASSIFIER = new Classifier(Taxonomy.load(null));
+
+    private static Finding classify(JobFacts facts, String stderr) {
+        return CLASSIFIER.classify(facts, List.of(LogTail.of(LogStream.STDERR, "job.err", stderr)));
+    }
+
+    private static JobFacts state(JobState s, String exit) {
+        return JobFacts.NONE.withState(s).withExitCode(exit == null ? null : ExitCode.parse(exit));
+    }
+
+    @Test
+    void cudaOomOnOneRankIsTheRootOfNcclWatchdogTimeoutsOnTheOthers() {
+        Finding f = classify(state(JobState.FAILED, "1:0"), """
+                [rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of 79.15 GiB
+                [rank0]:[E ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4201, OpType=ALLREDUCE) ran for 600023 milliseconds before timing out.
+                [rank1]:[E ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4201, OpType=ALLREDUCE) ran for 600031 milliseconds before timing out.
+                torch.distributed.DistBackendError: NCCL communicator was aborted on rank 1.
+                srun: error: gpua017: task 3: Exited with exit code 1
+                """);
+        assertThat(f.kindId()).isEqualTo("cuda_oom");
+        assertThat(f.others()).extracting(Finding.KindScore::kindId).contains("nccl");
+        assertThat(f.evidence()).first().satisfies(e -> {
+            assertThat(e.line()).isEqualTo(1);
+            assertThat(e.lineInFile()).isTrue();
+            assertThat(e.text()).contains("CUDA out of memory");
+        });
+    }
+
+    @Test
+    void anLmodErrorIsTheRootOfTheImportErrorThatFollows() {
+        Finding f = classify(state(JobState.FAILED, "1:0"), """
+                Lmod has detected the following error:  The following module(s) are unknown: "cuda/12.9"
+                Traceback (most recent call last):
+                  File "/home/bob/train.py", line 3, in <module>
+                    import torch
+                ModuleNotFoundError: No module named 'torch'
+                """);
+        assertThat(f.kindId()).isEqualTo("module_load");
+    }
+
+    @Test
+    void benignNcclAndPmixNoiseIsNotAFailureCause() {
+        Finding f = classify(JobFacts.NONE, """
+                gpua017:1234:1290 [0] NCCL INFO NET/Plugin: Plugin load returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory
+                gpua017:1234:1290 [0] NCCL INFO NET/IB : No device found.
+                gpua017:1234:1290 [0] NCCL WARN NET/Plugin: Could not find: libnccl-net.so
+                pmix_psec_munge: munge_decode failed (warning only)
+                epoch 10/10 done, loss 1.23
+                """);
+        assertThat(f.isUnknown()).isTrue();
+    }
+
+    @Test
+    void exceededStepMemoryOnACompletedJobIsNoise() {
+        Finding f = classify(state(JobState.COMPLETED, "0:0"),
+                "slurmstepd: error: Exceeded step memory limit at some point.\nall done\n");
+        assertThat(f.isUnknown()).isTrue();
+    }
+
+    @Test
+    void aBareKilledBecomesOomOnlyWithMaxRssAtTheLimit() {
+        JobFacts atLimit = new JobFacts(JobState.FAILED, ExitCode.parse("0:9"), DataSize.tryParse("31.8G").orElseThrow(),
+                DataSize.tryParse("32G").orElseThrow(), null, null, null, "gpua017");
+        assertThat(classify(atLimit, "Killed\n").kindId()).isEqualTo("oom");
+        JobFacts farBelow = new JobFacts(JobState.FAILED, ExitCode.parse("0:9"), DataSize.tryParse("2G").orElseThrow(),
+                DataSize.tryParse("32G").orElseThrow(), null, null, null, "gpua017");
+        assertThat(classify(farBelow, "Killed\n").kindId()).isNotEqualTo("oom");
+    }
+
+    @Test
+    void theStateAloneDecidesWhenTheLogIsEmpty() {
+        assertThat(classify(state(JobState.TIMEOUT, "0:0"), "").kindId()).isEqualTo("time_limit");
+        assertThat(classify(state(JobState.OUT_OF_MEMORY, "0:125"), "").kindId()).isEqualTo("oom");
+        assertThat(classify(state(JobState.NODE_FAIL, "0:0"), "").kindId()).isEqualTo("node_fail");
+        assertThat(classify(state(JobState.PREEMPTED, "0:0"), "").kindId()).isEqualTo("preempted");
+        assertThat(classify(state(JobState.CANCELLED, "0:0"), "").kindId()).isEqualTo("cancelled");
+        assertThat(classify(state(JobState.FAILED, "1:0"), "").isUnknown()).isTrue();
+    }
+
+    @Test
+    void aCancelledStateWithATimeLimitMessageIsATimeLimit() {
+        Finding f = classify(state(JobState.CANCELLED, "0:15"),
+                "slurmstepd: error: *** JOB 77 ON c001 CANCELLED AT 2026-11-20T14:02:11 DUE TO TIME LIMIT ***\n");
+        assertThat(f.kindId()).isEqualTo("time_limit");
+    }
+
+    @Test
+    void elapsedAtTheLimitSupportsTimeLimit() {
+        JobFacts f = new JobFacts(JobState.FAILED, ExitCode.parse("0:15"), null, null, Duration.ofHours(12).plusSeconds(3),
+                Duration.ofHours(12), null, "c001");
+        assertThat(classify(f, "").kindId()).isEqualTo("time_limit");
+    }
+
+    @Test
+    void pendingReasonsMapToSchedulingKinds() {
+        JobFacts dep = new JobFacts(JobState.PENDING, null, null, null, null, null, "DependencyNeverSatisfied", "None assigned");
+        assertThat(classify(dep, "").kindId()).isEqualTo("dependency");
+        JobFacts part = new JobFacts(JobState.PENDING, null, null, null, null, null, "PartitionTimeLimit", null);
+        assertThat(classify(part, "").kindId()).isEqualTo("resources_unavailable");
+        JobFacts qos = new JobFacts(JobState.PENDING, null, null, null, null, null, "QOSMaxWallDurationPerJobLimit", null);
+        assertThat(classify(qos, "").kindId()).isEqualTo("qos_limit");
+        JobFacts alloc = new JobFacts(JobState.PENDING, null, null, null, null, null, "AssocGrpBillingMinutes", null);
+        assertThat(classify(alloc, "").kindId()).isEqualTo("allocation_exhausted");
+    }
+
+    @Test
+    void refinementsWinOverTheirParent() {
+        Finding f = classify(state(JobState.FAILED, "132:0"),
+                "/var/spool/slurmd/job123/slurm_script: line 9: 4242 Illegal instruction     (core dumped) ./solver\n");
+        assertThat(f.kindId()).isEqualTo("illegal_instruction");
+        assertThat(f.kind().parent()).isEqualTo("segfault");
+        assertThat(classify(JobFacts.NONE, "RuntimeError: CUDA error: no kernel image is available for execution on the device\n")
+                .kindId()).isEqualTo("no_kernel_image");
+        assertThat(classify(JobFacts.NONE, "./app: error while loading shared libraries: libfftw3.so.3: cannot open shared object file: No such file or directory\n")
+                .kindId()).isEqualTo("missing_shared_library");
+    }
+
+    @Test
+    void hostileInputIsHandledWithoutErrors() {
+        byte[] binary = new byte[1 << 20];
+        new java.util.Random(1).nextBytes(binary);
+        Finding f = CLASSIFIER.classify(JobFacts.NONE, List.of(new LogTail(LogStream.STDOUT, "x", binary, 1, binary.length, null)));
+        assertThat(f).isNotNull();
+        String longLine = "A".repeat(10 << 20) + " CUDA out of memory. Tried to allocate 1 GiB\n";
+        Finding g = CLASSIFIER.classify(JobFacts.NONE, List.of(new LogTail(LogStream.STDERR, "x",
+                longLine.getBytes(StandardCharsets.UTF_8), 1, longLine.length(), null)));
+        assertThat(g.kindId()).isEqualTo("cuda_oom");
+        assertThat(g.evidence().get(0).text().length()).isLessThanOrEqualTo(Evidence.MAX_TEXT + 3);
+    }
+
+    @Test
+    void everyKindHasANoteWithCauseAndFixes() {
+        Taxonomy t = CLASSIFIER.taxonomy();
+        assertThat(t.kinds()).extracting(k -> k.id()).contains("oom", "cuda_oom", "cuda_error", "time_limit", "nccl",
+                "import_error", "module_load", "disk_quota", "permission", "file_not_found", "segfault", "qos_limit",
+                "allocation_exhausted", "dependency", "resources_unavailable", "node_fail", "preempted", "cancelled",
+                "unknown", "illegal_instruction", "no_kernel_image", "shm_bus_error", "missing_shared_library");
+        t.kinds().forEach(k -> {
+            assertThat(k.note().section("Cause")).as(k.id() + " Cause").isPresent();
+            assertThat(k.note().fixes()).as(k.id() + " Fixes").isNotEmpty();
+        });
+    }
+}
