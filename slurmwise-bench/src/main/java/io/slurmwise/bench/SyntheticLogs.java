@@ -11,17 +11,18 @@ import java.util.Random;
  */
 public final class SyntheticLogs {
 
+    // %d is the line number, %s a random float: lines vary like real logs, so no two are alike
     private static final String[] NOISE = {
-        "gpua017:1234:1290 [0] NCCL INFO Channel 00/24 :    0   1   2   3",
-        "gpua017:1234:1290 [0] NCCL INFO Connected all rings",
-        "gpua017:1234:1290 [1] NCCL INFO NET/Plugin: Plugin load returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory",
-        "[rank0]:[W reducer.cpp:1360] Warning: find_unused_parameters=True was specified in DDP constructor",
-        "Epoch 3/10:  42%|████▏     | 4200/10000 [12:03<16:40,  5.80it/s, loss=2.314, lr=1.9e-4]",
-        "{'loss': 2.3141, 'grad_norm': 0.8812, 'learning_rate': 0.00019, 'epoch': 3.42}",
-        "INFO:torch.distributed.elastic:Rendezvous complete for workers. Result: restart_count=0",
-        "wandb: Syncing run glorious-sun-42",
-        "2026-11-12 03:14:07,123 - trainer - INFO - step 4200: throughput 1843.2 tokens/s/gpu",
-        "pmix_psec_munge: munge_decode failed (warning only): Invalid credential",
+        "gpua017:1234:%d [0] NCCL INFO Channel 00/24 :    0   1   2   3",
+        "gpua017:1234:%d [0] NCCL INFO Connected all rings %s",
+        "gpua017:1234:%d [1] NCCL INFO NET/Plugin: Plugin load returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory",
+        "[rank0]:[W reducer.cpp:%d] Warning: find_unused_parameters=True was specified in DDP constructor",
+        "Epoch 3/10:  42%%|████▏     | %d/10000000 [12:03<16:40,  5.80it/s, loss=%s, lr=1.9e-4]",
+        "{'loss': %s, 'grad_norm': 0.8812, 'learning_rate': 0.00019, 'step': %d}",
+        "INFO:torch.distributed.elastic:Rendezvous complete for workers. Result: restart_count=0 (%d)",
+        "wandb: Syncing run glorious-sun-%d",
+        "2026-11-12 03:14:07,123 - trainer - INFO - step %d: throughput %s tokens/s/gpu",
+        "pmix_psec_munge: munge_decode failed (warning only): Invalid credential %d",
     };
     private static final String[] ENDING = {
         "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of 79.15 GiB of which 1.12 GiB is free.",
@@ -46,7 +47,11 @@ public final class SyntheticLogs {
         int noiseLines = lines - ENDING.length;
         long noiseBytes = bytes - 1024;
         for (int i = 0; i < noiseLines && out.size() < noiseBytes; i++) {
-            out.writeBytes(NOISE[r.nextInt(NOISE.length)].getBytes(StandardCharsets.UTF_8));
+            String template = NOISE[r.nextInt(NOISE.length)];
+            String value = String.format(java.util.Locale.ROOT, "%.4f", r.nextDouble() * 10);
+            String line = String.format(java.util.Locale.ROOT,
+                    template.replace("%d", "%2$d").replace("%s", "%1$s"), value, i);
+            out.writeBytes(line.getBytes(StandardCharsets.UTF_8));
             out.write('\n');
         }
         for (String e : ENDING) {

@@ -64,7 +64,11 @@ public final class Classifier {
         for (FailureKind k : taxonomy.kinds()) {
             all.addAll(k.signatures());
         }
-        this.scanner = new SignatureScanner(all);
+        Map<String, List<Pattern>> ignore = new HashMap<>();
+        for (FailureKind k : taxonomy.kinds()) {
+            ignore.put(k.id(), k.ignore());
+        }
+        this.scanner = new SignatureScanner(all, ignore);
         for (FailureKind k : taxonomy.kinds()) {
             consequences.put(k.id(), k.explains());
         }
@@ -129,9 +133,6 @@ public final class Classifier {
                 return;
             }
             FailureKind kind = taxonomy.kind(sig.kindId());
-            if (kind.ignores(line)) {
-                return;
-            }
             Score s = scores.computeIfAbsent(kind.id(), k -> new Score(kind));
             // each signature adds its weight once; further matching lines only add evidence to show
             double weight = s.signaturesSeen.add(sig.pattern()) ? sig.weight() : 0;

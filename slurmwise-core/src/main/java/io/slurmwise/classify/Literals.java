@@ -21,12 +21,17 @@ final class Literals {
         List<String> out = new ArrayList<>();
         for (String alt : alternatives) {
             String lit = longestRun(alt);
-            if (lit.length() < MIN) {
+            if (lit.length() < MIN && !(lit.length() > 0 && isRarePunctuation(lit))) {
                 return List.of();
             }
             out.add(lit.toLowerCase(java.util.Locale.ROOT));
         }
         return out;
+    }
+
+    /** Short literals of punctuation only ({@code *}, {@code ***}) are rare enough in logs to prefilter on. */
+    private static boolean isRarePunctuation(String lit) {
+        return lit.chars().allMatch(c -> c == '*' || c == '#' || c == '@' || c == '%' || c == '^' || c == '~');
     }
 
     private static List<String> splitTopLevel(String p) {

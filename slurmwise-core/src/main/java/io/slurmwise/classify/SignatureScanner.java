@@ -1,5 +1,6 @@
 package io.slurmwise.classify;
 
+import com.google.re2j.Pattern;
 import io.slurmwise.taxonomy.Signature;
 
 import java.nio.charset.StandardCharsets;
@@ -37,12 +38,22 @@ public final class SignatureScanner {
     }
 
     private final List<Signature> signatures;
+    private final List<List<Pattern>> ignores; // per signature: its kind's benign-noise patterns
     private final int[] delta;          // state * 256 + byte -> state
     private final int[][] outputs;      // state -> signature indexes whose literal ends here
     private final int[] always;         // signatures tested on every line
 
     public SignatureScanner(List<Signature> signatures) {
+        this(signatures, Map.of());
+    }
+
+    /**
+     * @param ignoreByKind per kind id, patterns of lines that are never evidence for that kind: such matches
+     *                     are not reported
+     */
+    public SignatureScanner(List<Signature> signatures, Map<String, List<Pattern>> ignoreByKind) {
         this.signatures = List.copyOf(signatures);
+        this.ignores = this.signatures.stream().map(sig -> ignoreByKind.getOrDefault(sig.kindId(), List.of())).toList();
         List<int[]> trie = new ArrayList<>();
         List<List<Integer>> out = new ArrayList<>();
         trie.add(newNode());
@@ -133,6 +144,7 @@ public final class SignatureScanner {
         int state = 0;
         int lineEnd = -1; // end of the current hit's line, found once per line
         Map<Long, String> decoded = new HashMap<>(4);
+        Map<String, LineVerdicts> verdicts = new HashMap<>();
         for (int i = 0; i < len; i++) {
             state = d[(state << 8) | (fold[text[i] & 0xff] & 0xff)];
             int[] hits = outputs[state];
@@ -159,10 +171,13 @@ public final class SignatureScanner {
                 boolean whole = lineEnd - lineStart <= 2 * WINDOW;
                 testedUpTo[s] = whole ? lineEnd : Math.min(lineEnd, i + WINDOW);
                 String window = window(text, lineStart, lineEnd, i, decoded, lineIndex);
-                Signature sig = signatures.get(s);
-                if (sig.regex().matcher(window).find()) {
+                if (verdicts.size() > VERDICT_CACHE) {
+                    verdicts.clear();
+                }
+                LineVerdicts v = verdicts.computeIfAbsent(window, w -> new LineVerdicts());
+                if (v.matches(s, window)) {
                     testedUpTo[s] = lineEnd; // report a signature once per line
-                    sink.match(sig, lineIndex, window);
+                    sink.match(signatures.get(s), lineIndex, window);
                 }
             }
         }
@@ -179,7 +194,7 @@ public final class SignatureScanner {
             if (end > start || end < text.length) {
                 String s = decode(text, start, Math.min(end, start + 2 * WINDOW));
                 for (int a : always) {
-                    if (lastLineTested[a] != line && signatures.get(a).regex().matcher(s).find()) {
+                    if (lastLineTested[a] != line && signatures.get(a).regex().matcher(s).find() && !ignored(a, s)) {
                         sink.match(signatures.get(a), line, s);
                     }
                 }
@@ -190,6 +205,34 @@ public final class SignatureScanner {
             start = end + 1;
             line++;
         }
+    }
+
+    /** Logs repeat lines (progress, per-rank warnings): each distinct text is tested once per signature. */
+    private static final int VERDICT_CACHE = 4096;
+
+    /** Which signatures were tested on one line text, and which matched (ignore patterns applied). */
+    private final class LineVerdicts {
+        private final java.util.BitSet tested = new java.util.BitSet();
+        private final java.util.BitSet matched = new java.util.BitSet();
+
+        boolean matches(int s, String line) {
+            if (!tested.get(s)) {
+                tested.set(s);
+                if (signatures.get(s).regex().matcher(line).find() && !ignored(s, line)) {
+                    matched.set(s);
+                }
+            }
+            return matched.get(s);
+        }
+    }
+
+    private boolean ignored(int s, String line) {
+        for (Pattern p : ignores.get(s)) {
+            if (p.matcher(line).find()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String window(byte[] text, int lineStart, int lineEnd, int hit, Map<Long, String> cache, long lineIndex) {
