@@ -22,6 +22,14 @@ public interface SlurmBackend extends AutoCloseable {
     /** One job (array task, het component) by id; empty when the cluster has no record of it. */
     Optional<JobRecord> job(JobId id);
 
+    /**
+     * The tasks of an array job, for an id without a task ({@code 4242} -> {@code 4242_1..4242_5}); empty when
+     * the id is not an array. The default scans nothing: backends that can look tasks up override it.
+     */
+    default List<JobRecord> arrayTasks(JobId arrayJobId) {
+        return List.of();
+    }
+
     /** Jobs matching a query, streamed in submission order; close the stream. */
     Stream<JobRecord> jobs(JobQuery query);
 

@@ -13,7 +13,9 @@ import io.slurmwise.job.SlurmTime;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.Optional;
 
 /**
@@ -51,15 +53,22 @@ public final class DiagnosisWorkflow {
 
     public Diagnosis diagnose(JobId id) {
         Optional<JobRecord> found = backend.job(id);
+        List<String> notices = new ArrayList<>();
+        if (found.isEmpty() && !id.isArrayTask() && id.arraySpec() == null && !id.isStep()) {
+            found = pickArrayTask(id, notices);
+        }
         if (found.isEmpty()) {
             return new Diagnosis.NotFound(id, "job " + id + " is not known to " + backend.name()
                     + " accounting; check the id with `sacct -j " + id + "` or widen the window");
         }
         JobRecord job = found.get();
         if (hasNoFailure(job)) {
-            return statusOnly(job);
+            Diagnosis d = statusOnly(job);
+            if (!notices.isEmpty() && d instanceof Diagnosis.StatusOnly so) {
+                return new Diagnosis.StatusOnly(so.job(), notices.get(0) + ". " + so.summary(), so.pending());
+            }
+            return d;
         }
-        List<String> notices = new ArrayList<>();
         List<LogTail> logs = readLogs(job, notices);
         Finding finding = classifier.classify(JobFacts.of(job), logs);
         List<FixNote> fixes = retriever.retrieve(finding, job, fixCount);
@@ -67,6 +76,26 @@ public final class DiagnosisWorkflow {
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
         return new Diagnosis.Failed(job, finding, logs, fixes, explanation, method, notices);
+    }
+
+    /**
+     * An array id without a task: diagnose its first failed task (else its first task) and say so, with the
+     * count of tasks per state.
+     */
+    private Optional<JobRecord> pickArrayTask(JobId id, List<String> notices) {
+        List<JobRecord> tasks = backend.arrayTasks(id);
+        if (tasks.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<JobState, Long> byState = new TreeMap<>();
+        tasks.forEach(t -> byState.merge(t.state(), 1L, Long::sum));
+        JobRecord pick = tasks.stream().filter(t -> !hasNoFailure(t)).findFirst().orElse(tasks.get(0));
+        StringBuilder sb = new StringBuilder("array job " + id + " has " + tasks.size() + " tasks (");
+        byState.forEach((st, n) -> sb.append(n).append(' ').append(st).append(", "));
+        sb.setLength(sb.length() - 2);
+        sb.append("); showing task ").append(pick.id()).append(" (slurmwise diagnose <id>_<task> for another)");
+        notices.add(sb.toString());
+        return Optional.of(pick);
     }
 
     /** Running, pending and successfully completed jobs have nothing to diagnose. */

@@ -134,6 +134,13 @@ public final class MockBackend implements SlurmBackend {
     }
 
     @Override
+    public List<JobRecord> arrayTasks(JobId arrayJobId) {
+        return jobs.values().stream()
+                .filter(j -> j.id().isArrayTask() && j.id().arrayJobId() == arrayJobId.arrayJobId())
+                .toList();
+    }
+
+    @Override
     public Stream<JobRecord> jobs(JobQuery q) {
         return jobs.values().stream().filter(j -> matches(j, q));
     }

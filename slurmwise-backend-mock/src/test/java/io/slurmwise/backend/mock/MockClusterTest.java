@@ -134,6 +134,10 @@ class MockClusterTest {
             assertThat(sw.diagnose("1051")).isInstanceOfSatisfying(Diagnosis.StatusOnly.class,
                     so -> assertThat(so.summary()).contains("RUNNING"));
             assertThat(sw.diagnose("999999")).isInstanceOf(Diagnosis.NotFound.class);
+            assertThat(sw.diagnose("4242")).isInstanceOfSatisfying(Diagnosis.Failed.class, f -> {
+                assertThat(f.job().id().toString()).isEqualTo("4242_3");
+                assertThat(f.notices()).anyMatch(n -> n.contains("array job 4242 has 5 tasks") && n.contains("1 FAILED"));
+            });
         }
     }
 
