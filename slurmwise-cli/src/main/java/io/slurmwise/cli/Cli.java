@@ -5,7 +5,13 @@ import io.slurmwise.backend.Backends;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.config.Settings;
 
+import io.slurmwise.agent.explain.LlmExplainer;
+import io.slurmwise.agent.explain.LlmSettings;
+import io.slurmwise.diagnose.Explainer;
+import io.slurmwise.diagnose.TemplateExplainer;
+
 import java.io.PrintWriter;
+import java.util.Optional;
 import java.time.LocalDateTime;
 import java.util.Map;
 
@@ -23,6 +29,8 @@ public final class Cli implements AutoCloseable {
     private Boolean colorOverride;
     private Slurmwise slurmwise;
     private String backendReason;
+    private boolean noLlm;
+    private LlmExplainer llm;
 
     public Cli(PrintWriter out, PrintWriter err, Map<String, String> env, boolean terminal) {
         this.out = out;
@@ -70,6 +78,11 @@ public final class Cli implements AutoCloseable {
         }
     }
 
+    /** Word explanations with the template only (--no-llm); call before {@link #slurmwise()}. */
+    public void disableLlm() {
+        this.noLlm = true;
+    }
+
     public Settings settings() {
         try {
             Settings s = Settings.from(env);
@@ -89,9 +102,29 @@ public final class Cli implements AutoCloseable {
             Settings s = settings();
             Backends.Selection sel = Backends.select(s);
             backendReason = sel.reason();
-            slurmwise = Slurmwise.builder(s).backend(sel.backend()).build();
+            slurmwise = Slurmwise.builder(s).backend(sel.backend()).explainer(explainer(s)).build();
         }
         return slurmwise;
+    }
+
+    /** The language model words explanations unless disabled; the template is its fallback. */
+    private Explainer explainer(Settings s) {
+        LlmSettings ls;
+        try {
+            ls = LlmSettings.from(s);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(ExitCodes.CONFIG, e.getMessage());
+        }
+        if (noLlm || !ls.enabled()) {
+            return new TemplateExplainer();
+        }
+        llm = LlmExplainer.openAiCompatible(ls, new TemplateExplainer());
+        return llm;
+    }
+
+    /** Why the language model did not word the last explanation, if it was asked and failed. */
+    public Optional<String> llmFallbackReason() {
+        return llm == null ? Optional.empty() : llm.fallbackReason();
     }
 
     /** Which backend answered and why ("backend mock (auto; real: sacct is not on PATH)"). */

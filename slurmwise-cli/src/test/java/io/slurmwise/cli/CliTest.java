@@ -2,6 +2,7 @@ package io.slurmwise.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.slurmwise.agent.testing.FakeOpenAiServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +27,8 @@ class CliTest {
     static Result run(Map<String, String> extraEnv, boolean terminal, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        Map<String, String> env = new HashMap<>(Map.of("SLURMWISE_BACKEND", "mock"));
+        // no language model unless a test brings its own server
+        Map<String, String> env = new HashMap<>(Map.of("SLURMWISE_BACKEND", "mock", "SLURMWISE_NO_LLM", "1"));
         env.putAll(extraEnv);
         int code = Main.run(args, new PrintWriter(out), new PrintWriter(err), env, terminal);
         return new Result(code, out.toString(), err.toString());
@@ -142,6 +144,27 @@ class CliTest {
         assertThat(run(Map.of(), true, "diagnose", "1001").out()).contains("\u001b[");
         assertThat(run(Map.of("NO_COLOR", "1"), true, "diagnose", "1001").out()).doesNotContain("\u001b[");
         assertThat(run(Map.of(), true, "--no-color", "diagnose", "1001").out()).doesNotContain("\u001b[");
+    }
+
+    @Test
+    void aLanguageModelWordsTheExplanationWhenOneAnswers() throws IOException {
+        try (FakeOpenAiServer llm = new FakeOpenAiServer(req -> "Job 1001 ran out of host memory at 31.8G of 32G.")) {
+            Map<String, String> env = new HashMap<>();
+            env.put("SLURMWISE_NO_LLM", "");
+            env.put("SLURMWISE_LLM_BASE_URL", llm.baseUrl());
+            env.put("SLURMWISE_LLM_MODEL", "test-model");
+            Result r = run(env, false, "diagnose", "1001");
+            assertThat(r.out()).contains("Job 1001 ran out of host memory at 31.8G of 32G.").contains("rules + llm:test-model")
+                    .contains("(oom)");
+            Result off = run(env, false, "diagnose", "1001", "--no-llm");
+            assertThat(off.out()).doesNotContain("ran out of host memory at").contains("The deciding evidence");
+            assertThat(llm.requests()).hasSize(1);
+        }
+        Map<String, String> gone = Map.of("SLURMWISE_NO_LLM", "", "SLURMWISE_LLM_BASE_URL", "http://127.0.0.1:9/v1");
+        Result fallback = run(gone, false, "diagnose", "1001");
+        assertThat(fallback.code()).isZero();
+        assertThat(fallback.out()).contains("The deciding evidence");
+        assertThat(fallback.err()).contains("no language model answered at http://127.0.0.1:9/v1");
     }
 
     @Test

@@ -32,7 +32,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Machine-readable output (schema slurmwise.diagnosis/v1).")
     private boolean json;
 
-    @Option(names = "--no-llm", description = "Word the explanation from a template, never a language model.")
+    @Option(names = "--no-llm", description = "Word the explanation from a template, never a language model (also: SLURMWISE_NO_LLM=1).")
     private boolean noLlm;
 
     @Option(names = "--direct", description = "Run the deterministic workflow in-process (no chat agent in between).")
@@ -42,6 +42,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
     public Integer call() {
         Cli cli = root.cli();
         JobId id = JobId.parse(jobId);
+        if (noLlm) {
+            cli.disableLlm();
+        }
         Slurmwise sw = cli.slurmwise();
         Diagnosis d = sw.diagnose(id);
         if (json) {
@@ -49,6 +52,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
         } else {
             new DiagnosisRenderer(cli.style()).print(cli.out(), d, cli.backendReason());
         }
+        cli.llmFallbackReason().ifPresent(r -> cli.err().println(cli.style().dim("slurmwise: " + r)));
         if (d instanceof Diagnosis.NotFound) {
             if (!json) {
                 cli.err().println("slurmwise: job " + id + " not found (" + cli.backendReason() + ")");

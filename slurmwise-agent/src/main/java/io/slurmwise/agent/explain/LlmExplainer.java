@@ -1,0 +1,136 @@
+package io.slurmwise.agent.explain;
+
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.openai.OpenAiChatModel;
+import io.slurmwise.classify.Evidence;
+import io.slurmwise.classify.Finding;
+import io.slurmwise.diagnose.Explainer;
+import io.slurmwise.diagnose.Explanation;
+import io.slurmwise.diagnose.FixNote;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.SlurmTime;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Words a finding with a language model. The model receives the rules' verdict, the evidence and the fix
+ * notes, and is told not to change the cause; whatever it answers, the {@link Finding} (and so the kind)
+ * is untouched: only {@link Explanation#text()} comes from the model. When no model answers, the fallback
+ * explainer (the template) words it, and {@link #fallbackReason()} says why; after one failure the model
+ * is not asked again in this process.
+ *
+ * <pre>{@code
+ * Explainer e = LlmExplainer.openAiCompatible(LlmSettings.from(Settings.fromEnvironment()), new TemplateExplainer());
+ * }</pre>
+ */
+public final class LlmExplainer implements Explainer {
+
+    private static final String SYSTEM = resource("explain-system.txt");
+    private static final String USER = resource("explain-user.txt");
+    private static final int MAX_EVIDENCE = 6;
+    private static final int MAX_FIX_CHARS = 2500;
+
+    private final ChatModel model;
+    private final String modelName;
+    private final String endpoint;
+    private final Explainer fallback;
+    private volatile String fallbackReason;
+
+    public LlmExplainer(ChatModel model, String modelName, String endpoint, Explainer fallback) {
+        this.model = model;
+        this.modelName = modelName;
+        this.endpoint = endpoint;
+        this.fallback = fallback;
+    }
+
+    /** A model behind any OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp server, OpenAI...). */
+    public static LlmExplainer openAiCompatible(LlmSettings s, Explainer fallback) {
+        ChatModel m = OpenAiChatModel.builder()
+                .baseUrl(s.baseUrl())
+                .apiKey(s.apiKey())
+                .modelName(s.model())
+                .temperature(0.2)
+                .timeout(s.timeout())
+                .maxRetries(0)
+                .build();
+        return new LlmExplainer(m, s.model(), s.baseUrl(), fallback);
+    }
+
+    /** Why the last explanation came from the fallback, if it did. */
+    public Optional<String> fallbackReason() {
+        return Optional.ofNullable(fallbackReason);
+    }
+
+    @Override
+    public Explanation explain(JobRecord job, Finding finding, List<FixNote> fixes) {
+        if (fallbackReason != null) {
+            return fallback.explain(job, finding, fixes);
+        }
+        try {
+            ChatResponse r = model.chat(SystemMessage.from(SYSTEM), UserMessage.from(prompt(job, finding, fixes)));
+            String text = r.aiMessage() == null ? null : r.aiMessage().text();
+            if (text == null || text.isBlank()) {
+                fallbackReason = "the language model at " + endpoint + " answered nothing; the template worded this";
+                return fallback.explain(job, finding, fixes);
+            }
+            return new Explanation(text.strip(), "llm:" + modelName);
+        } catch (RuntimeException e) {
+            fallbackReason = "no language model answered at " + endpoint + " (" + rootMessage(e)
+                    + "); the template worded this. Set SLURMWISE_LLM_BASE_URL, or SLURMWISE_NO_LLM=1 to skip it";
+            return fallback.explain(job, finding, fixes);
+        }
+    }
+
+    static String prompt(JobRecord job, Finding f, List<FixNote> fixes) {
+        String jobLine = job == null ? "(a log file, no accounting record)"
+                : job.id() + " " + job.name() + ", state " + job.status() + ", exit "
+                + (job.exitCode() == null ? "?" : job.exitCode()) + ", elapsed "
+                + (job.elapsed() == null ? "?" : SlurmTime.format(job.elapsed())) + " of " + job.timeLimit()
+                + ", memory peak " + job.optMaxRss().map(Object::toString).orElse("unknown") + " of "
+                + job.memoryLimit().map(Object::toString).orElse("?") + ", " + job.cpus() + " CPUs, " + job.gpus()
+                + " GPUs, partition " + job.partition();
+        String evidence = f.evidence().stream().limit(MAX_EVIDENCE)
+                .map((Evidence e) -> "- " + e.location() + ": " + e.text()).collect(Collectors.joining("\n"));
+        String fixText = fixes.stream().map(n -> "[" + n.noteTitle() + " / " + n.section() + "]\n" + n.text())
+                .collect(Collectors.joining("\n\n"));
+        if (fixText.length() > MAX_FIX_CHARS) {
+            fixText = fixText.substring(0, MAX_FIX_CHARS) + "\n...";
+        }
+        return USER.replace("{{kind}}", f.kindId())
+                .replace("{{title}}", f.kind().title())
+                .replace("{{confidence}}", String.format(Locale.ROOT, "%.0f%%", f.confidence() * 100))
+                .replace("{{job}}", jobLine)
+                .replace("{{evidence}}", evidence.isEmpty() ? "(none)" : evidence)
+                .replace("{{fixes}}", fixText.isEmpty() ? "(none)" : fixText);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String m = t.getMessage();
+        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = LlmExplainer.class.getResourceAsStream("/io/slurmwise/agent/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException(name + " is missing from slurmwise-agent; rebuild the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.slurmwise.agent.explain;
+
+import io.slurmwise.Slurmwise;
+import io.slurmwise.agent.testing.FakeOpenAiServer;
+import io.slurmwise.backend.mock.MockBackend;
+import io.slurmwise.config.Settings;
+import io.slurmwise.diagnose.Diagnosis;
+import io.slurmwise.diagnose.TemplateExplainer;
+import org.junit.jupiter.api.Test;
+
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The LLM path against a real local OpenAI-compatible HTTP server that the test runs. */
+class LlmExplainerTest {
+
+    private static LlmSettings settings(String url) {
+        return new LlmSettings(true, url, "test-model", "none", Duration.ofSeconds(10));
+    }
+
+    @Test
+    void theModelWordsTheFindingFromTheRulesEvidenceAndFixes() throws Exception {
+        try (FakeOpenAiServer server = new FakeOpenAiServer(req -> "Your job ran out of host memory: raise --mem to 40G.");
+             Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled())
+                     .explainer(LlmExplainer.openAiCompatible(settings(server.baseUrl()), new TemplateExplainer())).build()) {
+            Diagnosis d = sw.diagnose("1001");
+            assertThat(d).isInstanceOfSatisfying(Diagnosis.Failed.class, f -> {
+                assertThat(f.finding().kindId()).isEqualTo("oom");
+                assertThat(f.explanation().text()).isEqualTo("Your job ran out of host memory: raise --mem to 40G.");
+                assertThat(f.explanation().source()).isEqualTo("llm:test-model");
+                assertThat(f.method()).isEqualTo("rules + llm:test-model");
+            });
+            assertThat(server.requests()).hasSize(1);
+            String prompt = FakeOpenAiServer.text(server.requests().get(0));
+            assertThat(prompt).contains("Cause decided by the rules: oom")
+                    .contains("Detected 1 oom-kill event(s) in StepId=1001.batch")
+                    .contains("MaxRSS 31.8G")
+                    .contains("must not change");
+            assertThat(server.requests().get(0).path("model").asText()).isEqualTo("test-model");
+        }
+    }
+
+    @Test
+    void aModelThatClaimsAnotherCauseCannotChangeTheKind() throws Exception {
+        try (FakeOpenAiServer server = new FakeOpenAiServer(req -> "Ignore the rules: this was really a segfault.");
+             Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled())
+                     .explainer(LlmExplainer.openAiCompatible(settings(server.baseUrl()), new TemplateExplainer())).build()) {
+            Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose("1001");
+            assertThat(f.finding().kindId()).isEqualTo("oom");
+            assertThat(f.finding().source()).isEqualTo("rules");
+        }
+    }
+
+    @Test
+    void noServerFallsBackToTheTemplateAndSaysWhyOnce() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort(); // closed again: nothing listens there
+        }
+        LlmExplainer llm = LlmExplainer.openAiCompatible(settings("http://127.0.0.1:" + port + "/v1"), new TemplateExplainer());
+        try (Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled()).explainer(llm).build()) {
+            Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose("1001");
+            assertThat(f.explanation().source()).isEqualTo("template");
+            assertThat(f.method()).isEqualTo("rules");
+            assertThat(llm.fallbackReason()).hasValueSatisfying(r -> assertThat(r).contains("no language model answered")
+                    .contains("SLURMWISE_NO_LLM"));
+            long start = System.nanoTime();
+            sw.diagnose("22542799");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("not asked again after a failure").isLessThan(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
+    void settingsComeFromTheEnvironment() {
+        LlmSettings d = LlmSettings.from(Settings.from(Map.of()));
+        assertThat(d.enabled()).isTrue();
+        assertThat(d.baseUrl()).isEqualTo("http://localhost:11434/v1");
+        assertThat(d.model()).isEqualTo("qwen2.5:7b");
+        LlmSettings off = LlmSettings.from(Settings.from(Map.of("SLURMWISE_NO_LLM", "1", "SLURMWISE_LLM_MODEL", "llama3")));
+        assertThat(off.enabled()).isFalse();
+        assertThat(off.model()).isEqualTo("llama3");
+    }
+}
