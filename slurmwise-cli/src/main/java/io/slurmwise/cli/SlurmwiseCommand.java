@@ -3,6 +3,7 @@ package io.slurmwise.cli;
 import io.slurmwise.cli.classify.ClassifyCommand;
 import io.slurmwise.cli.diagnose.DiagnoseCommand;
 import io.slurmwise.cli.jobs.JobsCommand;
+import io.slurmwise.cli.mcp.McpCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Option;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Option;
         versionProvider = VersionProvider.class,
         description = {"Why did my SLURM job fail, what do I change, and what do failures cost. Read-only:",
                 "never submits, cancels, requeues or edits anything."},
-        subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, HelpCommand.class},
+        subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, McpCommand.class,
+                HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:ok",
@@ -25,11 +27,13 @@ import picocli.CommandLine.Option;
             "6:invalid configuration (knowledge note, environment variable, site file)"},
         footerHeading = "%nEnvironment:%n",
         footer = {
-            "  SLURMWISE_BACKEND    auto (default: real when sacct is on PATH, else mock), real, mock",
+            "  SLURMWISE_BACKEND    auto (real if sacct is on PATH, else mock), real, mock",
             "  SLURMWISE_HOME       state and indexes (default ~/.slurmwise)",
-            "  SLURMWISE_KNOWLEDGE  a folder of site notes replacing or extending the bundled ones",
-            "  SLURMWISE_MOCK_DIR   fixtures for the mock backend (sacct.psv, logs/, scripts/)",
+            "  SLURMWISE_KNOWLEDGE  site notes replacing or extending the bundled ones",
+            "  SLURMWISE_MOCK_DIR   mock fixtures (sacct.psv, logs/, scripts/)",
             "  SLURMWISE_LOG_TAIL   lines read from the end of each log (default 300)",
+            "  SLURMWISE_NO_LLM     never ask a language model to word explanations",
+            "  SLURMWISE_LLM_BASE_URL, SLURMWISE_LLM_MODEL  OpenAI-compatible endpoint",
             "  NO_COLOR             disables colour"})
 public final class SlurmwiseCommand {
 

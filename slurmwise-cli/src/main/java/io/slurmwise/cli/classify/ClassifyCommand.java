@@ -12,7 +12,7 @@ import io.slurmwise.cli.SlurmwiseCommand;
 import io.slurmwise.cli.UserError;
 import io.slurmwise.cli.render.DiagnosisRenderer;
 import io.slurmwise.cli.render.Json;
-import io.slurmwise.cli.render.Views;
+import io.slurmwise.view.Views;
 import io.slurmwise.diagnose.Explanation;
 import io.slurmwise.diagnose.FixNote;
 import io.slurmwise.diagnose.NoteLookupRetriever;
@@ -29,9 +29,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code slurmwise classify <logfile>...}: diagnose log files without any cluster. */
@@ -79,13 +77,7 @@ public final class ClassifyCommand implements Callable<Integer> {
         List<FixNote> fixes = new NoteLookupRetriever().retrieve(finding, null, 3);
         Explanation explanation = new TemplateExplainer().explain(null, finding, fixes);
         if (json) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("schema", Views.FINDING_SCHEMA);
-            m.put("files", files);
-            m.put("finding", Views.finding(finding));
-            m.put("fixes", fixes.stream().map(Views::fix).toList());
-            m.put("explanation", Map.of("text", explanation.text(), "source", explanation.source()));
-            Json.print(cli.out(), m);
+            Json.print(cli.out(), Views.classification(files, finding, fixes, explanation));
         } else {
             new DiagnosisRenderer(cli.style()).printFinding(cli.out(), String.join(" ", files), finding, fixes, explanation);
         }

@@ -6,7 +6,7 @@ import io.slurmwise.cli.ExitCodes;
 import io.slurmwise.cli.SlurmwiseCommand;
 import io.slurmwise.cli.render.DiagnosisRenderer;
 import io.slurmwise.cli.render.Json;
-import io.slurmwise.cli.render.Views;
+import io.slurmwise.view.Views;
 import io.slurmwise.diagnose.Diagnosis;
 import io.slurmwise.job.JobId;
 import picocli.CommandLine.Command;

@@ -6,7 +6,7 @@ import io.slurmwise.cli.SlurmwiseCommand;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
-import io.slurmwise.cli.render.Views;
+import io.slurmwise.view.Views;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
 import io.slurmwise.job.SlurmTime;

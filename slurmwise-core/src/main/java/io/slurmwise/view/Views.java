@@ -1,4 +1,4 @@
-package io.slurmwise.cli.render;
+package io.slurmwise.view;
 
 import io.slurmwise.classify.Evidence;
 import io.slurmwise.classify.Finding;
@@ -13,8 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JSON shapes of the CLI's output, versioned by their {@code schema} field. Keys are snake_case; unknown
- * values are null, never zero.
+ * The JSON shapes of slurmwise's answers (CLI {@code --json}, MCP tool results), as plain maps and lists any
+ * JSON library writes; versioned by their {@code schema} field. Keys are snake_case; unknown values are null,
+ * never zero.
  */
 public final class Views {
 
@@ -139,6 +140,18 @@ public final class Views {
         m.put("meaning", p.meaning());
         m.put("finding", p.finding() == null ? null : finding(p.finding()));
         m.put("fixes", p.fixes().stream().map(Views::fix).toList());
+        return m;
+    }
+
+    /** A classified log without a cluster (classify). */
+    public static Map<String, Object> classification(List<String> sources, Finding f, List<FixNote> fixes,
+                                                     io.slurmwise.diagnose.Explanation e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("schema", FINDING_SCHEMA);
+        m.put("files", sources);
+        m.put("finding", finding(f));
+        m.put("fixes", fixes.stream().map(Views::fix).toList());
+        m.put("explanation", Map.of("text", e.text(), "source", e.source()));
         return m;
     }
 

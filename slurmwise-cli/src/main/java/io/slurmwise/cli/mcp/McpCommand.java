@@ -1,0 +1,28 @@
+package io.slurmwise.cli.mcp;
+
+import io.slurmwise.cli.Cli;
+import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.mcp.SlurmwiseMcpServer;
+import io.slurmwise.mcp.SlurmwiseTools;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.concurrent.Callable;
+
+/** {@code slurmwise mcp}: the read-only MCP server on stdin/stdout, for agents and IDEs. */
+@Command(name = "mcp", mixinStandardHelpOptions = true,
+        description = {"Serve the read-only MCP tools (diagnose_job, list_jobs, classify_log, failure_kinds)",
+                "over stdio until the client closes stdin. Example client configuration:",
+                "  {\"command\": \"/path/to/slurmwise\", \"args\": [\"mcp\"]}"})
+public final class McpCommand implements Callable<Integer> {
+
+    @ParentCommand
+    private SlurmwiseCommand root;
+
+    @Override
+    public Integer call() {
+        Cli cli = root.cli();
+        SlurmwiseMcpServer.serve(new SlurmwiseTools(cli.slurmwise(), cli.backendReason()), System.in, System.out);
+        return 0;
+    }
+}
