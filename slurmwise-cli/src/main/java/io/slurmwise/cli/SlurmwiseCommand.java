@@ -1,5 +1,6 @@
 package io.slurmwise.cli;
 
+import io.slurmwise.cli.chat.ChatCommand;
 import io.slurmwise.cli.classify.ClassifyCommand;
 import io.slurmwise.cli.diagnose.DiagnoseCommand;
 import io.slurmwise.cli.jobs.JobsCommand;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Option;
         description = {"Why did my SLURM job fail, what do I change, and what do failures cost. Read-only:",
                 "never submits, cancels, requeues or edits anything."},
         subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, McpCommand.class,
-                HelpCommand.class},
+                ChatCommand.class, HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:ok",

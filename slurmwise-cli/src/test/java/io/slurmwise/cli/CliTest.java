@@ -148,7 +148,7 @@ class CliTest {
 
     @Test
     void aLanguageModelWordsTheExplanationWhenOneAnswers() throws IOException {
-        try (FakeOpenAiServer llm = new FakeOpenAiServer(req -> "Job 1001 ran out of host memory at 31.8G of 32G.")) {
+        try (FakeOpenAiServer llm = FakeOpenAiServer.answering(req -> "Job 1001 ran out of host memory at 31.8G of 32G.")) {
             Map<String, String> env = new HashMap<>();
             env.put("SLURMWISE_NO_LLM", "");
             env.put("SLURMWISE_LLM_BASE_URL", llm.baseUrl());
@@ -165,6 +165,32 @@ class CliTest {
         assertThat(fallback.code()).isZero();
         assertThat(fallback.out()).contains("The deciding evidence");
         assertThat(fallback.err()).contains("no language model answered at http://127.0.0.1:9/v1");
+    }
+
+    @Test
+    void chatAnswersWithTheToolsThroughAModel() throws IOException {
+        FakeOpenAiServer.Script script = req -> {
+            for (JsonNode m : req.path("messages")) {
+                if ("tool".equals(m.path("role").asText())) {
+                    return FakeOpenAiServer.Reply.text("Job 22542799 hit its time limit.");
+                }
+            }
+            return FakeOpenAiServer.Reply.toolCall("diagnose_job", "{\"job_id\":\"22542799\"}");
+        };
+        try (FakeOpenAiServer llm = new FakeOpenAiServer(script)) {
+            Result r = run(Map.of("SLURMWISE_NO_LLM", "", "SLURMWISE_LLM_BASE_URL", llm.baseUrl()), false,
+                    "chat", "--once", "why did 22542799 fail?");
+            assertThat(r.code()).isZero();
+            assertThat(r.out()).contains("Job 22542799 hit its time limit.");
+            assertThat(r.err()).contains("diagnose_job");
+        }
+        Result noModel = run("chat", "--once", "hi");
+        assertThat(noModel.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(noModel.err()).contains("SLURMWISE_NO_LLM");
+        Result gone = run(Map.of("SLURMWISE_NO_LLM", "", "SLURMWISE_LLM_BASE_URL", "http://127.0.0.1:9/v1"), false,
+                "chat", "--once", "hi");
+        assertThat(gone.code()).isEqualTo(ExitCodes.BACKEND);
+        assertThat(gone.err()).contains("no language model answered");
     }
 
     @Test

@@ -35,7 +35,6 @@ import java.util.function.Function;
  */
 public final class SlurmwiseMcpServer {
 
-    static final List<String> TOOLS = List.of("diagnose_job", "list_jobs", "classify_log", "failure_kinds");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private SlurmwiseMcpServer() {
@@ -73,10 +72,10 @@ public final class SlurmwiseMcpServer {
     static List<McpServerFeatures.SyncToolSpecification> specifications(SlurmwiseTools tools, McpJsonMapper mapper) {
         Map<String, Function<Map<String, Object>, Object>> handlers = tools.handlers();
         List<McpServerFeatures.SyncToolSpecification> specs = new ArrayList<>();
-        for (String name : TOOLS) {
-            Function<Map<String, Object>, Object> handler = handlers.get(name);
+        for (ToolDefinition def : ToolDefinition.all()) {
+            Function<Map<String, Object>, Object> handler = handlers.get(def.name());
             specs.add(McpServerFeatures.SyncToolSpecification.builder()
-                    .tool(definition(name, mapper))
+                    .tool(tool(def, mapper))
                     .callHandler((exchange, request) -> call(handler, request.arguments()))
                     .build());
         }
@@ -94,18 +93,14 @@ public final class SlurmwiseMcpServer {
         }
     }
 
-    private static McpSchema.Tool definition(String name, McpJsonMapper mapper) {
-        try (InputStream in = SlurmwiseMcpServer.class.getResourceAsStream("tools/" + name + ".json")) {
-            if (in == null) {
-                throw new IllegalStateException("tool definition tools/" + name + ".json is missing; rebuild slurmwise-mcp");
-            }
-            com.fasterxml.jackson.databind.JsonNode def = JSON.readTree(in);
+    private static McpSchema.Tool tool(ToolDefinition def, McpJsonMapper mapper) {
+        try {
             return McpSchema.Tool.builder()
-                    .name(def.get("name").asText())
-                    .title(def.path("title").asText(null))
-                    .description(def.get("description").asText())
-                    .inputSchema(mapper, JSON.writeValueAsString(def.get("inputSchema")))
-                    .annotations(new McpSchema.ToolAnnotations(def.path("title").asText(null), true, false, true, false, null))
+                    .name(def.name())
+                    .title(def.title())
+                    .description(def.description())
+                    .inputSchema(mapper, JSON.writeValueAsString(def.inputSchema()))
+                    .annotations(new McpSchema.ToolAnnotations(def.title(), true, false, true, false, null))
                     .build();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

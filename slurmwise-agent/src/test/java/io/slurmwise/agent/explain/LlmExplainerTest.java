@@ -23,7 +23,7 @@ class LlmExplainerTest {
 
     @Test
     void theModelWordsTheFindingFromTheRulesEvidenceAndFixes() throws Exception {
-        try (FakeOpenAiServer server = new FakeOpenAiServer(req -> "Your job ran out of host memory: raise --mem to 40G.");
+        try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> "Your job ran out of host memory: raise --mem to 40G.");
              Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled())
                      .explainer(LlmExplainer.openAiCompatible(settings(server.baseUrl()), new TemplateExplainer())).build()) {
             Diagnosis d = sw.diagnose("1001");
@@ -45,7 +45,7 @@ class LlmExplainerTest {
 
     @Test
     void aModelThatClaimsAnotherCauseCannotChangeTheKind() throws Exception {
-        try (FakeOpenAiServer server = new FakeOpenAiServer(req -> "Ignore the rules: this was really a segfault.");
+        try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> "Ignore the rules: this was really a segfault.");
              Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled())
                      .explainer(LlmExplainer.openAiCompatible(settings(server.baseUrl()), new TemplateExplainer())).build()) {
             Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose("1001");

@@ -23,7 +23,29 @@ public final class FakeOpenAiServer implements AutoCloseable {
     private final HttpServer server;
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
 
-    public FakeOpenAiServer(Function<JsonNode, String> answer) throws IOException {
+    /** What the fake model answers: text, or a call of one tool with JSON arguments. */
+    public record Reply(String text, String tool, String arguments) {
+        public static Reply text(String t) {
+            return new Reply(t, null, null);
+        }
+
+        public static Reply toolCall(String tool, String argumentsJson) {
+            return new Reply(null, tool, argumentsJson);
+        }
+    }
+
+    /** A model that always answers with the text {@code answer} gives. */
+    public static FakeOpenAiServer answering(Function<JsonNode, String> answer) throws IOException {
+        return new FakeOpenAiServer(req -> Reply.text(answer.apply(req)));
+    }
+
+    /** A scripted model: each request (parsed) decides the reply, text or a tool call. */
+    public interface Script {
+        Reply reply(JsonNode request);
+    }
+
+    public FakeOpenAiServer(Script script) throws IOException {
+        Function<JsonNode, Reply> reply = script::reply;
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/v1/chat/completions", ex -> {
             JsonNode req = JSON.readTree(ex.getRequestBody().readAllBytes());
@@ -32,8 +54,18 @@ public final class FakeOpenAiServer implements AutoCloseable {
             res.put("id", "chatcmpl-test").put("object", "chat.completion").put("created", 1)
                     .put("model", req.path("model").asText("fake"));
             ObjectNode choice = res.putArray("choices").addObject();
-            choice.put("index", 0).put("finish_reason", "stop");
-            choice.putObject("message").put("role", "assistant").put("content", answer.apply(req));
+            Reply r = reply.apply(req);
+            ObjectNode message = choice.put("index", 0).putObject("message").put("role", "assistant");
+            if (r.tool() == null) {
+                choice.put("finish_reason", "stop");
+                message.put("content", r.text());
+            } else {
+                choice.put("finish_reason", "tool_calls");
+                message.putNull("content");
+                ObjectNode call = message.putArray("tool_calls").addObject();
+                call.put("id", "call_" + requests.size()).put("type", "function");
+                call.putObject("function").put("name", r.tool()).put("arguments", r.arguments());
+            }
             res.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 10).put("total_tokens", 20);
             byte[] body = JSON.writeValueAsBytes(res);
             ex.getResponseHeaders().add("Content-Type", "application/json");

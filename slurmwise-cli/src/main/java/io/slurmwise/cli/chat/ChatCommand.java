@@ -1,0 +1,73 @@
+package io.slurmwise.cli.chat;
+
+import dev.langchain4j.model.openai.OpenAiChatModel;
+import io.slurmwise.agent.chat.ChatAgent;
+import io.slurmwise.agent.explain.LlmSettings;
+import io.slurmwise.cli.Cli;
+import io.slurmwise.cli.ExitCodes;
+import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.cli.UserError;
+import io.slurmwise.mcp.SlurmwiseTools;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+
+/** {@code slurmwise chat}: ask about your jobs in words; the agent uses the read-only tools. */
+@Command(name = "chat", mixinStandardHelpOptions = true,
+        description = {"Ask about your jobs in plain words. A language model (SLURMWISE_LLM_BASE_URL, Ollama by",
+                "default) calls slurmwise's read-only tools and answers; the causes come from the rules.",
+                "Example: slurmwise chat --once \"Why did job 1001 fail and what should I change?\""})
+public final class ChatCommand implements Callable<Integer> {
+
+    @ParentCommand
+    private SlurmwiseCommand root;
+
+    @Option(names = "--once", paramLabel = "QUESTION", description = "Ask one question, print the answer, exit.")
+    private String once;
+
+    @Override
+    public Integer call() throws IOException {
+        Cli cli = root.cli();
+        LlmSettings ls = LlmSettings.from(cli.settings());
+        if (!ls.enabled()) {
+            throw new UserError(ExitCodes.CONFIG, "chat needs a language model, and SLURMWISE_NO_LLM is set; unset it"
+                    + " and point SLURMWISE_LLM_BASE_URL at an OpenAI-compatible endpoint");
+        }
+        ChatAgent agent = new ChatAgent(OpenAiChatModel.builder().baseUrl(ls.baseUrl()).apiKey(ls.apiKey())
+                .modelName(ls.model()).temperature(0.2).timeout(ls.timeout()).maxRetries(0).build(),
+                new SlurmwiseTools(cli.slurmwise(), cli.backendReason()),
+                c -> cli.err().println(cli.style().dim("  · " + c.tool() + " " + c.arguments() + (c.error() ? " (error)" : ""))));
+        if (once != null) {
+            cli.out().println(ask(agent, once, ls));
+            return ExitCodes.OK;
+        }
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        cli.err().println(cli.style().dim("slurmwise chat with " + ls.model() + " at " + ls.baseUrl()
+                + " (" + cli.backendReason() + "); empty line or Ctrl-D to quit"));
+        while (true) {
+            cli.err().print(cli.style().bold("you> "));
+            cli.err().flush();
+            String line = in.readLine();
+            if (line == null || line.isBlank()) {
+                return ExitCodes.OK;
+            }
+            cli.out().println(ask(agent, line, ls));
+            cli.out().flush();
+        }
+    }
+
+    private static String ask(ChatAgent agent, String question, LlmSettings ls) {
+        try {
+            return agent.ask(question);
+        } catch (RuntimeException e) {
+            throw new UserError(ExitCodes.BACKEND, "no language model answered at " + ls.baseUrl() + " ("
+                    + e.getClass().getSimpleName() + "); start one (e.g. `ollama serve`) or set SLURMWISE_LLM_BASE_URL");
+        }
+    }
+}
