@@ -2,6 +2,7 @@ package io.slurmwise.cli;
 
 import io.slurmwise.cli.classify.ClassifyCommand;
 import io.slurmwise.cli.diagnose.DiagnoseCommand;
+import io.slurmwise.cli.eval.EvalCommand;
 import io.slurmwise.cli.jobs.JobsCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Option;
         versionProvider = VersionProvider.class,
         description = {"Why did my SLURM job fail, what do I change, and what do failures cost. Read-only:",
                 "never submits, cancels, requeues or edits anything."},
-        subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, HelpCommand.class},
+        subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, EvalCommand.class,
+                HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:ok",
