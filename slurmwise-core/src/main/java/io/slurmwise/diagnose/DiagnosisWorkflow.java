@@ -67,7 +67,16 @@ public final class DiagnosisWorkflow {
             return new Diagnosis.NotFound(id, "job " + id + " is not known to " + backend.name()
                     + " accounting; check the id with `sacct -j " + id + "` or widen the window");
         }
-        JobRecord job = found.get();
+        return diagnose(found.get(), true);
+    }
+
+    /**
+     * Diagnoses a job record already at hand (no accounting lookup).
+     *
+     * @param suggestPatch false skips the patch step, and with it reading the batch script and the partitions:
+     *                     for watchers that must stay gentle on a shared slurmdbd
+     */
+    public Diagnosis diagnose(JobRecord job, boolean suggestPatch) {
         if (hasNoFailure(job)) {
             return statusOnly(job);
         }
@@ -78,7 +87,9 @@ public final class DiagnosisWorkflow {
         Explanation explanation = explainer.explain(job, finding, fixes);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
-        Patch patch = patch(job, finding, logs, notices);
+        Patch patch = suggestPatch ? patch(job, finding, logs, notices)
+                : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
+                + job.id() + "` for it", List.of(), List.of());
         return new Diagnosis.Failed(job, finding, logs, fixes, explanation, method, notices, patch);
     }
 
