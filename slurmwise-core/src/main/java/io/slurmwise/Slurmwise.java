@@ -72,6 +72,15 @@ public final class Slurmwise implements AutoCloseable {
         return workflow.diagnose(id);
     }
 
+    /**
+     * Diagnoses a record you already have, e.g. from {@link #jobs(JobQuery)}, without looking it up again.
+     *
+     * @param suggestPatch false skips the sbatch patch (no batch script or partition reads): cheaper for watchers
+     */
+    public Diagnosis diagnose(JobRecord job, boolean suggestPatch) {
+        return workflow.diagnose(job, suggestPatch);
+    }
+
     /** @throws io.slurmwise.job.InvalidJobIdException when {@code id} is not a SLURM job id */
     public Diagnosis diagnose(String id) {
         return diagnose(JobId.parse(id));

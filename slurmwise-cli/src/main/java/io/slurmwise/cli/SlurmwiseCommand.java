@@ -3,8 +3,10 @@ package io.slurmwise.cli;
 import io.slurmwise.cli.chat.ChatCommand;
 import io.slurmwise.cli.classify.ClassifyCommand;
 import io.slurmwise.cli.diagnose.DiagnoseCommand;
+import io.slurmwise.cli.eval.EvalCommand;
 import io.slurmwise.cli.jobs.JobsCommand;
 import io.slurmwise.cli.mcp.McpCommand;
+import io.slurmwise.cli.watch.WatchCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Option;
@@ -15,8 +17,8 @@ import picocli.CommandLine.Option;
         versionProvider = VersionProvider.class,
         description = {"Why did my SLURM job fail, what do I change, and what do failures cost. Read-only:",
                 "never submits, cancels, requeues or edits anything."},
-        subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, McpCommand.class,
-                ChatCommand.class, HelpCommand.class},
+        subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, EvalCommand.class,
+                WatchCommand.class, McpCommand.class, ChatCommand.class, HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:ok",

@@ -62,6 +62,25 @@ class CliTest {
     }
 
     @Test
+    void diagnoseShowsTheSuggestedPatches() throws IOException {
+        Result oom = run("diagnose", "1001");
+        assertThat(oom.out()).contains("Patch").contains("never applied")
+                .contains("-#SBATCH --mem=32G").contains("+#SBATCH --mem=48G");
+        Result time = run("diagnose", "22542799");
+        assertThat(time.out()).contains("+# slurmwise: this run needs about 23:00:00, but partition gpuA100x4 allows at most 12:00:00")
+                .contains("+#SBATCH --requeue").contains("+#SBATCH --signal=B:USR1@300").contains("gpuH100x8");
+        JsonNode j = run("diagnose", "1001", "--json").json();
+        assertThat(j.at("/patch/status").asText()).isEqualTo("suggested");
+        assertThat(j.at("/patch/applied").asBoolean()).isFalse();
+        assertThat(j.at("/patch/diff").asText()).contains("+#SBATCH --mem=48G");
+        assertThat(j.at("/patch/changes/0/what").asText()).startsWith("--mem=48G");
+        JsonNode none = run("diagnose", "1004", "--json").json();
+        assertThat(none.at("/patch/status").asText()).isEqualTo("not_suggested");
+        assertThat(none.at("/patch/diff").isNull()).isTrue();
+        assertThat(none.at("/patch/reason").asText()).contains("not available");
+    }
+
+    @Test
     void diagnoseJsonFollowsTheSchema() throws IOException {
         Result r = run("diagnose", "1001", "--json");
         assertThat(r.code()).isZero();

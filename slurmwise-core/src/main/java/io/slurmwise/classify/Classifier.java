@@ -194,8 +194,10 @@ public final class Classifier {
                     + io.slurmwise.job.SlurmTime.format(f.elapsed()) + " reached the time limit "
                     + io.slurmwise.job.SlurmTime.format(f.timeLimit()), kind.id(), CHECK_WEIGHT))
                     : Optional.empty();
-            // a pending job has no nodes yet by definition; only an ended job without nodes is telling
-            case NO_NODES_ASSIGNED -> f.state() != JobState.PENDING && f.nodeList() != null && f.nodeList().strip().equalsIgnoreCase("None assigned")
+            // a pending job has no nodes yet by definition, and one cancelled while pending never got any: only
+            // a job that ended otherwise (a rejected submission, FAILED 1:0) without nodes is telling
+            case NO_NODES_ASSIGNED -> f.state() != JobState.PENDING && f.state() != JobState.CANCELLED
+                    && f.nodeList() != null && f.nodeList().strip().equalsIgnoreCase("None assigned")
                     ? Optional.of(new Evidence(Evidence.Source.CHECK, 0, false,
                     "NodeList is 'None assigned': the job never got a node", kind.id(), CHECK_WEIGHT))
                     : Optional.empty();

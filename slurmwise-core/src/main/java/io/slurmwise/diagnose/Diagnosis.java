@@ -27,18 +27,30 @@ public sealed interface Diagnosis permits Diagnosis.NotFound, Diagnosis.StatusOn
     }
 
     /**
-     * A failed job: the rules' finding, the fix notes retrieved for it, an explanation in words.
+     * A failed job: the rules' finding, the fix notes retrieved for it, an explanation in words, and a suggested
+     * patch of its batch script (a unified diff, never applied).
      *
      * @param method  how the answer was made, e.g. {@code rules} or {@code rules + kb}
      * @param notices things the user should know about how it was made (a log that could not be read...)
+     * @param patch   the suggested sbatch change, or why there is none
      */
     record Failed(io.slurmwise.job.JobRecord job, io.slurmwise.classify.Finding finding,
                   java.util.List<io.slurmwise.backend.LogTail> logs, java.util.List<FixNote> fixes,
-                  Explanation explanation, String method, java.util.List<String> notices) implements Diagnosis {
+                  Explanation explanation, String method, java.util.List<String> notices,
+                  io.slurmwise.patch.Patch patch) implements Diagnosis {
         public Failed {
             logs = java.util.List.copyOf(logs);
             fixes = java.util.List.copyOf(fixes);
             notices = java.util.List.copyOf(notices);
+            patch = patch != null ? patch : new io.slurmwise.patch.Patch.NotSuggested("no patch was computed",
+                    java.util.List.of(), java.util.List.of());
+        }
+
+        /** A diagnosis without a patch step (adapters that build their own). */
+        public Failed(io.slurmwise.job.JobRecord job, io.slurmwise.classify.Finding finding,
+                      java.util.List<io.slurmwise.backend.LogTail> logs, java.util.List<FixNote> fixes,
+                      Explanation explanation, String method, java.util.List<String> notices) {
+            this(job, finding, logs, fixes, explanation, method, notices, null);
         }
 
         @Override

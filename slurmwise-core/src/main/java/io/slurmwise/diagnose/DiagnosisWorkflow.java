@@ -1,5 +1,6 @@
 package io.slurmwise.diagnose;
 
+import io.slurmwise.backend.BackendException;
 import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
 import io.slurmwise.backend.SlurmBackend;
@@ -9,7 +10,10 @@ import io.slurmwise.classify.JobFacts;
 import io.slurmwise.job.JobId;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
+import io.slurmwise.job.Partition;
 import io.slurmwise.job.SlurmTime;
+import io.slurmwise.patch.Patch;
+import io.slurmwise.patch.PatchSuggester;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +28,8 @@ import java.util.Optional;
  * <pre>
  * job id -> record        (not found: NotFound)
  *        -> status only   (running, pending with its reason, completed)
- *        -> log tails -> finding (rules) -> fix notes (retriever) -> explanation (explainer) -> Failed
+ *        -> log tails -> finding (rules) -> fix notes (retriever) -> explanation (explainer)
+ *        -> sbatch patch (a unified diff of the batch script, never applied) -> Failed
  * </pre>
  *
  * Each step is a plain function of what the previous ones produced; nothing here touches the cluster except
@@ -36,13 +41,20 @@ public final class DiagnosisWorkflow {
     private final Classifier classifier;
     private final Retriever retriever;
     private final Explainer explainer;
+    private final PatchSuggester patcher;
     private final PendingReasons pendingReasons;
     private final int tailLines;
     private final int fixCount;
 
     public DiagnosisWorkflow(SlurmBackend backend, Classifier classifier, Retriever retriever, Explainer explainer,
                              int tailLines, int fixCount) {
+        this(backend, classifier, retriever, explainer, new PatchSuggester(classifier.taxonomy()), tailLines, fixCount);
+    }
+
+    public DiagnosisWorkflow(SlurmBackend backend, Classifier classifier, Retriever retriever, Explainer explainer,
+                             PatchSuggester patcher, int tailLines, int fixCount) {
         this.backend = Objects.requireNonNull(backend, "backend");
+        this.patcher = Objects.requireNonNull(patcher, "patcher");
         this.classifier = Objects.requireNonNull(classifier, "classifier");
         this.retriever = Objects.requireNonNull(retriever, "retriever");
         this.explainer = Objects.requireNonNull(explainer, "explainer");
@@ -61,7 +73,20 @@ public final class DiagnosisWorkflow {
             return new Diagnosis.NotFound(id, "job " + id + " is not known to " + backend.name()
                     + " accounting; check the id with `sacct -j " + id + "` or widen the window");
         }
-        JobRecord job = found.get();
+        return diagnose(found.get(), true, notices);
+    }
+
+    /**
+     * Diagnoses a job record already at hand (no accounting lookup).
+     *
+     * @param suggestPatch false skips the patch step, and with it reading the batch script and the partitions:
+     *                     for watchers that must stay gentle on a shared slurmdbd
+     */
+    public Diagnosis diagnose(JobRecord job, boolean suggestPatch) {
+        return diagnose(job, suggestPatch, new ArrayList<>());
+    }
+
+    private Diagnosis diagnose(JobRecord job, boolean suggestPatch, List<String> notices) {
         if (hasNoFailure(job)) {
             Diagnosis d = statusOnly(job);
             if (!notices.isEmpty() && d instanceof Diagnosis.StatusOnly so) {
@@ -75,7 +100,29 @@ public final class DiagnosisWorkflow {
         Explanation explanation = explainer.explain(job, finding, fixes);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
-        return new Diagnosis.Failed(job, finding, logs, fixes, explanation, method, notices);
+        Patch patch = suggestPatch ? patch(job, finding, logs, notices)
+                : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
+                + job.id() + "` for it", List.of(), List.of());
+        return new Diagnosis.Failed(job, finding, logs, fixes, explanation, method, notices, patch);
+    }
+
+    /** The sbatch patch step: the script and partitions are best effort; without them the patch says why. */
+    private Patch patch(JobRecord job, Finding finding, List<LogTail> logs, List<String> notices) {
+        Optional<String> script;
+        try {
+            script = backend.batchScript(job);
+        } catch (BackendException e) {
+            notices.add("batch script: " + e.getMessage());
+            script = Optional.empty();
+        }
+        List<Partition> partitions;
+        try {
+            partitions = backend.partitions();
+        } catch (BackendException e) {
+            notices.add("partitions: " + e.getMessage() + " (the --time fix is not capped by a MaxTime)");
+            partitions = List.of();
+        }
+        return patcher.suggest(job, finding, logs, script, partitions);
     }
 
     /**

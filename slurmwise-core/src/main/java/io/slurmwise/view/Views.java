@@ -7,6 +7,7 @@ import io.slurmwise.diagnose.FixNote;
 import io.slurmwise.diagnose.PendingInfo;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.SlurmTime;
+import io.slurmwise.patch.Patch;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -128,8 +129,23 @@ public final class Views {
                     return l;
                 }).toList());
                 m.put("notices", f.notices());
+                m.put("patch", patch(f.patch()));
             }
         }
+        return m;
+    }
+
+    /** The suggested sbatch change; {@code diff} is null when there is none, and {@code reason} says why. */
+    public static Map<String, Object> patch(Patch p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("status", p instanceof Patch.Suggested ? "suggested" : "not_suggested");
+        m.put("applied", false);
+        m.put("script", p instanceof Patch.Suggested s ? s.scriptName() : null);
+        m.put("reason", p instanceof Patch.NotSuggested n ? n.reason() : null);
+        m.put("changes", p.changes().stream().map(c -> Map.of("what", c.what(), "why", c.why())).toList());
+        m.put("diff", p instanceof Patch.Suggested s ? s.diff() : null);
+        m.put("patched_script", p instanceof Patch.Suggested s ? s.patched() : null);
+        m.put("advice", p.advice());
         return m;
     }
 

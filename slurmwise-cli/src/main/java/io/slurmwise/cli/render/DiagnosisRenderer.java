@@ -8,6 +8,7 @@ import io.slurmwise.diagnose.FixNote;
 import io.slurmwise.diagnose.PendingInfo;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.SlurmTime;
+import io.slurmwise.patch.Patch;
 import io.slurmwise.taxonomy.Note;
 
 import java.io.PrintWriter;
@@ -77,11 +78,50 @@ public final class DiagnosisRenderer {
                 + (j.partition() == null ? "" : ", partition " + j.partition()));
         addExplanation(panel, f.explanation());
         addFixes(panel, f.fixes(), f.finding().kind().note());
+        addPatch(panel, f.patch());
         for (String n : f.notices()) {
             panel.row("Note", style.yellow(n));
         }
         panel.footer(f.method() + " · " + backendReason + (j.user() == null ? "" : " · " + j.user()))
                 .print(out);
+    }
+
+    /** The suggested sbatch change: what and why, the unified diff (never applied), and advice. */
+    private void addPatch(Panel panel, Patch patch) {
+        if (patch instanceof Patch.Suggested s) {
+            panel.heading("Patch " + style.dim("(suggested, never applied: review it, save it as fix.patch, then "
+                    + "`patch <your script> < fix.patch`)"));
+            for (Patch.Change c : s.changes()) {
+                panel.item("+", c.what() + style.dim(" — " + c.why()));
+            }
+            for (String line : s.diff().split("\n")) {
+                panel.verbatim(diffLine(line));
+            }
+        } else if (patch instanceof Patch.NotSuggested n) {
+            panel.row("Patch", style.dim(n.reason()));
+            for (Patch.Change c : n.changes()) {
+                panel.item("+", c.what() + style.dim(" — " + c.why()));
+            }
+        }
+        for (String a : patch.advice()) {
+            panel.item("›", a);
+        }
+    }
+
+    private String diffLine(String line) {
+        if (line.startsWith("+++") || line.startsWith("---")) {
+            return style.bold(line);
+        }
+        if (line.startsWith("@@")) {
+            return style.cyan(line);
+        }
+        if (line.startsWith("+")) {
+            return style.green(line);
+        }
+        if (line.startsWith("-")) {
+            return style.red(line);
+        }
+        return line;
     }
 
     /** The finding of a bare log (classify). */

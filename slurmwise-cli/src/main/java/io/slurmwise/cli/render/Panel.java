@@ -46,6 +46,12 @@ public final class Panel {
         return this;
     }
 
+    /** A line shown exactly as given (indented, never wrapped): diffs and code that must stay copyable. */
+    public Panel verbatim(String text) {
+        lines.add("  " + text);
+        return this;
+    }
+
     public Panel blank() {
         lines.add("");
         return this;

@@ -1,0 +1,192 @@
+package io.slurmwise.cli.watch;
+
+import io.slurmwise.Slurmwise;
+import io.slurmwise.backend.JobQuery;
+import io.slurmwise.cli.Cli;
+import io.slurmwise.cli.ExitCodes;
+import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.render.Json;
+import io.slurmwise.cli.render.Style;
+import io.slurmwise.cli.render.Table;
+import io.slurmwise.view.Views;
+import io.slurmwise.classify.Evidence;
+import io.slurmwise.diagnose.Diagnosis;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.JobState;
+import io.slurmwise.job.SlurmTime;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * {@code slurmwise watch}: diagnoses every job that failed since the last run, once. Each poll is one accounting
+ * query over a time window (from the last window's end, minus a small overlap for late accounting records), and
+ * the state file remembers which jobs were already diagnosed.
+ */
+@Command(name = "watch", mixinStandardHelpOptions = true,
+        description = {"Diagnose every job that failed since the last run, once each: a compact summary, or one",
+                "JSON record per job. Without --once it polls until interrupted (default every 5 minutes), with one",
+                "accounting query per poll. State: SLURMWISE_HOME/watch-<backend>.json.",
+                "Example: slurmwise watch --once"})
+public final class WatchCommand implements Callable<Integer> {
+
+    /** Ended states that a user wants explained. */
+    static final Set<JobState> FAILED = EnumSet.of(JobState.FAILED, JobState.TIMEOUT, JobState.OUT_OF_MEMORY,
+            JobState.NODE_FAIL, JobState.PREEMPTED, JobState.CANCELLED, JobState.BOOT_FAIL, JobState.DEADLINE);
+    /** Accounting records can land a little after the job ended: each window starts this much before the last end. */
+    static final Duration OVERLAP = Duration.ofMinutes(10);
+    /** How long a diagnosed job id is remembered: longer than the default first window (30 days). */
+    static final Duration RETENTION = Duration.ofDays(35);
+    private static final Pattern INTERVAL = Pattern.compile("(\\d{1,6})(s|m|h)");
+
+    @ParentCommand
+    private SlurmwiseCommand root;
+
+    @Option(names = "--once", description = "Poll once and exit (for cron or a systemd timer).")
+    private boolean once;
+
+    @Option(names = "--interval", defaultValue = "5m", paramLabel = "DURATION",
+            description = "Time between polls: 30s, 5m (default), 1h. Under a minute is not gentle on a shared slurmdbd.")
+    private String interval;
+
+    @Option(names = "--since", defaultValue = "now-30days", paramLabel = "WHEN",
+            description = "Where the very first window starts, when there is no state yet (default now-30days).")
+    private String since;
+
+    @Option(names = "--max-polls", paramLabel = "N", description = "Stop after N polls (default: until interrupted).")
+    private Integer maxPolls;
+
+    @Option(names = "--json", description = "One JSON record per newly diagnosed job (schema slurmwise.diagnosis/v1), one per line.")
+    private boolean json;
+
+    @Override
+    public Integer call() {
+        Cli cli = root.cli();
+        Duration every = parseInterval(interval);
+        if (every.compareTo(Duration.ofMinutes(1)) < 0 && !once) {
+            cli.err().println("slurmwise: polling every " + interval + " queries accounting often; prefer 5m on a shared cluster");
+        }
+        Slurmwise sw = cli.slurmwise();
+        Path stateFile = WatchState.file(cli.settings().home(), sw.backend().name());
+        int limit = once ? 1 : maxPolls == null ? Integer.MAX_VALUE : maxPolls;
+        if (limit < 1) {
+            throw new UserError(ExitCodes.USAGE, "--max-polls must be at least 1");
+        }
+        for (int poll = 1; poll <= limit; poll++) {
+            poll(cli, sw, stateFile);
+            if (poll < limit) {
+                try {
+                    Thread.sleep(every.toMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    static Duration parseInterval(String text) {
+        Matcher m = INTERVAL.matcher(text == null ? "" : text.strip().toLowerCase(Locale.ROOT));
+        if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+            throw new UserError(ExitCodes.USAGE, "--interval '" + text + "' is not a duration; use e.g. 30s, 5m, 1h");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofHours(n);
+        };
+    }
+
+    private void poll(Cli cli, Slurmwise sw, Path stateFile) {
+        WatchState state;
+        try {
+            state = WatchState.load(stateFile);
+        } catch (IOException e) {
+            throw new UserError(ExitCodes.CONFIG, e.getMessage());
+        }
+        LocalDateTime now = cli.now();
+        LocalDateTime from = state.optWindowEnd().map(t -> t.minus(OVERLAP)).orElse(SlurmTime.parseWhen(since, now));
+        if (from.isAfter(now)) {
+            from = now.minus(OVERLAP); // a clock that went back: never a window that ends before it starts
+        }
+        List<JobRecord> window;
+        try (Stream<JobRecord> s = sw.jobs(new JobQuery(from, now, FAILED, null, true, null))) {
+            window = s.filter(j -> j.end() != null && FAILED.contains(j.state())).toList();
+        }
+        List<Diagnosis> fresh = new ArrayList<>();
+        Map<String, LocalDateTime> done = state.diagnosed();
+        for (JobRecord j : window.stream().sorted(Comparator.comparing(JobRecord::end)).toList()) {
+            String id = j.id().toString();
+            if (!state.seen(id)) {
+                fresh.add(sw.diagnose(j, false));
+                done.put(id, now);
+            }
+        }
+        // forget jobs long after no window can return them (a window never starts more than --since back)
+        LocalDateTime forget = now.minus(RETENTION);
+        done.values().removeIf(at -> at == null || at.isBefore(forget));
+        try {
+            new WatchState(now, done).save(stateFile);
+        } catch (IOException e) {
+            throw new UserError(ExitCodes.CONFIG, "cannot write the watch state " + stateFile + ": " + e.getMessage()
+                    + "; check SLURMWISE_HOME");
+        }
+        if (json) {
+            for (Diagnosis d : fresh) {
+                Json.printLine(cli.out(), Views.diagnosis(d, cli.backendReason()));
+            }
+            cli.out().flush();
+            return;
+        }
+        print(cli, fresh, from, now);
+    }
+
+    private static void print(Cli cli, List<Diagnosis> fresh, LocalDateTime from, LocalDateTime now) {
+        Style st = cli.style();
+        String window = from.withNano(0).toString().replace('T', ' ') + " .. " + now.withNano(0).toString().replace('T', ' ');
+        if (fresh.isEmpty()) {
+            cli.out().println(st.dim("No new failures in " + window + " · " + cli.backendReason()));
+            cli.out().flush();
+            return;
+        }
+        Table t = new Table(st, "JOBID", "NAME", "USER", "STATE", "ELAPSED", "KIND", "CONF", "EVIDENCE");
+        for (Diagnosis d : fresh) {
+            if (d instanceof Diagnosis.Failed f) {
+                JobRecord j = f.job();
+                String evidence = f.finding().evidence().stream().filter(Evidence::isLogLine).map(Evidence::text)
+                        .findFirst().orElse(f.finding().evidence().isEmpty() ? "" : f.finding().evidence().get(0).text());
+                t.row(j.id().toString(), j.name(), j.user() == null ? "" : j.user(), st.state(j.status().toString()),
+                        j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()),
+                        f.finding().isUnknown() ? st.yellow("unknown") : st.red(f.finding().kindId()),
+                        String.format(Locale.ROOT, "%.0f%%", f.finding().confidence() * 100), evidence);
+            } else if (d instanceof Diagnosis.StatusOnly s) {
+                JobRecord j = s.job();
+                t.row(j.id().toString(), j.name(), j.user() == null ? "" : j.user(), st.state(j.status().toString()),
+                        "", "", "", s.summary());
+            }
+        }
+        t.print(cli.out());
+        cli.out().println(st.dim(fresh.size() + " new failure" + (fresh.size() == 1 ? "" : "s") + " in " + window
+                + " · `slurmwise diagnose <jobid>` for evidence, fixes and a patch · " + cli.backendReason()));
+        cli.out().flush();
+    }
+}

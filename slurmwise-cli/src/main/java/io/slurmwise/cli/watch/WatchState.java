@@ -1,0 +1,95 @@
+package io.slurmwise.cli.watch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What {@code slurmwise watch} remembers between runs, in {@code SLURMWISE_HOME/watch-<backend>.json}: where the
+ * last window ended, and the jobs already diagnosed (with when, so they are forgotten once no window can return
+ * them). Written atomically: a crash or Ctrl-C leaves the old file or the new one, never half of one.
+ *
+ * @param windowEnd when the last poll's window ended, or null before the first poll
+ * @param diagnosed job id -> when watch diagnosed it
+ */
+record WatchState(LocalDateTime windowEnd, Map<String, LocalDateTime> diagnosed) {
+
+    static final String SCHEMA = "slurmwise.watch-state/v1";
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    WatchState {
+        diagnosed = new LinkedHashMap<>(diagnosed);
+    }
+
+    static WatchState empty() {
+        return new WatchState(null, Map.of());
+    }
+
+    static Path file(Path home, String backend) {
+        return home.resolve("watch-" + backend + ".json");
+    }
+
+    /** The saved state; empty when there is none yet. */
+    static WatchState load(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return empty();
+        }
+        JsonNode n;
+        try {
+            n = MAPPER.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new IOException(file + " is not a watch state file (" + e.getMessage().lines().findFirst().orElse("")
+                    + "); move it away to start afresh", e);
+        }
+        if (n == null || !SCHEMA.equals(n.path("schema").asText())) {
+            throw new IOException(file + " is not a " + SCHEMA + " file; move it away to start afresh");
+        }
+        Map<String, LocalDateTime> done = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = n.path("diagnosed").fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            done.put(e.getKey(), e.getValue().isNull() ? null : LocalDateTime.parse(e.getValue().asText()));
+        }
+        String end = n.path("window_end").asText(null);
+        return new WatchState(end == null ? null : LocalDateTime.parse(end), done);
+    }
+
+    /** Writes to a temporary file beside the target, then renames it over the target. */
+    void save(Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("schema", SCHEMA);
+        n.put("window_end", windowEnd == null ? null : windowEnd.toString());
+        ObjectNode d = n.putObject("diagnosed");
+        diagnosed.forEach((id, end) -> d.put(id, end == null ? null : end.toString()));
+        Path tmp = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName().toString(), ".tmp");
+        try {
+            Files.writeString(tmp, MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(n) + "\n");
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    boolean seen(String id) {
+        return diagnosed.containsKey(id);
+    }
+
+    Optional<LocalDateTime> optWindowEnd() {
+        return Optional.ofNullable(windowEnd);
+    }
+}

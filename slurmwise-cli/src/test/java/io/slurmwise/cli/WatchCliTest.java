@@ -1,0 +1,102 @@
+package io.slurmwise.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** `slurmwise watch` on the mock cluster: every failed job once, then nothing new; the state survives runs. */
+class WatchCliTest {
+
+    static final ObjectMapper M = new ObjectMapper();
+
+    static CliTest.Result watch(Path home, String... args) {
+        String[] all = Stream.concat(Stream.of("watch"), Stream.of(args)).toArray(String[]::new);
+        return CliTest.run(Map.of("SLURMWISE_HOME", home.toString()), false, all);
+    }
+
+    static List<JsonNode> lines(String out) throws IOException {
+        List<JsonNode> l = new ArrayList<>();
+        for (String s : out.split("\n")) {
+            if (!s.isBlank()) {
+                l.add(M.readTree(s));
+            }
+        }
+        return l;
+    }
+
+    /** Every job of the mock cluster that ended in a failed state, from `jobs --json`. */
+    static Set<String> failedJobs() throws IOException {
+        JsonNode jobs = CliTest.run("jobs", "--state", "FAILED,TIMEOUT,OUT_OF_MEMORY,NODE_FAIL,PREEMPTED,CANCELLED",
+                "--json").json();
+        Set<String> ids = new HashSet<>();
+        jobs.get("jobs").forEach(j -> {
+            if (!j.get("end").isNull()) {
+                ids.add(j.get("id").asText());
+            }
+        });
+        return ids;
+    }
+
+    @Test
+    void diagnosesEveryFailedJobOnceThenReportsNothingNew(@TempDir Path home) throws IOException {
+        CliTest.Result first = watch(home, "--once", "--json");
+        assertThat(first.code()).as(first.err()).isZero();
+        List<JsonNode> records = lines(first.out());
+        List<String> ids = records.stream().map(r -> r.get("job_id").asText()).toList();
+        assertThat(ids).doesNotHaveDuplicates();
+        assertThat(new HashSet<>(ids)).isEqualTo(failedJobs()).contains("1001", "22542799", "4242_3", "1042");
+        assertThat(records).allSatisfy(r -> {
+            assertThat(r.get("schema").asText()).isEqualTo("slurmwise.diagnosis/v1");
+            assertThat(r.get("status").asText()).isEqualTo("failed");
+        });
+        JsonNode oom = records.stream().filter(r -> r.get("job_id").asText().equals("1001")).findFirst().orElseThrow();
+        assertThat(oom.at("/finding/kind").asText()).isEqualTo("oom");
+
+        JsonNode state = M.readTree(home.resolve("watch-mock.json").toFile());
+        assertThat(state.get("schema").asText()).isEqualTo("slurmwise.watch-state/v1");
+        assertThat(state.get("diagnosed").size()).isEqualTo(ids.size());
+        try (Stream<Path> files = Files.list(home)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("watch-mock.json");
+        }
+
+        CliTest.Result second = watch(home, "--once", "--json");
+        assertThat(second.code()).isZero();
+        assertThat(second.out()).isBlank();
+        CliTest.Result text = watch(home, "--once");
+        assertThat(text.out()).startsWith("No new failures in ");
+    }
+
+    @Test
+    void theSummaryTableAndThePollingLoop(@TempDir Path home) {
+        CliTest.Result r = watch(home, "--interval", "1s", "--max-polls", "2");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("JOBID").contains("KIND").contains("1001").contains("oom")
+                .contains("22542799").contains("time_limit").contains("new failures in");
+        // the second poll of the same run finds nothing new
+        assertThat(r.out().strip()).containsPattern("No new failures in [^\\n]+$");
+        assertThat(r.err()).contains("prefer 5m");
+    }
+
+    @Test
+    void badOptionsAndABrokenStateFileSayWhatToDo(@TempDir Path home) throws IOException {
+        assertThat(watch(home, "--interval", "5 minutes").code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(watch(home, "--max-polls", "0").code()).isEqualTo(ExitCodes.USAGE);
+        Files.writeString(home.resolve("watch-mock.json"), "{not json");
+        CliTest.Result r = watch(home, "--once");
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains("watch-mock.json is not a watch state file").contains("move it away");
+    }
+}

@@ -1,0 +1,56 @@
+package io.slurmwise.patch;
+
+import java.util.List;
+
+/**
+ * A suggested change to a failed job's batch script: a unified diff that is printed, never applied. When no diff
+ * can be made (the script is not available, or the failure has no mechanical fix), the reason is said, and the
+ * changes that would have been made are still listed in words.
+ *
+ * <pre>{@code
+ * Patch p = suggester.suggest(job, finding, logs, backend.batchScript(job), backend.partitions());
+ * if (p instanceof Patch.Suggested s) {
+ *     System.out.println(s.diff());
+ * }
+ * }</pre>
+ */
+public sealed interface Patch permits Patch.Suggested, Patch.NotSuggested {
+
+    /** What the patch changes (or would change), each with why. */
+    List<Change> changes();
+
+    /** Advice that is not a script change (a longer partition, trapping the signal, a pip install...). */
+    List<String> advice();
+
+    /** One change in words: {@code --mem 32G -> 48G} and why. */
+    record Change(String what, String why) {
+    }
+
+    /**
+     * A diff of the batch script.
+     *
+     * @param scriptName the name used in the diff header, e.g. {@code 1001.sh}
+     * @param original   the script as the cluster stored it
+     * @param patched    the script with the changes (same line endings)
+     * @param diff       unified diff, {@code --- a/<name>} / {@code +++ b/<name>}, LF line breaks
+     */
+    record Suggested(String scriptName, String original, String patched, String diff, List<Change> changes,
+                     List<String> advice) implements Patch {
+        public Suggested {
+            changes = List.copyOf(changes);
+            advice = List.copyOf(advice);
+        }
+    }
+
+    /**
+     * No diff: the reason, and what would change if the script were at hand.
+     *
+     * @param reason e.g. "the batch script of job 1004 is not available (...)"
+     */
+    record NotSuggested(String reason, List<Change> changes, List<String> advice) implements Patch {
+        public NotSuggested {
+            changes = List.copyOf(changes);
+            advice = List.copyOf(advice);
+        }
+    }
+}

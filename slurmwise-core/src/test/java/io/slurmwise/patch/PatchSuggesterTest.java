@@ -1,0 +1,260 @@
+package io.slurmwise.patch;
+
+import com.github.difflib.DiffUtils;
+import com.github.difflib.UnifiedDiffUtils;
+import io.slurmwise.Slurmwise;
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.classify.Finding;
+import io.slurmwise.classify.JobFacts;
+import io.slurmwise.diagnose.Diagnosis;
+import io.slurmwise.job.DataSize;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.JobState;
+import io.slurmwise.job.JobStatus;
+import io.slurmwise.job.TimeLimit;
+import io.slurmwise.taxonomy.Taxonomy;
+import io.slurmwise.testing.FixtureCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Patches on the mock cluster's real-looking batch scripts, logs and accounting: each mechanical fix, the forms of
+ * directives, CRLF, a missing script, and for every failed job: the patched script still parses (for sbatch and for
+ * bash) and the diff turns the original into it.
+ */
+class PatchSuggesterTest {
+
+    static final FixtureCluster CLUSTER = new FixtureCluster();
+    static final Slurmwise SW = Slurmwise.builder().backend(CLUSTER).build();
+    static final Taxonomy TAXONOMY = SW.taxonomy();
+
+    @AfterAll
+    static void close() {
+        SW.close();
+    }
+
+    static Diagnosis.Failed failed(String id) {
+        return (Diagnosis.Failed) SW.diagnose(id);
+    }
+
+    static Patch.Suggested suggested(String id) {
+        Patch p = failed(id).patch();
+        assertThat(p).as("patch of " + id + ": " + p).isInstanceOf(Patch.Suggested.class);
+        return (Patch.Suggested) p;
+    }
+
+    @Test
+    void oomRaisesMemFromThePeakWithHeadroom() {
+        Patch.Suggested p = suggested("1001");
+        assertThat(p.diff()).contains("-#SBATCH --mem=32G\n+#SBATCH --mem=48G\n").startsWith("--- a/1001.sh\n+++ b/1001.sh\n");
+        assertThat(BatchScript.parse(p.patched()).option("mem").orElseThrow().value()).isEqualTo("48G");
+        assertThat(p.changes().get(0).why()).contains("31.8G").contains("1.5x");
+    }
+
+    @Test
+    void oomKeepsMemPerCpuAndItsComment() {
+        Patch.Suggested p = suggested("1024");
+        assertThat(p.diff()).contains("+#SBATCH --mem-per-cpu=1536M      # same as the coarse run (1003)");
+        assertThat(BatchScript.parse(p.patched()).has("mem")).isFalse();
+    }
+
+    @Test
+    void oomDoublesWhenNoPeakWasMeasuredAndWritesTheSpaceForm() {
+        JobRecord job = CLUSTER.get("1001").toBuilder().maxRss(null).build();
+        String script = "#!/bin/bash\n#SBATCH --mem 16G\n#SBATCH -c 4\n\npython x.py\n";
+        Patch p = suggest(job, "oom", "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=1.batch.", script);
+        assertThat(((Patch.Suggested) p).patched()).contains("#SBATCH --mem 32G\n");
+        assertThat(p.changes().get(0).why()).contains("doubled");
+    }
+
+    @Test
+    void oomAddsMemWhenTheScriptHasNone() {
+        JobRecord job = CLUSTER.get("1011");
+        Patch p = suggest(job, "oom", "Killed", "#!/bin/bash\n#SBATCH -p largemem\nvelvetg asm\n");
+        assertThat(((Patch.Suggested) p).patched()).isEqualTo("#!/bin/bash\n#SBATCH -p largemem\n#SBATCH --mem=768G\nvelvetg asm\n");
+    }
+
+    @Test
+    void timeLimitIsCappedByThePartitionAndSuggestsRequeueAndALongerPartition() {
+        Patch.Suggested p = suggested("22542799");
+        assertThat(p.diff()).contains("+# slurmwise: this run needs about 23:00:00, but partition gpuA100x4 allows at most 12:00:00")
+                .contains(" #SBATCH --time=12:00:00\n").contains("+#SBATCH --requeue\n+#SBATCH --signal=B:USR1@300\n");
+        assertThat(p.changes().get(0).what()).contains("capped by partition gpuA100x4");
+        assertThat(p.changes().get(0).why()).contains("64%").contains("epoch 7/10");
+        assertThat(String.join(" ", p.advice())).contains("gpuH100x8").contains("checkpoint").contains("trap");
+        BatchScript s = BatchScript.parse(p.patched());
+        assertThat(s.option("time").orElseThrow().value()).isEqualTo("12:00:00");
+        assertThat(s.has("requeue")).isTrue();
+        assertThat(s.option("signal").orElseThrow().value()).isEqualTo("B:USR1@300");
+    }
+
+    @Test
+    void timeLimitRaisesShortFormFromProgressWithinThePartition() {
+        JobRecord job = CLUSTER.get("1030").toBuilder().status(JobStatus.of(JobState.TIMEOUT))
+                .elapsed(Duration.ofMinutes(60).plusSeconds(5)).timeLimit(TimeLimit.of(Duration.ofHours(1))).build();
+        String script = FixtureCluster.script("1030").orElseThrow();
+        assertThat(script).contains("#SBATCH -t 1:00:00");
+        Patch p = suggest(job, "time_limit", "step 300/1000 loss 0.1\nslurmstepd: error: *** JOB 1030 ON cn001 CANCELLED AT"
+                + " 2026-11-12T10:00:00 DUE TO TIME LIMIT ***", script);
+        String patched = ((Patch.Suggested) p).patched();
+        // 1h for 30% of the work: 3h20m, +20% = 4h
+        assertThat(patched).contains("#SBATCH -t 04:00:00\n").doesNotContain("slurmwise:");
+        assertThat(BatchScript.parse(patched).option("time").flatMap(o -> SbatchTime.parse(o.value()))).contains(Duration.ofHours(4));
+    }
+
+    @Test
+    void timeLimitDaysFormWithoutProgressIsDoubledAndCapped() {
+        Patch.Suggested p = suggested("1016");
+        assertThat(p.changes().get(0).why()).contains("doubled");
+        assertThat(String.join(" ", p.advice())).contains("long (MaxTime 7-00:00:00)");
+        assertThat(BatchScript.parse(p.patched()).option("time").orElseThrow().value()).isEqualTo("2-00:00:00");
+    }
+
+    @Test
+    void nodeFailureExcludesTheFailedNodeAndRequeues() {
+        Patch.Suggested p = suggested("1005");
+        assertThat(p.diff()).contains("+#SBATCH --exclude=cn043").contains("+#SBATCH --requeue");
+        Patch.Suggested two = suggested("1015");
+        assertThat(two.diff()).contains("+#SBATCH --exclude=gpua023");
+    }
+
+    @Test
+    void gpuHardwareErrorExcludesTheNodeButAProgramBugDoesNot() {
+        assertThat(suggested("1036").diff()).contains("+#SBATCH --exclude=gpua033");
+        Patch bug = failed("1028").patch();
+        assertThat(bug).isInstanceOf(Patch.NotSuggested.class);
+        assertThat(bug.changes()).isEmpty();
+    }
+
+    @Test
+    void preemptionAddsRequeueAndSignal() {
+        Patch.Suggested p = suggested("1039");
+        assertThat(p.changes()).extracting(Patch.Change::what).containsExactly("--requeue and --signal=B:USR1@300");
+    }
+
+    @Test
+    void ncclAndCudaOomSetTheirEnvironmentNextToTheOtherExports() {
+        Patch.Suggested nccl = suggested("1022");
+        assertThat(nccl.diff()).contains("+export TORCH_NCCL_ASYNC_ERROR_HANDLING=1").doesNotContain("+export NCCL_DEBUG");
+        Patch.Suggested oom = suggested("1008");
+        assertThat(oom.diff()).contains(" export TORCH_NCCL_ASYNC_ERROR_HANDLING=1\n+export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n");
+        assertThat(String.join(" ", oom.advice())).contains("--micro_bs 2");
+    }
+
+    @Test
+    void diskQuotaMovesCachesAndTmpToScratch() {
+        Patch.Suggested p = suggested("1026");
+        assertThat(p.diff()).contains("-export TMPDIR=/tmp/${USER}_${SLURM_JOB_ID}\n+export TMPDIR=/scratch/$USER/tmp/$SLURM_JOB_ID")
+                .contains("+export HF_HOME=/scratch/$USER/.cache/huggingface").contains("+export PIP_CACHE_DIR=")
+                .contains("+export XDG_CACHE_HOME=").contains("+export TORCH_HOME=");
+    }
+
+    @Test
+    void moduleSystemAndUnknownModules() {
+        assertThat(suggested("1012").diff()).contains("-#!/bin/sh\n+#!/bin/bash -l\n");
+        assertThat(suggested("1031").diff()).contains("+module load cuda/12.1 pytorch/2.3.0 || exit 1")
+                .contains("module spider pytorch");
+    }
+
+    @Test
+    void missingLibrariesLoadTheirModuleOrUseTheEnvironmentsLibDir() {
+        assertThat(suggested("1009").diff()).contains(" module load gcc/12.2.0 openmpi/4.1.6\n+module load fftw/3.3.10\n");
+        assertThat(suggested("1037").diff()).contains("+export LD_LIBRARY_PATH=/home/erik/.conda/envs/regrid2/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}");
+        Patch py = failed("1007").patch();
+        assertThat(py).isInstanceOf(Patch.NotSuggested.class);
+        assertThat(String.join(" ", py.advice())).contains("scanpy").contains("~/venvs/sc/bin/activate");
+    }
+
+    @Test
+    void condaActivateWithoutInitGetsTheHook() {
+        JobRecord job = CLUSTER.get("1007");
+        String script = "#!/bin/bash\n#SBATCH -p cpu\n\nconda activate sc\npython cluster.py\n";
+        Patch p = suggest(job, "import_error", "CommandNotFoundError: Your shell has not been properly configured to use"
+                + " 'conda activate'.\nModuleNotFoundError: No module named 'scanpy'", script);
+        assertThat(((Patch.Suggested) p).patched()).contains("\neval \"$(conda shell.bash hook)\"\nconda activate sc\n");
+    }
+
+    @Test
+    void crlfScriptsKeepTheirLineEndingsAndSayWhatSbatchThinksOfThem() {
+        JobRecord job = CLUSTER.get("1054").toBuilder().status(JobStatus.of(JobState.OUT_OF_MEMORY))
+                .maxRss(DataSize.tryParse("219G").orElseThrow()).elapsed(Duration.ofHours(1)).build();
+        String script = FixtureCluster.script("1054").orElseThrow();
+        assertThat(script).contains("\r\n");
+        Patch.Suggested p = (Patch.Suggested) suggest(job, "oom", "Detected 1 oom-kill event(s)", script);
+        // 1.5x the 219G peak does not fit a 250G gpuA100x4 node: capped, with the bigger partition named
+        assertThat(p.patched()).contains("#SBATCH --mem=240G\r\n#SBATCH --time=12:00:00\r\n");
+        assertThat(p.patched().replace("\r\n", "")).doesNotContain("\n");
+        assertThat(String.join(" ", p.advice())).contains("CRLF").contains("dos2unix").contains("gpuH100x8");
+    }
+
+    @Test
+    void aMissingScriptIsSaidAndTheChangesAreListedWithoutADiff() {
+        Patch p = failed("1004").patch();
+        assertThat(p).isInstanceOf(Patch.NotSuggested.class);
+        assertThat(((Patch.NotSuggested) p).reason()).contains("batch script of job 1004 is not available");
+        assertThat(p.changes()).extracting(Patch.Change::what).anyMatch(w -> w.contains("PYTORCH_CUDA_ALLOC_CONF"));
+    }
+
+    @Test
+    void kindsWithoutAMechanicalFixSaySo() {
+        Patch p = failed("1003").patch();
+        assertThat(p).isInstanceOf(Patch.NotSuggested.class);
+        assertThat(((Patch.NotSuggested) p).reason()).contains("no mechanical change").contains("segfault");
+    }
+
+    @Test
+    void everyPatchedScriptStillParsesAndTheDiffReproducesIt(@TempDir Path tmp) throws Exception {
+        int suggested = 0;
+        for (JobRecord j : CLUSTER.all()) {
+            if (!(SW.diagnose(j.id()) instanceof Diagnosis.Failed f) || !(f.patch() instanceof Patch.Suggested p)) {
+                continue;
+            }
+            suggested++;
+            BatchScript before = BatchScript.parse(p.original());
+            BatchScript after = BatchScript.parse(p.patched());
+            // sbatch still reads every option it read before (values may change, none disappears)
+            for (BatchScript.Option o : before.options()) {
+                assertThat(after.has(o.name())).as(j.id() + " keeps --" + o.name()).isTrue();
+            }
+            assertThat(after.options().size()).isGreaterThanOrEqualTo(before.options().size());
+            // the unified diff turns the original into the patched script
+            List<String> diff = Arrays.asList(p.diff().split("\n"));
+            List<String> applied = DiffUtils.patch(before.lines(), UnifiedDiffUtils.parseUnifiedDiff(diff));
+            assertThat(applied).as(j.id() + " diff applies").isEqualTo(after.lines());
+            // and bash still parses it
+            Path file = tmp.resolve(p.scriptName());
+            Files.writeString(file, p.patched().replace("\r\n", "\n"));
+            assertThat(bashSyntax(file)).as(j.id() + ": bash -n " + p.patched()).isEmpty();
+        }
+        assertThat(suggested).isGreaterThanOrEqualTo(18);
+    }
+
+    private static String bashSyntax(Path file) throws IOException, InterruptedException {
+        Process proc = new ProcessBuilder("bash", "-n", file.toString()).redirectErrorStream(true).start();
+        String out = new String(proc.getInputStream().readAllBytes());
+        assertThat(proc.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        return proc.exitValue() == 0 ? "" : out;
+    }
+
+    private static Patch suggest(JobRecord job, String kind, String log, String script) {
+        List<LogTail> logs = new ArrayList<>(List.of(LogTail.of(LogStream.STDERR, "job.err", log)));
+        Finding classified = SW.classifier().classify(JobFacts.of(job), logs);
+        Finding f = classified.kindId().equals(kind) ? classified
+                : new Finding(TAXONOMY.kind(kind), 0.9, classified.evidence(), List.of());
+        return new PatchSuggester(TAXONOMY).suggest(job, f, logs, Optional.of(script), CLUSTER.partitions());
+    }
+}
