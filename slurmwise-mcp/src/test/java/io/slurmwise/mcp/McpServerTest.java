@@ -73,6 +73,8 @@ class McpServerTest {
         assertThat(d.get("schema").asText()).isEqualTo("slurmwise.diagnosis/v1");
         assertThat(d.at("/finding/kind").asText()).isEqualTo("oom");
         assertThat(d.at("/finding/evidence/0/text").asText()).isNotBlank();
+        // clients (and models) often send a numeric id
+        assertThat(call("diagnose_job", Map.of("job_id", 22542799)).at("/finding/kind").asText()).isEqualTo("time_limit");
     }
 
     @Test
