@@ -61,9 +61,7 @@ final class Svg {
         int plotW = WIDTH - left - 10;
         int plotH = h - bottom - 10;
         double max = fixedMax != null ? fixedMax : values.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        if (max <= 0) {
-            max = 1;
-        }
+        max = nice(max);
         StringBuilder sb = new StringBuilder();
         sb.append("<svg id=\"").append(id).append("\" class=\"chart\" role=\"img\" viewBox=\"0 0 ").append(WIDTH).append(' ')
                 .append(h).append("\" width=\"").append(WIDTH).append("\" height=\"").append(h)
@@ -97,6 +95,20 @@ final class Svg {
                     .append(Html.esc(days.get(i))).append("</text>");
         }
         return sb.append("</svg>").toString();
+    }
+
+    /** The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k at or above {@code v}: axis ticks at quarters stay readable. */
+    static double nice(double v) {
+        if (!(v > 0)) {
+            return 1;
+        }
+        double p = Math.pow(10, Math.floor(Math.log10(v)));
+        for (double m : new double[] {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}) {
+            if (m * p >= v * (1 - 1e-12)) {
+                return m * p;
+            }
+        }
+        return 10 * p;
     }
 
     private static String clip(String s, int n) {

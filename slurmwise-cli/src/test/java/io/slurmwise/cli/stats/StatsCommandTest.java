@@ -216,4 +216,13 @@ class StatsCommandTest {
     void sparklinesScaleToTheLargestDay() {
         assertThat(StatsPanel.spark(List.of(0.0, 1.0, 2.0, 4.0))).isEqualTo("·▃▅█");
     }
+
+    @Test
+    void chartAxesEndOnRoundNumbers() {
+        assertThat(Svg.nice(0.286)).isCloseTo(0.3, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(Svg.nice(15.36)).isEqualTo(20);
+        assertThat(Svg.nice(102.6)).isEqualTo(120);
+        assertThat(Svg.nice(1.0)).isEqualTo(1.0);
+        assertThat(Svg.nice(0)).isEqualTo(1);
+    }
 }
