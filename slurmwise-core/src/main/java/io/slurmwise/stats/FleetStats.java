@@ -125,7 +125,7 @@ public final class FleetStats {
         long minTask = Long.MAX_VALUE;
         long maxTask = Long.MIN_VALUE;
         final Map<String, Long> kinds = new TreeMap<>();
-        final Map<String, Long> failedStates = new TreeMap<>();
+        int failedStates; // bit per JobState ordinal: a map per array would dominate the aggregate's memory
         LocalDateTime lastEnd;
 
         ArrayAcc(long arrayId) {
@@ -150,7 +150,7 @@ public final class FleetStats {
             minTask = Math.min(minTask, a.minTask);
             maxTask = Math.max(maxTask, a.maxTask);
             a.kinds.forEach((k, v) -> kinds.merge(k, v, Long::sum));
-            a.failedStates.forEach((k, v) -> failedStates.merge(k, v, Long::sum));
+            failedStates |= a.failedStates;
             lastEnd = maxTime(lastEnd, a.lastEnd);
         }
 
@@ -286,7 +286,7 @@ public final class FleetStats {
                 a.failedMeasuredJobs++;
             }
             a.kinds.merge(kind, 1L, Long::sum);
-            a.failedStates.merge(job.state().name(), 1L, Long::sum);
+            a.failedStates |= 1 << job.state().ordinal();
         }
         if (arrays.size() > 2 * arrayLimit) {
             compactArrays();
@@ -443,7 +443,7 @@ public final class FleetStats {
             String id = a.arrayId + "_[" + (a.minTask == a.maxTask ? String.valueOf(a.minTask)
                     : a.minTask + "-" + a.maxTask) + "]";
             all.add(new Ranked(a.failedJoules, a.failedGpuSeconds, a.failedCpuSeconds, id, new FleetReport.TopEntry(id,
-                    true, a.name, a.user, a.partition, String.join(",", a.failedStates.keySet()), a.kinds, tasks,
+                    true, a.name, a.user, a.partition, states(a.failedStates), a.kinds, tasks,
                     a.tasks(), a.failedElapsedSeconds, a.maxGpus, a.maxCpus, hours(a.failedGpuSeconds),
                     hours(a.failedCpuSeconds), energy.facilityKwh(a.failedJoules), energy.co2Kg(a.failedJoules),
                     a.failedMeasuredJobs == 0 ? null : a.failedMeasuredJoules / 3.6e6, a.lastEnd)));
@@ -453,6 +453,17 @@ public final class FleetStats {
                 .thenComparing(Comparator.comparingLong(Ranked::cpuSeconds).reversed())
                 .thenComparing(Ranked::id));
         return all.stream().limit(topJobs).map(Ranked::entry).toList();
+    }
+
+    private static String states(int mask) {
+        List<String> names = new ArrayList<>();
+        for (io.slurmwise.job.JobState s : io.slurmwise.job.JobState.values()) {
+            if ((mask & (1 << s.ordinal())) != 0) {
+                names.add(s.name());
+            }
+        }
+        names.sort(null);
+        return String.join(",", names);
     }
 
     private FleetReport.Efficiency efficiencyReport() {
