@@ -29,9 +29,10 @@ import java.util.regex.Pattern;
 
 /** {@code slurmwise stats}: what failures cost over a window, by kind, partition, user and day. */
 @Command(name = "stats", mixinStandardHelpOptions = true,
-        description = {"Fleet analytics: failure rate, wasted GPU/CPU-hours, estimated energy and CO2e of failed jobs",
-                "by failure kind, partition, user and day; cancelled and preempted jobs apart; the most wasteful jobs;",
-                "the efficiency of completed jobs. Energy figures are estimates (power x time) unless marked measured.",
+        description = {"What failed jobs cost: failure rate, wasted GPU/CPU-hours, estimated energy",
+                "and CO2e by failure kind, partition, user and day; cancelled and preempted",
+                "jobs apart; the most wasteful jobs; efficiency of completed jobs. Energy is",
+                "estimated (power x time) unless marked measured (SLURM ConsumedEnergy).",
                 "Example: slurmwise stats --since now-90days --all-users --html fleet.html"})
 public final class StatsCommand implements Callable<Integer> {
 

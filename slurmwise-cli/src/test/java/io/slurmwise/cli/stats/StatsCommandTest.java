@@ -225,4 +225,37 @@ class StatsCommandTest {
         assertThat(Svg.nice(1.0)).isEqualTo(1.0);
         assertThat(Svg.nice(0)).isEqualTo(1);
     }
+
+    @Test
+    void theProgressBarShowsSlicesOnATerminalAndClearsItself() {
+        java.io.StringWriter sw = new java.io.StringWriter();
+        ProgressBar bar = new ProgressBar(new java.io.PrintWriter(sw), true);
+        java.time.LocalDateTime t = java.time.LocalDateTime.of(2026, 11, 1, 0, 0);
+        var slices = io.slurmwise.stats.FleetScan.slices(t, t.plusDays(21), java.time.Duration.ofDays(7));
+        for (var s : slices) {
+            bar.sliceStarted(s);
+            bar.sliceDone(s, 10);
+        }
+        bar.finish();
+        assertThat(sw.toString()).contains("sacct slice 1/3").contains("sacct slice 3/3 [########################]")
+                .contains("30 jobs").endsWith("\r");
+        java.io.StringWriter off = new java.io.StringWriter();
+        ProgressBar quiet = new ProgressBar(new java.io.PrintWriter(off), false);
+        slices.forEach(quiet::sliceStarted);
+        quiet.finish();
+        assertThat(off.toString()).as("nothing when not a terminal").isEmpty();
+    }
+
+    @Test
+    void colourOnATerminalKeepsTheFigures() {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        Map<String, String> env = new java.util.HashMap<>(seed());
+        env.put("SLURMWISE_BACKEND", "mock");
+        int code = io.slurmwise.cli.Main.run(new String[] {"stats"}, new java.io.PrintWriter(out),
+                new java.io.PrintWriter(err), env, true);
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("\u001b[").contains("17% failure rate").contains("gpuA100x4 22% (2/9)");
+        assertThat(err.toString()).as("progress bar on the terminal").contains("sacct slice 5/5");
+    }
 }
