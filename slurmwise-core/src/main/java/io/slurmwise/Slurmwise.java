@@ -16,6 +16,7 @@ import io.slurmwise.diagnose.Retriever;
 import io.slurmwise.diagnose.TemplateExplainer;
 import io.slurmwise.job.JobId;
 import io.slurmwise.job.JobRecord;
+import io.slurmwise.stats.FleetScan;
 import io.slurmwise.taxonomy.Taxonomy;
 
 import java.util.List;
@@ -94,6 +95,14 @@ public final class Slurmwise implements AutoCloseable {
     /** Jobs matching a query; close the stream. */
     public Stream<JobRecord> jobs(JobQuery query) {
         return backend.jobs(query);
+    }
+
+    /**
+     * Fleet statistics over this backend: failure rate, wasted compute and energy by kind, partition, user, day.
+     * {@code sw.fleetScan().build().run(JobQuery.window(since, until)).report()}
+     */
+    public FleetScan.Builder fleetScan() {
+        return FleetScan.builder(backend, classifier).logTailLines(logTailLines);
     }
 
     public SlurmBackend backend() {

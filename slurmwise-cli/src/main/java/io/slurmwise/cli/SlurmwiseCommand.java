@@ -6,6 +6,7 @@ import io.slurmwise.cli.diagnose.DiagnoseCommand;
 import io.slurmwise.cli.eval.EvalCommand;
 import io.slurmwise.cli.jobs.JobsCommand;
 import io.slurmwise.cli.mcp.McpCommand;
+import io.slurmwise.cli.stats.StatsCommand;
 import io.slurmwise.cli.watch.WatchCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -17,8 +18,8 @@ import picocli.CommandLine.Option;
         versionProvider = VersionProvider.class,
         description = {"Why did my SLURM job fail, what do I change, and what do failures cost. Read-only:",
                 "never submits, cancels, requeues or edits anything."},
-        subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, EvalCommand.class,
-                WatchCommand.class, McpCommand.class, ChatCommand.class, HelpCommand.class},
+        subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, StatsCommand.class,
+                EvalCommand.class, WatchCommand.class, McpCommand.class, ChatCommand.class, HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:ok",
@@ -37,6 +38,7 @@ import picocli.CommandLine.Option;
             "  SLURMWISE_LOG_TAIL   lines read from the end of each log (default 300)",
             "  SLURMWISE_NO_LLM     never ask a language model to word explanations",
             "  SLURMWISE_LLM_BASE_URL, SLURMWISE_LLM_MODEL  OpenAI-compatible endpoint",
+            "  SLURMWISE_ENERGY_FILE  site energy settings for stats (watts per GPU model/partition, PUE, ...)",
             "  NO_COLOR             disables colour"})
 public final class SlurmwiseCommand {
 

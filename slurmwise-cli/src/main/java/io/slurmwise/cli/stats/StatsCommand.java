@@ -1,0 +1,219 @@
+package io.slurmwise.cli.stats;
+
+import io.slurmwise.Slurmwise;
+import io.slurmwise.backend.JobQuery;
+import io.slurmwise.cli.Cli;
+import io.slurmwise.cli.ExitCodes;
+import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.render.Json;
+import io.slurmwise.job.SlurmTime;
+import io.slurmwise.stats.EnergyModel;
+import io.slurmwise.stats.EnergyModelException;
+import io.slurmwise.stats.FleetReport;
+import io.slurmwise.stats.FleetScan;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** {@code slurmwise stats}: what failures cost over a window, by kind, partition, user and day. */
+@Command(name = "stats", mixinStandardHelpOptions = true,
+        description = {"What failed jobs cost: failure rate, wasted GPU/CPU-hours, estimated energy",
+                "and CO2e by failure kind, partition, user and day; cancelled and preempted",
+                "jobs apart; the most wasteful jobs; efficiency of completed jobs. Energy is",
+                "estimated (power x time) unless marked measured (SLURM ConsumedEnergy).",
+                "Example: slurmwise stats --since now-90days --all-users --html fleet.html"})
+public final class StatsCommand implements Callable<Integer> {
+
+    @ParentCommand
+    private SlurmwiseCommand root;
+
+    @Option(names = "--since", defaultValue = "now-30days", paramLabel = "WHEN",
+            description = "Window start: now-30days (default), now-12hours, 2026-11-01, 2026-11-01T10:00.")
+    private String since;
+
+    @Option(names = "--until", defaultValue = "now", paramLabel = "WHEN", description = "Window end (default now).")
+    private String until;
+
+    @Option(names = "--user", paramLabel = "USER", description = "Only this user's jobs.")
+    private String user;
+
+    @Option(names = "--all-users", description = "Every user's jobs (what sacct -a shows; admins); adds the by-user table.")
+    private boolean allUsers;
+
+    @Option(names = "--partition", paramLabel = "NAME", description = "Only this partition.")
+    private String partition;
+
+    @Option(names = "--json", description = "Machine-readable output (schema slurmwise.stats/v1, see the README).")
+    private boolean json;
+
+    @Option(names = "--csv", description = "One CSV table: the total, then one row per kind, partition, user and day.")
+    private boolean csv;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "Write a self-contained HTML report with charts to FILE.")
+    private Path html;
+
+    @Option(names = "--prometheus", description = "node_exporter textfile format (write it to a *.prom file).")
+    private boolean prometheus;
+
+    @Option(names = "--gpu-watts", paramLabel = "W", description = "Watts of every GPU, whatever its model (default: "
+            + "the datasheet figure of the model AllocTRES names, else 400).")
+    private Double gpuWatts;
+
+    @Option(names = "--cpu-watts", paramLabel = "W", description = "Watts per allocated CPU core (default 15).")
+    private Double cpuWatts;
+
+    @Option(names = "--memory-watts", paramLabel = "W", description = "Watts per GB of requested memory (default 0).")
+    private Double memoryWatts;
+
+    @Option(names = "--pue", paramLabel = "X", description = "Power usage effectiveness of the data centre (default 1.0).")
+    private Double pue;
+
+    @Option(names = "--carbon-intensity", paramLabel = "KG", description = "kg CO2e per kWh (default 0.37).")
+    private Double carbonIntensity;
+
+    @Option(names = "--energy-file", paramLabel = "FILE", description = "Site energy settings (Java properties; "
+            + "overrides SLURMWISE_ENERGY_FILE; flags override the file).")
+    private Path energyFile;
+
+    @Option(names = "--logs", defaultValue = "auto", paramLabel = "auto|on|off",
+            description = "Classify failed jobs by their log tails too: auto (default) = on for your own jobs, off with "
+                    + "--all-users (thousands of other people's files); off = from the accounting record only.")
+    private String logs;
+
+    @Option(names = "--slice", defaultValue = "7days", paramLabel = "LENGTH",
+            description = "Query accounting in slices of this length (default 7days; e.g. 1day, 12hours, 2weeks).")
+    private String slice;
+
+    @Option(names = "--top", defaultValue = "10", paramLabel = "N", description = "How many wasteful jobs to list (default 10).")
+    private int top;
+
+    @Override
+    public Integer call() {
+        Cli cli = root.cli();
+        int formats = (json ? 1 : 0) + (csv ? 1 : 0) + (html != null ? 1 : 0) + (prometheus ? 1 : 0);
+        if (formats > 1) {
+            throw new UserError(ExitCodes.USAGE, "choose one output: --json, --csv, --html FILE or --prometheus");
+        }
+        if (user != null && allUsers) {
+            throw new UserError(ExitCodes.USAGE, "--user and --all-users exclude each other; give one");
+        }
+        if (top < 0 || top > 1000) {
+            throw new UserError(ExitCodes.USAGE, "--top must be between 0 and 1000, got " + top);
+        }
+        boolean readLogs = switch (logs.toLowerCase(Locale.ROOT)) {
+            case "auto" -> !allUsers;
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new UserError(ExitCodes.USAGE, "--logs must be auto, on or off, got '" + logs + "'");
+        };
+        Duration sliceLength = parseLength(slice);
+        EnergyModel energy = energyModel(cli);
+        LocalDateTime now = cli.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        JobQuery q = new JobQuery(SlurmTime.parseWhen(since, now), SlurmTime.parseWhen(until, now), null, user,
+                allUsers, partition);
+        Slurmwise sw = cli.slurmwise();
+        ProgressBar bar = new ProgressBar(cli.err(), cli.isTerminal() && !cli.env().containsKey("CI"));
+        FleetReport report = sw.fleetScan().readLogs(readLogs).sliceLength(sliceLength).energy(energy).topJobs(top)
+                .progress(bar).build().run(q).report();
+        bar.finish();
+        StatsContext ctx = new StatsContext(report, q, sliceLength, FleetScan.slices(q.since(), q.until(), sliceLength).size(),
+                readLogs, cli.backendReason(), sw.taxonomy());
+        if (json) {
+            Json.print(cli.out(), StatsViews.json(ctx));
+        } else if (csv) {
+            StatsCsv.write(cli.out(), ctx);
+        } else if (prometheus) {
+            StatsPrometheus.write(cli.out(), ctx);
+        } else if (html != null) {
+            writeHtml(cli, ctx);
+        } else {
+            new StatsPanel(cli.style(), ctx).print(cli.out());
+        }
+        cli.out().flush();
+        return 0;
+    }
+
+    private void writeHtml(Cli cli, StatsContext ctx) {
+        String page = StatsHtml.render(ctx);
+        try {
+            Path parent = html.toAbsolutePath().getParent();
+            if (parent != null && !Files.isDirectory(parent)) {
+                throw new UserError(ExitCodes.INPUT, "cannot write " + html + ": the folder " + parent
+                        + " does not exist; create it or choose another --html path");
+            }
+            Files.writeString(html, page, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UserError(ExitCodes.INPUT, "cannot write " + html + ": " + e.getMessage()
+                    + "; choose a writable --html path");
+        }
+        cli.out().println("wrote " + html + " (" + (page.length() + 1023) / 1024 + " KB, self-contained: open it in "
+                + "any browser, offline) · " + ctx.report().total().jobs() + " jobs · " + ctx.backend());
+    }
+
+    /** Defaults, then the site file (a bad file is a configuration error), then the flags (a usage error). */
+    private EnergyModel energyModel(Cli cli) {
+        EnergyModel m = EnergyModel.defaults();
+        Path file = energyFile;
+        if (file == null) {
+            String env = cli.env().get(EnergyModel.SITE_FILE_VARIABLE);
+            file = env == null || env.isBlank() ? null : Path.of(env.strip());
+        }
+        if (file != null) {
+            try {
+                m = m.withSiteFile(file);
+            } catch (EnergyModelException e) {
+                throw new UserError(ExitCodes.CONFIG, e.getMessage());
+            }
+        }
+        try {
+            if (gpuWatts != null) {
+                m = m.withUniformGpuWatts(gpuWatts);
+            }
+            if (cpuWatts != null) {
+                m = m.withUniformCpuWatts(cpuWatts);
+            }
+            if (memoryWatts != null) {
+                m = m.withMemoryWattsPerGb(memoryWatts);
+            }
+            if (pue != null) {
+                m = m.withPue(pue);
+            }
+            if (carbonIntensity != null) {
+                m = m.withCarbonIntensity(carbonIntensity);
+            }
+        } catch (EnergyModelException e) {
+            throw new UserError(ExitCodes.USAGE, e.getMessage());
+        }
+        return m;
+    }
+
+    private static final Pattern LENGTH = Pattern.compile("(\\d{1,4})\\s*(hours?|h|days?|d|weeks?|w)",
+            Pattern.CASE_INSENSITIVE);
+
+    static Duration parseLength(String text) {
+        Matcher m = LENGTH.matcher(text == null ? "" : text.strip());
+        if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+            throw new UserError(ExitCodes.USAGE, "--slice '" + text + "' is not a length; use e.g. 7days, 1day, "
+                    + "12hours or 2weeks");
+        }
+        long n = Long.parseLong(m.group(1));
+        char unit = Character.toLowerCase(m.group(2).charAt(0));
+        return switch (unit) {
+            case 'h' -> Duration.ofHours(n);
+            case 'd' -> Duration.ofDays(n);
+            default -> Duration.ofDays(7 * n);
+        };
+    }
+}

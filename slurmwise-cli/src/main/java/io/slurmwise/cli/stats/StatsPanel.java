@@ -1,0 +1,242 @@
+package io.slurmwise.cli.stats;
+
+import io.slurmwise.cli.render.Style;
+import io.slurmwise.cli.render.Table;
+import io.slurmwise.stats.FleetReport;
+import io.slurmwise.stats.FleetReport.Breakdown;
+import io.slurmwise.stats.FleetStats;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static io.slurmwise.cli.stats.Fmt.one;
+import static io.slurmwise.cli.stats.Fmt.pct;
+import static io.slurmwise.cli.stats.Fmt.plural;
+
+/** The terminal view of a fleet report: a boxed panel with the totals, the breakdowns and the top jobs. */
+final class StatsPanel {
+
+    private static final String SPARKS = "▁▂▃▄▅▆▇█";
+    private static final int MAX_ROWS = 12;
+
+    private final Style st;
+    private final StatsContext ctx;
+    private final FleetReport r;
+    private final List<String> lines = new ArrayList<>();
+
+    StatsPanel(Style style, StatsContext ctx) {
+        this.st = style;
+        this.ctx = ctx;
+        this.r = ctx.report();
+    }
+
+    void print(PrintWriter out) {
+        build();
+        String window = (r.since() == null ? "" : r.since().toString().replace('T', ' ').replaceAll(":\\d\\d(\\.\\d+)?$", "")
+                + " → ") + (r.until() == null ? "now" : r.until().toString().replace('T', ' ').replaceAll(":\\d\\d(\\.\\d+)?$", ""));
+        out.println(st.dim("╭─ ") + st.bold("Fleet stats " + window) + st.dim(" · " + plural(r.total().jobs(), "job")
+                + " · " + ctx.scope()));
+        for (String l : lines) {
+            out.println(st.dim("│ ") + l);
+        }
+        out.println(st.dim("╰─ estimates: " + r.energy().describe() + (r.energy().source().equals("defaults") ? ""
+                : " (" + r.energy().source() + ")") + " · kinds from " + ctx.kindsFrom() + " · " + ctx.backend()));
+        out.flush();
+    }
+
+    private void row(String label, String value) {
+        lines.add(st.bold(String.format("%-12s", label)) + " " + value);
+    }
+
+    private void blank() {
+        lines.add("");
+    }
+
+    private void table(Table t) {
+        StringWriter sw = new StringWriter();
+        t.print(new PrintWriter(sw));
+        for (String l : sw.toString().split("\n")) {
+            lines.add("  " + l);
+        }
+    }
+
+    private void build() {
+        Breakdown t = r.total();
+        if (t.jobs() == 0) {
+            row("Jobs", "no jobs in this window (" + ctx.scope() + "); widen it with --since, or use --all-users");
+            return;
+        }
+        row("Jobs", t.ended() + " ended: " + t.completed() + " completed, " + st.red(t.failed() + " failed") + ", "
+                + t.cancelled() + " cancelled, " + t.preempted() + " preempted · " + t.pending() + " pending, "
+                + t.running() + " running" + (t.unknown() > 0 ? ", " + t.unknown() + " in other states" : ""));
+        row("Failures", st.bold(pct(t.failureRate()) + " failure rate") + " (" + t.failed() + " of " + t.ended()
+                + " ended jobs; cancelled and preempted are not failures)");
+        String share = t.usedGpuHours() > 0 ? " (" + pct(t.wastedGpuHours() / t.usedGpuHours()) + " of the GPU-hours used)"
+                : t.usedCpuHours() > 0 ? " (" + pct(t.wastedCpuHours() / t.usedCpuHours()) + " of the CPU-hours used)" : "";
+        row("Waste", st.bold(one(t.wastedGpuHours()) + " wasted GPU-hours") + " · " + one(t.wastedCpuHours())
+                + " CPU-hours of failed jobs" + share);
+        row("Energy", st.bold(one(t.wastedKwh()) + " kWh (~" + one(t.wastedCo2Kg()) + " kg CO2e)")
+                + " wasted by failed jobs, estimated · " + measured(t.measuredWastedKwh(), t.measuredWastedJobs(), t.failed()));
+        if (t.interrupted() > 0) {
+            row("Interrupted", plural(t.cancelled(), "cancelled job") + " and " + t.preempted() + " preempted held "
+                    + one(t.interruptedGpuHours()) + " GPU-hours · " + one(t.interruptedCpuHours()) + " CPU-hours · "
+                    + one(t.interruptedKwh()) + " kWh estimated, counted apart from failures");
+        }
+        byKind();
+        byPartition();
+        if (ctx.query().allUsers() || r.byUser().size() > 1) {
+            byUser();
+        }
+        byDay();
+        topJobs();
+        efficiency();
+        if (r.arraysTruncated()) {
+            blank();
+            lines.add(st.yellow("more array jobs than slurmwise summarises one by one: the least wasteful arrays are "
+                    + "missing from the top list (totals are exact)"));
+        }
+    }
+
+    private static String measured(Double kwh, long jobs, long of) {
+        if (kwh == null) {
+            return "SLURM measured no energy on these jobs";
+        }
+        return "measured by SLURM: " + one(kwh) + " kWh on " + jobs + " of " + of + " (ConsumedEnergy, not added)";
+    }
+
+    private void byKind() {
+        if (r.byKind().isEmpty()) {
+            return;
+        }
+        blank();
+        lines.add(st.bold("By failure kind"));
+        Table tb = new Table(st, "KIND", "FAILED", "GPU-H", "CPU-H", "KWH (EST.)", "TITLE");
+        for (Breakdown b : limit(r.byKind())) {
+            tb.row(b.key(), String.valueOf(b.failed()), one(b.wastedGpuHours()), one(b.wastedCpuHours()),
+                    one(b.wastedKwh()), ctx.kindTitle(b.key()));
+        }
+        table(tb);
+        more(r.byKind().size(), "kinds");
+    }
+
+    private void byPartition() {
+        blank();
+        lines.add(st.bold("By partition") + st.dim("  failure rate (failed/ended), waste of failed jobs"));
+        Table tb = new Table(st, "PARTITION FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
+        for (Breakdown b : limit(r.byPartition())) {
+            tb.row(b.key() + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
+                    one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), String.valueOf(b.jobs()));
+        }
+        table(tb);
+        more(r.byPartition().size(), "partitions");
+    }
+
+    private void byUser() {
+        blank();
+        lines.add(st.bold("By user"));
+        Table tb = new Table(st, "USER FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
+        for (Breakdown b : limit(r.byUser())) {
+            tb.row(b.key() + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
+                    one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), String.valueOf(b.jobs()));
+        }
+        table(tb);
+        more(r.byUser().size(), "users");
+    }
+
+    private void byDay() {
+        if (r.byDay().size() < 2) {
+            return;
+        }
+        blank();
+        List<Breakdown> days = r.byDay();
+        lines.add(st.bold("By day") + st.dim("  " + days.get(0).key() + " .. " + days.get(days.size() - 1).key()));
+        lines.add("  failures   " + spark(days.stream().map(b -> (double) b.failed()).toList())
+                + "  peak " + peak(days, true));
+        lines.add("  kWh wasted " + spark(days.stream().map(Breakdown::wastedKwh).toList())
+                + "  peak " + peak(days, false));
+    }
+
+    private static String peak(List<Breakdown> days, boolean failures) {
+        Breakdown best = days.get(0);
+        for (Breakdown b : days) {
+            if (failures ? b.failed() > best.failed() : b.wastedKwh() > best.wastedKwh()) {
+                best = b;
+            }
+        }
+        return failures ? best.failed() + " on " + best.key() : one(best.wastedKwh()) + " kWh on " + best.key();
+    }
+
+    static String spark(List<Double> values) {
+        double max = values.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        StringBuilder sb = new StringBuilder();
+        for (double v : values) {
+            sb.append(max <= 0 || v <= 0 ? '·' : SPARKS.charAt((int) Math.min(SPARKS.length() - 1,
+                    Math.round(v / max * (SPARKS.length() - 1)))));
+        }
+        return sb.toString();
+    }
+
+    private void topJobs() {
+        if (r.topJobs().isEmpty()) {
+            return;
+        }
+        blank();
+        lines.add(st.bold("Most wasteful failed jobs") + st.dim("  an array job is one line with its tasks"));
+        Table tb = new Table(st, "JOB", "NAME", "USER", "PARTITION", "OUTCOME", "KIND", "ELAPSED", "GPU-H", "CPU-H", "KWH");
+        for (FleetReport.TopEntry e : r.topJobs()) {
+            String outcome = e.array() ? e.taskCount() + " tasks: " + e.tasks().entrySet().stream()
+                    .map(x -> x.getValue() + " " + x.getKey()).collect(Collectors.joining(", ")) : e.state();
+            tb.row(e.id(), e.name() == null ? "" : e.name(), nz(e.user()), nz(e.partition()), outcome, kinds(e.kinds()),
+                    Fmt.duration(e.elapsedSeconds()), one(e.wastedGpuHours()), one(e.wastedCpuHours()), one(e.wastedKwh()));
+        }
+        table(tb);
+    }
+
+    static String kinds(Map<String, Long> kinds) {
+        if (kinds.size() == 1 && kinds.values().iterator().next() == 1) {
+            return kinds.keySet().iterator().next();
+        }
+        return kinds.entrySet().stream().map(e -> e.getKey() + "×" + e.getValue()).collect(Collectors.joining(","));
+    }
+
+    private void efficiency() {
+        FleetReport.Efficiency e = r.efficiency();
+        if (e.completedJobs() == 0) {
+            return;
+        }
+        blank();
+        lines.add(st.bold("Efficiency of completed jobs") + st.dim("  (the waste that does not fail, as seff reports it)"));
+        if (e.cpuEfficiency() != null) {
+            lines.add("  CPU     " + pct(e.cpuEfficiency()) + " of " + one(e.reservedCpuHours()) + " core-hours used "
+                    + "(TotalCPU / Elapsed x CPUs over " + e.cpuJobs() + " jobs): " + one(e.unusedCpuHours())
+                    + " CPU-hours reserved but unused; " + e.lowCpuJobs() + " jobs under "
+                    + pct(FleetStats.LOW_EFFICIENCY));
+        }
+        if (e.memoryEfficiency() != null) {
+            lines.add("  memory  " + pct(e.memoryEfficiency()) + " of the requested memory at peak (MaxRSS / ReqMem over "
+                    + e.memoryJobs() + " jobs): " + one(e.unusedMemoryGbHours()) + " GB-hours reserved but unused; "
+                    + e.lowMemoryJobs() + " jobs under " + pct(FleetStats.LOW_EFFICIENCY));
+        }
+        if (e.cpuEfficiency() == null && e.memoryEfficiency() == null) {
+            lines.add("  " + plural(e.completedJobs(), "completed job") + ", without TotalCPU or MaxRSS in accounting");
+        }
+    }
+
+    private static <T> List<T> limit(List<T> l) {
+        return l.size() <= MAX_ROWS ? l : l.subList(0, MAX_ROWS);
+    }
+
+    private void more(int size, String what) {
+        if (size > MAX_ROWS) {
+            lines.add(st.dim("  ... " + (size - MAX_ROWS) + " more " + what + " (--json or --csv has them all)"));
+        }
+    }
+
+    private static String nz(String s) {
+        return s == null ? "" : s;
+    }
+}

@@ -1,0 +1,380 @@
+package io.slurmwise.stats;
+
+import io.slurmwise.job.JobRecord;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * How slurmwise estimates the energy of a job: power x elapsed time, the way Green Algorithms and GA4HPC do.
+ * IT power = GPUs x watts per GPU + CPU cores x watts per core + memory GB x watts per GB; the facility draws
+ * PUE x that; CO2e = facility kWh x carbon intensity. Every figure is an estimate: GPUs and cores are assumed
+ * busy for the whole allocation (what GA4HPC assumes). Energy SLURM measured (ConsumedEnergy) is never
+ * mixed in here.
+ *
+ * <p>Watts per GPU, first match wins: {@link #withUniformGpuWatts} (a flag: every GPU), the site file's
+ * {@code partition.<name>.gpu.watts}, the model named by AllocTRES ({@code gres/gpu:a100}) in the site file's
+ * {@code gpu.model.<type>} rows or the bundled datasheet table ({@link GpuPowerTable}), then the fallback
+ * {@code gpu.watts} (default 400 W). Watts per core: flag, {@code partition.<name>.cpu.watts-per-core}, then
+ * {@code cpu.watts-per-core} (default 15 W).
+ *
+ * <pre>{@code
+ * EnergyModel m = EnergyModel.defaults().withPue(1.2);
+ * long joules = m.itJoules(job, job.elapsed().toSeconds());   // before PUE
+ * double kwh = m.facilityKwh(joules);                          // PUE applied
+ * double kg = m.co2Kg(joules);
+ * }</pre>
+ */
+public final class EnergyModel {
+
+    public static final double DEFAULT_GPU_WATTS = 400;
+    public static final double DEFAULT_CPU_WATTS_PER_CORE = 15;
+    public static final double DEFAULT_MEMORY_WATTS_PER_GB = 0;
+    public static final double DEFAULT_PUE = 1.0;
+    public static final double DEFAULT_CARBON_KG_PER_KWH = 0.37;
+    /** The environment variable naming a site file. */
+    public static final String SITE_FILE_VARIABLE = "SLURMWISE_ENERGY_FILE";
+
+    private static final double GIB = 1024.0 * 1024 * 1024;
+
+    private final double gpuWatts;
+    private final boolean uniformGpu;
+    private final double cpuWattsPerCore;
+    private final boolean uniformCpu;
+    private final double memoryWattsPerGb;
+    private final double pue;
+    private final double carbonKgPerKwh;
+    private final GpuPowerTable gpuModels;
+    private final Map<String, Double> partitionGpuWatts;
+    private final Map<String, Double> partitionCpuWatts;
+    private final String source;
+    // GPU watts per (partition, GRES type): a handful of distinct keys, looked up for every job
+    private final Map<String, Double> gpuCache = new ConcurrentHashMap<>();
+
+    private EnergyModel(double gpuWatts, boolean uniformGpu, double cpuWattsPerCore, boolean uniformCpu,
+                        double memoryWattsPerGb, double pue, double carbonKgPerKwh, GpuPowerTable gpuModels,
+                        Map<String, Double> partitionGpuWatts, Map<String, Double> partitionCpuWatts, String source) {
+        this.gpuWatts = nonNegative("GPU watts", gpuWatts);
+        this.uniformGpu = uniformGpu;
+        this.cpuWattsPerCore = nonNegative("CPU watts per core", cpuWattsPerCore);
+        this.uniformCpu = uniformCpu;
+        this.memoryWattsPerGb = nonNegative("memory watts per GB", memoryWattsPerGb);
+        if (!(pue >= 1.0) || pue > 10) {
+            throw new EnergyModelException("PUE must be between 1.0 and 10 (a data centre draws at least what its IT "
+                    + "equipment draws), got " + pue);
+        }
+        this.pue = pue;
+        this.carbonKgPerKwh = nonNegative("carbon intensity (kg CO2e per kWh)", carbonKgPerKwh);
+        if (carbonKgPerKwh > 5) {
+            throw new EnergyModelException("carbon intensity is in kg CO2e per kWh (0.37 is a typical grid); "
+                    + carbonKgPerKwh + " is too large: did you give grams?");
+        }
+        this.gpuModels = gpuModels;
+        this.partitionGpuWatts = Map.copyOf(partitionGpuWatts);
+        this.partitionCpuWatts = Map.copyOf(partitionCpuWatts);
+        this.source = source;
+    }
+
+    /** 400 W per GPU (datasheet figure when AllocTRES names the model), 15 W per core, PUE 1.0, 0.37 kg/kWh. */
+    public static EnergyModel defaults() {
+        return new EnergyModel(DEFAULT_GPU_WATTS, false, DEFAULT_CPU_WATTS_PER_CORE, false,
+                DEFAULT_MEMORY_WATTS_PER_GB, DEFAULT_PUE, DEFAULT_CARBON_KG_PER_KWH, GpuPowerTable.bundled(),
+                Map.of(), Map.of(), "defaults");
+    }
+
+    private static double nonNegative(String what, double v) {
+        if (!(v >= 0) || Double.isInfinite(v)) {
+            throw new EnergyModelException(what + " must be a non-negative number, got " + v);
+        }
+        return v;
+    }
+
+    private EnergyModel copy(double gw, boolean ug, double cw, boolean uc, double mw, double p, double ci,
+                             GpuPowerTable t, Map<String, Double> pg, Map<String, Double> pc, String src) {
+        return new EnergyModel(gw, ug, cw, uc, mw, p, ci, t, pg, pc, src);
+    }
+
+    /** Every GPU draws {@code watts}, whatever its model or partition (the {@code --gpu-watts} flag). */
+    public EnergyModel withUniformGpuWatts(double watts) {
+        return copy(watts, true, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, pue, carbonKgPerKwh, gpuModels,
+                partitionGpuWatts, partitionCpuWatts, source);
+    }
+
+    /** Watts of a GPU whose model and partition have no figure (site file {@code gpu.watts}). */
+    public EnergyModel withFallbackGpuWatts(double watts) {
+        return copy(watts, uniformGpu, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, pue, carbonKgPerKwh, gpuModels,
+                partitionGpuWatts, partitionCpuWatts, source);
+    }
+
+    /** Every core draws {@code watts}, whatever its partition (the {@code --cpu-watts} flag). */
+    public EnergyModel withUniformCpuWatts(double watts) {
+        return copy(gpuWatts, uniformGpu, watts, true, memoryWattsPerGb, pue, carbonKgPerKwh, gpuModels,
+                partitionGpuWatts, partitionCpuWatts, source);
+    }
+
+    /** Watts per core where the partition has no figure (site file {@code cpu.watts-per-core}). */
+    public EnergyModel withFallbackCpuWatts(double watts) {
+        return copy(gpuWatts, uniformGpu, watts, uniformCpu, memoryWattsPerGb, pue, carbonKgPerKwh, gpuModels,
+                partitionGpuWatts, partitionCpuWatts, source);
+    }
+
+    public EnergyModel withMemoryWattsPerGb(double watts) {
+        return copy(gpuWatts, uniformGpu, cpuWattsPerCore, uniformCpu, watts, pue, carbonKgPerKwh, gpuModels,
+                partitionGpuWatts, partitionCpuWatts, source);
+    }
+
+    public EnergyModel withPue(double p) {
+        return copy(gpuWatts, uniformGpu, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, p, carbonKgPerKwh, gpuModels,
+                partitionGpuWatts, partitionCpuWatts, source);
+    }
+
+    /** Carbon intensity in kg CO2e per kWh. */
+    public EnergyModel withCarbonIntensity(double kgPerKwh) {
+        return copy(gpuWatts, uniformGpu, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, pue, kgPerKwh, gpuModels,
+                partitionGpuWatts, partitionCpuWatts, source);
+    }
+
+    public EnergyModel withGpuModel(String gresType, double watts) {
+        return copy(gpuWatts, uniformGpu, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, pue, carbonKgPerKwh,
+                gpuModels.with(gresType, watts, "site file"), partitionGpuWatts, partitionCpuWatts, source);
+    }
+
+    public EnergyModel withPartitionGpuWatts(String partition, double watts) {
+        Map<String, Double> m = new TreeMap<>(partitionGpuWatts);
+        m.put(partition, nonNegative("GPU watts of partition " + partition, watts));
+        return copy(gpuWatts, uniformGpu, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, pue, carbonKgPerKwh, gpuModels,
+                m, partitionCpuWatts, source);
+    }
+
+    public EnergyModel withPartitionCpuWatts(String partition, double watts) {
+        Map<String, Double> m = new TreeMap<>(partitionCpuWatts);
+        m.put(partition, nonNegative("CPU watts per core of partition " + partition, watts));
+        return copy(gpuWatts, uniformGpu, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, pue, carbonKgPerKwh, gpuModels,
+                partitionGpuWatts, m, source);
+    }
+
+    /** Where the settings came from, for footers ("defaults", "site file /etc/slurmwise/energy.properties"). */
+    public String source() {
+        return source;
+    }
+
+    /**
+     * Applies a site file (Java properties) over this model. Keys: {@code gpu.watts}, {@code gpu.model.<type>},
+     * {@code cpu.watts-per-core}, {@code memory.watts-per-gb}, {@code pue}, {@code carbon-intensity} (kg CO2e/kWh),
+     * {@code partition.<name>.gpu.watts}, {@code partition.<name>.cpu.watts-per-core}.
+     *
+     * @throws EnergyModelException naming the file and key when the file is missing, a key is unknown or a
+     *                              value is not a valid number
+     */
+    public EnergyModel withSiteFile(Path file) {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (NoSuchFileException e) {
+            throw new EnergyModelException("energy site file " + file + " does not exist (check --energy-file or "
+                    + SITE_FILE_VARIABLE + ")");
+        } catch (IOException | IllegalArgumentException e) {
+            throw new EnergyModelException("cannot read energy site file " + file + ": " + e.getMessage());
+        }
+        EnergyModel m = this;
+        for (String key : new TreeMap<>(Map.copyOf(toMap(p))).keySet()) {
+            String raw = p.getProperty(key);
+            double v;
+            try {
+                v = Double.parseDouble(raw.strip());
+            } catch (NumberFormatException e) {
+                throw new EnergyModelException(file + ": " + key + "=" + raw + " is not a number");
+            }
+            try {
+                m = apply(m, key, v, file);
+            } catch (EnergyModelException e) {
+                throw new EnergyModelException(file + ": " + key + ": " + e.getMessage());
+            }
+        }
+        return m.copy(m.gpuWatts, m.uniformGpu, m.cpuWattsPerCore, m.uniformCpu, m.memoryWattsPerGb, m.pue,
+                m.carbonKgPerKwh, m.gpuModels, m.partitionGpuWatts, m.partitionCpuWatts, "site file " + file);
+    }
+
+    private static Map<String, String> toMap(Properties p) {
+        Map<String, String> m = new TreeMap<>();
+        p.stringPropertyNames().forEach(k -> m.put(k, p.getProperty(k)));
+        return m;
+    }
+
+    private static EnergyModel apply(EnergyModel m, String key, double v, Path file) {
+        switch (key) {
+            case "gpu.watts":
+                return m.withFallbackGpuWatts(v);
+            case "cpu.watts-per-core":
+                return m.withFallbackCpuWatts(v);
+            case "memory.watts-per-gb":
+                return m.withMemoryWattsPerGb(v);
+            case "pue":
+                return m.withPue(v);
+            case "carbon-intensity":
+                return m.withCarbonIntensity(v);
+            default:
+                break;
+        }
+        if (key.startsWith("gpu.model.") && key.length() > "gpu.model.".length()) {
+            return m.withGpuModel(key.substring("gpu.model.".length()), nonNegative("GPU watts", v));
+        }
+        if (key.startsWith("partition.")) {
+            String rest = key.substring("partition.".length());
+            if (rest.endsWith(".gpu.watts") && rest.length() > ".gpu.watts".length()) {
+                return m.withPartitionGpuWatts(rest.substring(0, rest.length() - ".gpu.watts".length()), v);
+            }
+            if (rest.endsWith(".cpu.watts-per-core") && rest.length() > ".cpu.watts-per-core".length()) {
+                return m.withPartitionCpuWatts(rest.substring(0, rest.length() - ".cpu.watts-per-core".length()), v);
+            }
+        }
+        throw new EnergyModelException("unknown key; known keys: gpu.watts, gpu.model.<type>, cpu.watts-per-core, "
+                + "memory.watts-per-gb, pue, carbon-intensity, partition.<name>.gpu.watts, "
+                + "partition.<name>.cpu.watts-per-core (see the README's Stats section)");
+    }
+
+    /** Watts one allocated GPU of this job draws. */
+    public double gpuWatts(String partition, String gresType) {
+        if (uniformGpu) {
+            return gpuWatts;
+        }
+        String key = (partition == null ? "" : partition) + '\u0000' + (gresType == null ? "" : gresType);
+        Double cached = gpuCache.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        Double w = partition == null ? null : partitionGpuWatts.get(partition);
+        if (w == null) {
+            w = gpuModels.watts(gresType).orElse(gpuWatts);
+        }
+        gpuCache.put(key, w);
+        return w;
+    }
+
+    /** Watts one allocated CPU core of a job on {@code partition} draws. */
+    public double cpuWattsPerCore(String partition) {
+        if (uniformCpu || partition == null) {
+            return cpuWattsPerCore;
+        }
+        return partitionCpuWatts.getOrDefault(partition, cpuWattsPerCore);
+    }
+
+    /** IT power of the job's allocation in watts (before PUE). */
+    public double itWatts(JobRecord job) {
+        int gpus = job.gpus();
+        double w = job.cpus() * cpuWattsPerCore(job.partition());
+        if (gpus > 0) {
+            w += gpus * gpuWatts(job.partition(), job.allocTres().gpuModel().orElse(null));
+        }
+        if (memoryWattsPerGb > 0) {
+            w += job.memoryLimit().map(d -> d.bytes() / GIB).orElse(0.0) * memoryWattsPerGb;
+        }
+        return w;
+    }
+
+    /** Estimated IT energy (before PUE) of {@code seconds} of the job's allocation, in whole joules. */
+    public long itJoules(JobRecord job, long seconds) {
+        return seconds <= 0 ? 0 : Math.round(itWatts(job) * seconds);
+    }
+
+    /** Facility energy in kWh of an IT energy in joules: PUE applied. */
+    public double facilityKwh(long itJoules) {
+        return itJoules * pue / 3.6e6;
+    }
+
+    /** kg CO2e of an IT energy in joules: PUE and carbon intensity applied. */
+    public double co2Kg(long itJoules) {
+        return facilityKwh(itJoules) * carbonKgPerKwh;
+    }
+
+    public double fallbackGpuWatts() {
+        return gpuWatts;
+    }
+
+    public boolean uniformGpuWatts() {
+        return uniformGpu;
+    }
+
+    public double fallbackCpuWattsPerCore() {
+        return cpuWattsPerCore;
+    }
+
+    public double memoryWattsPerGb() {
+        return memoryWattsPerGb;
+    }
+
+    public double pue() {
+        return pue;
+    }
+
+    public double carbonKgPerKwh() {
+        return carbonKgPerKwh;
+    }
+
+    public GpuPowerTable gpuModels() {
+        return gpuModels;
+    }
+
+    public Map<String, Double> partitionGpuWatts() {
+        return partitionGpuWatts;
+    }
+
+    public Map<String, Double> partitionCpuWatts() {
+        return partitionCpuWatts;
+    }
+
+    /** One line for footers: {@code 400 W/GPU (datasheet by model), 15 W/core, PUE 1.0, 0.37 kg CO2e/kWh}. */
+    public String describe() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(num(gpuWatts)).append(" W/GPU").append(uniformGpu ? " (every GPU)" : " (or the datasheet figure of the model)");
+        sb.append(", ").append(num(cpuWattsPerCore)).append(" W/core");
+        if (memoryWattsPerGb > 0) {
+            sb.append(", ").append(num(memoryWattsPerGb)).append(" W/GB");
+        }
+        if (!partitionGpuWatts.isEmpty() || !partitionCpuWatts.isEmpty()) {
+            sb.append(", per-partition figures for ").append(String.join(",", new java.util.TreeSet<>(
+                    java.util.stream.Stream.concat(partitionGpuWatts.keySet().stream(),
+                            partitionCpuWatts.keySet().stream()).toList())));
+        }
+        sb.append(", PUE ").append(pue == Math.rint(pue) ? num(pue) + ".0" : num(pue)).append(", ").append(num(carbonKgPerKwh)).append(" kg CO2e/kWh");
+        return sb.toString();
+    }
+
+    /** 400, 0.37, 1.5: no trailing zeros. */
+    static String num(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return String.valueOf((long) v);
+        }
+        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof EnergyModel m && m.gpuWatts == gpuWatts && m.uniformGpu == uniformGpu
+                && m.cpuWattsPerCore == cpuWattsPerCore && m.uniformCpu == uniformCpu
+                && m.memoryWattsPerGb == memoryWattsPerGb && m.pue == pue && m.carbonKgPerKwh == carbonKgPerKwh
+                && m.gpuModels.equals(gpuModels) && m.partitionGpuWatts.equals(partitionGpuWatts)
+                && m.partitionCpuWatts.equals(partitionCpuWatts);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(gpuWatts, uniformGpu, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, pue, carbonKgPerKwh,
+                gpuModels, partitionGpuWatts, partitionCpuWatts);
+    }
+
+    @Override
+    public String toString() {
+        return "EnergyModel[" + describe() + "]";
+    }
+}

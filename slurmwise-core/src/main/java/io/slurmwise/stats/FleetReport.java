@@ -1,0 +1,103 @@
+package io.slurmwise.stats;
+
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A snapshot of {@link FleetStats} in the user's units: hours, kWh, kg CO2e, rates. Energy figures named
+ * {@code ...Kwh}/{@code ...Co2Kg} are estimates from the {@link EnergyModel} (PUE applied); {@code measured...}
+ * figures are what SLURM measured (ConsumedEnergy) on the jobs that have it, never added to the estimates.
+ *
+ * <pre>{@code
+ * FleetReport r = stats.report();
+ * r.total().failureRate();          // 0.1667: failed / ended jobs
+ * r.total().wastedGpuHours();       // GPU-hours allocated to failed jobs
+ * r.byPartition().get(0).key();     // the partition that wasted most energy
+ * }</pre>
+ *
+ * @param since           start of the window (null when the query had none)
+ * @param until           end of the window
+ * @param records         job records aggregated
+ * @param byKind          failed jobs by failure kind, most wasted energy first
+ * @param byPartition     by partition, most wasted energy first
+ * @param byUser          by user, most wasted energy first
+ * @param byDay           by the day each job ended (running and pending jobs: the day they started or were submitted)
+ * @param topJobs         the most wasteful failed jobs; an array job is one entry with its task counts
+ * @param arraysTruncated more array jobs than the limit: the least wasteful arrays' entries were dropped (totals
+ *                        stay exact)
+ */
+public record FleetReport(LocalDateTime since, LocalDateTime until, long records, Breakdown total,
+                          List<Breakdown> byKind, List<Breakdown> byPartition, List<Breakdown> byUser,
+                          List<Breakdown> byDay, List<TopEntry> topJobs, Efficiency efficiency, EnergyModel energy,
+                          boolean arraysTruncated) {
+
+    public FleetReport {
+        byKind = List.copyOf(byKind);
+        byPartition = List.copyOf(byPartition);
+        byUser = List.copyOf(byUser);
+        byDay = List.copyOf(byDay);
+        topJobs = List.copyOf(topJobs);
+    }
+
+    /**
+     * One group of jobs. Wasted = allocated to failed jobs (elapsed x GPUs or CPUs); interrupted = cancelled or
+     * preempted, apart; used = every ended job.
+     *
+     * @param measuredWastedKwh energy SLURM measured on the failed jobs that have a measurement, null when none has
+     */
+    public record Breakdown(String key, long jobs, long completed, long failed, long cancelled, long preempted,
+                            long pending, long running, long unknown,
+                            double wastedGpuHours, double wastedCpuHours, double wastedKwh, double wastedCo2Kg,
+                            Double measuredWastedKwh, long measuredWastedJobs,
+                            double interruptedGpuHours, double interruptedCpuHours, double interruptedKwh,
+                            double usedGpuHours, double usedCpuHours, double usedKwh,
+                            Double measuredUsedKwh, long measuredUsedJobs) {
+
+        /** Jobs with a final outcome: completed, failed, cancelled, preempted. */
+        public long ended() {
+            return completed + failed + cancelled + preempted;
+        }
+
+        /** Failed / ended jobs; null when no job ended. Cancelled and preempted jobs are not failures. */
+        public Double failureRate() {
+            return ended() == 0 ? null : failed / (double) ended();
+        }
+
+        public long interrupted() {
+            return cancelled + preempted;
+        }
+    }
+
+    /**
+     * A wasteful failed job, or an array job summarised over its tasks.
+     *
+     * @param id       job id, or {@code 4242_[1-5]} for an array
+     * @param state    SLURM state of a plain job; for an array the states of its failed tasks, e.g. {@code FAILED}
+     * @param kinds    failure kind -> failed tasks (one entry for a plain job)
+     * @param tasks    for an array: outcome id -> tasks; empty for a plain job
+     * @param elapsedSeconds elapsed time of a plain job; for an array the sum over its failed tasks
+     */
+    public record TopEntry(String id, boolean array, String name, String user, String partition, String state,
+                           Map<String, Long> kinds, Map<String, Long> tasks, long taskCount, long elapsedSeconds,
+                           int gpus, int cpus, double wastedGpuHours, double wastedCpuHours, double wastedKwh,
+                           double wastedCo2Kg, Double measuredKwh, LocalDateTime end) {
+        public TopEntry {
+            kinds = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(kinds));
+            tasks = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tasks));
+        }
+    }
+
+    /**
+     * Efficiency of completed jobs, the waste that does not fail, computed as seff does per job and summed over
+     * jobs (so a big job weighs more than a small one).
+     *
+     * @param cpuEfficiency    TotalCPU / (Elapsed x CPUs) over completed jobs with a TotalCPU; null when none
+     * @param memoryEfficiency MaxRSS / memory limit (ReqMem) over completed jobs with both; null when none
+     * @param lowCpuJobs       jobs under {@link FleetStats#LOW_EFFICIENCY} CPU efficiency
+     */
+    public record Efficiency(long completedJobs, long cpuJobs, Double cpuEfficiency, double reservedCpuHours,
+                             double unusedCpuHours, long lowCpuJobs, long memoryJobs, Double memoryEfficiency,
+                             double reservedMemoryGbHours, double unusedMemoryGbHours, long lowMemoryJobs) {
+    }
+}

@@ -1,0 +1,232 @@
+package io.slurmwise.stats;
+
+import io.slurmwise.backend.JobQuery;
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.backend.SlurmBackend;
+import io.slurmwise.classify.Classifier;
+import io.slurmwise.classify.JobFacts;
+import io.slurmwise.config.Settings;
+import io.slurmwise.job.JobRecord;
+
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * Computes {@link FleetStats} over a window through any {@link SlurmBackend}: the window is queried as
+ * consecutive slices (a week each by default) so a shared slurmdbd never gets one giant query, each slice is
+ * streamed and aggregated on its own, and the slices are merged. A job the backend returns for several slices
+ * (it ran across a slice boundary) is counted once, in the slice where it ended (running and pending jobs: the
+ * last slice). Failed jobs get their failure kind from the {@link Classifier} on the accounting record and,
+ * when enabled, on the tails of their logs.
+ *
+ * <pre>{@code
+ * FleetScan scan = FleetScan.builder(backend, classifier).readLogs(false).build();
+ * FleetStats stats = scan.run(JobQuery.window(now.minusDays(30), now));
+ * System.out.println(stats.report().total().failureRate());
+ * }</pre>
+ */
+public final class FleetScan {
+
+    /** One query of the window: [start, end), the last slice closed at the window's end. */
+    public record Slice(int index, int count, LocalDateTime start, LocalDateTime end) {
+        public boolean isLast() {
+            return index == count - 1;
+        }
+
+        /** Whether a job anchored at {@code t} belongs to this slice. */
+        boolean holds(LocalDateTime t) {
+            if (start != null && t.isBefore(start)) {
+                return false;
+            }
+            return end == null || t.isBefore(end) || (isLast() && !t.isAfter(end));
+        }
+    }
+
+    /** Told as slices start and end, for a progress bar. Called on the scanning thread. */
+    public interface Progress {
+        Progress NONE = new Progress() {
+        };
+
+        default void sliceStarted(Slice slice) {
+        }
+
+        /** @param jobs jobs of this slice that were counted (not those counted in another slice) */
+        default void sliceDone(Slice slice, long jobs) {
+        }
+    }
+
+    public static final Duration DEFAULT_SLICE = Duration.ofDays(7);
+
+    private final SlurmBackend backend;
+    private final Classifier classifier;
+    private final boolean readLogs;
+    private final int logTailLines;
+    private final Duration sliceLength;
+    private final EnergyModel energy;
+    private final int topJobs;
+    private final Progress progress;
+
+    private FleetScan(Builder b) {
+        this.backend = b.backend;
+        this.classifier = b.classifier;
+        this.readLogs = b.readLogs;
+        this.logTailLines = b.logTailLines;
+        this.sliceLength = b.sliceLength;
+        this.energy = b.energy;
+        this.topJobs = b.topJobs;
+        this.progress = b.progress;
+    }
+
+    public static Builder builder(SlurmBackend backend, Classifier classifier) {
+        return new Builder(backend, classifier);
+    }
+
+    /** An empty aggregate configured like this scan's (same energy model and top size), for merging. */
+    public FleetStats newStats() {
+        return FleetStats.builder().energy(energy).topJobs(topJobs).build();
+    }
+
+    /** Splits [since, until] into consecutive slices of at most {@code length}; one slice when unbounded. */
+    public static List<Slice> slices(LocalDateTime since, LocalDateTime until, Duration length) {
+        if (length.isZero() || length.isNegative()) {
+            throw new IllegalArgumentException("slice length must be positive, got " + length);
+        }
+        if (since == null || until == null) {
+            return List.of(new Slice(0, 1, since, until));
+        }
+        List<LocalDateTime> starts = new ArrayList<>();
+        for (LocalDateTime t = since; t.isBefore(until) || starts.isEmpty(); t = t.plus(length)) {
+            starts.add(t);
+        }
+        List<Slice> out = new ArrayList<>();
+        for (int i = 0; i < starts.size(); i++) {
+            LocalDateTime end = i + 1 < starts.size() ? starts.get(i + 1) : until;
+            out.add(new Slice(i, starts.size(), starts.get(i), end));
+        }
+        return out;
+    }
+
+    /** Aggregates every job of the query's window, slice by slice. */
+    public FleetStats run(JobQuery query) {
+        FleetStats all = newStats();
+        all.coverWindow(query.since(), query.until());
+        for (Slice s : slices(query.since(), query.until(), sliceLength)) {
+            all.merge(runSlice(query, s));
+        }
+        return all;
+    }
+
+    /** Aggregates one slice: the jobs the backend returns for it that are anchored in it. */
+    public FleetStats runSlice(JobQuery query, Slice slice) {
+        progress.sliceStarted(slice);
+        FleetStats stats = newStats();
+        stats.coverWindow(slice.start(), slice.end());
+        JobQuery q = new JobQuery(slice.start(), slice.end(), query.states(), query.user(), query.allUsers(),
+                query.partition());
+        long n = 0;
+        try (Stream<JobRecord> jobs = backend.jobs(q)) {
+            var it = jobs.iterator();
+            while (it.hasNext()) {
+                JobRecord j = it.next();
+                if (slice.holds(anchor(j, query.since(), query.until()))) {
+                    add(stats, j);
+                    n++;
+                }
+            }
+        }
+        progress.sliceDone(slice, n);
+        return stats;
+    }
+
+    /** Where a job counts: when it ended, clamped to the window; jobs still active count at the window's end. */
+    static LocalDateTime anchor(JobRecord j, LocalDateTime since, LocalDateTime until) {
+        LocalDateTime t = j.end();
+        if (t == null || (until != null && t.isAfter(until))) {
+            t = until != null ? until : LocalDateTime.MAX;
+        }
+        if (since != null && t.isBefore(since)) {
+            t = since;
+        }
+        return t;
+    }
+
+    /** Classifies the job when it failed, then adds it. */
+    public void add(FleetStats stats, JobRecord job) {
+        stats.add(job, Outcome.of(job.state()) == Outcome.FAILED ? failureKind(job) : null);
+    }
+
+    /** The classifier's verdict on a failed job: from the record, and from its log tails when enabled. */
+    public String failureKind(JobRecord job) {
+        List<LogTail> logs = List.of();
+        if (readLogs) {
+            logs = new ArrayList<>(2);
+            logs.add(backend.logTail(job, LogStream.STDOUT, logTailLines));
+            if (job.stderrPath() == null || !job.stderrPath().equals(job.stdoutPath())) {
+                logs.add(backend.logTail(job, LogStream.STDERR, logTailLines));
+            }
+        }
+        return classifier.classify(JobFacts.of(job), logs).kindId();
+    }
+
+    /** Configures a {@link FleetScan}. */
+    public static final class Builder {
+        private final SlurmBackend backend;
+        private final Classifier classifier;
+        private boolean readLogs;
+        private int logTailLines = Settings.DEFAULT_LOG_TAIL;
+        private Duration sliceLength = DEFAULT_SLICE;
+        private EnergyModel energy = EnergyModel.defaults();
+        private int topJobs = 10;
+        private Progress progress = Progress.NONE;
+
+        private Builder(SlurmBackend backend, Classifier classifier) {
+            this.backend = Objects.requireNonNull(backend, "backend");
+            this.classifier = Objects.requireNonNull(classifier, "classifier");
+        }
+
+        /** Also classify failed jobs by the tails of their logs (one or two file reads per failed job). */
+        public Builder readLogs(boolean v) {
+            this.readLogs = v;
+            return this;
+        }
+
+        public Builder logTailLines(int n) {
+            this.logTailLines = n;
+            return this;
+        }
+
+        /** How much of the window one backend query covers (default 7 days). */
+        public Builder sliceLength(Duration d) {
+            if (d == null || d.isZero() || d.isNegative()) {
+                throw new IllegalArgumentException("slice length must be positive, got " + d);
+            }
+            this.sliceLength = d;
+            return this;
+        }
+
+        public Builder energy(EnergyModel e) {
+            this.energy = Objects.requireNonNull(e, "energy");
+            return this;
+        }
+
+        public Builder topJobs(int n) {
+            FleetStats.builder().topJobs(n); // validates
+            this.topJobs = n;
+            return this;
+        }
+
+        public Builder progress(Progress p) {
+            this.progress = p == null ? Progress.NONE : p;
+            return this;
+        }
+
+        public FleetScan build() {
+            return new FleetScan(this);
+        }
+    }
+}

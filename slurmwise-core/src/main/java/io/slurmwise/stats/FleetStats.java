@@ -1,0 +1,514 @@
+package io.slurmwise.stats;
+
+import io.slurmwise.job.DataSize;
+import io.slurmwise.job.JobRecord;
+
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
+
+/**
+ * A streaming, mergeable aggregate over job records: failure rate, wasted GPU/CPU-hours and estimated energy of
+ * failed jobs by failure kind, partition, user and day, cancelled and preempted jobs apart, the most wasteful
+ * jobs (array jobs as one entry), and the efficiency of completed jobs. Memory does not grow with the number of
+ * records: it holds one counter set per partition, user, day and kind, the top jobs, and one small entry per
+ * array job (at most {@link Builder#arrayLimit}, beyond which only the least wasteful arrays' entries are lost;
+ * totals stay exact). Counters are whole numbers, so {@link #merge} is exact: slices of a window, or clusters,
+ * combine to the figures one pass over all records gives. Not thread-safe: one per thread, then merge.
+ *
+ * <pre>{@code
+ * FleetStats stats = FleetStats.builder().energy(EnergyModel.defaults()).build();
+ * try (Stream<JobRecord> jobs = backend.jobs(query)) {
+ *     jobs.forEach(j -> stats.add(j, kindOf(j)));   // kind: the classifier's verdict for failed jobs
+ * }
+ * FleetReport report = stats.report();
+ * }</pre>
+ */
+public final class FleetStats {
+
+    /** A completed job under this CPU or memory efficiency is counted as low (jobstats flags similar levels). */
+    public static final double LOW_EFFICIENCY = 0.25;
+    public static final String UNKNOWN_KEY = "(unknown)";
+    private static final double MIB = 1024.0 * 1024;
+
+    private final EnergyModel energy;
+    private final int topJobs;
+    private final int arrayLimit;
+    private long records;
+    private LocalDateTime since;
+    private LocalDateTime until;
+    private final Tally total = new Tally();
+    private final Map<String, Tally> partitions = new HashMap<>();
+    private final Map<String, Tally> users = new HashMap<>();
+    private final Map<String, Tally> kinds = new HashMap<>();
+    private final TreeMap<LocalDate, Tally> days = new TreeMap<>();
+    private final Effort effort = new Effort();
+    // min-heap on waste: the head is the least wasteful of the kept jobs
+    private final PriorityQueue<Wasted> top;
+    private final Map<Long, ArrayAcc> arrays = new HashMap<>();
+    private boolean arraysTruncated;
+
+    private FleetStats(Builder b) {
+        this.energy = Objects.requireNonNull(b.energy, "energy");
+        this.topJobs = b.topJobs;
+        this.arrayLimit = b.arrayLimit;
+        this.top = new PriorityQueue<>(Math.max(1, topJobs + 1), Wasted.RANK.reversed());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Counters of completed jobs' efficiency. */
+    private static final class Effort {
+        long completed;
+        long cpuJobs;
+        long cpuUsedMillis;
+        long cpuReservedMillis;
+        long cpuLow;
+        long memJobs;
+        long memUsedMib;
+        long memLimitMib;
+        long memReservedMibSeconds;
+        long memUnusedMibSeconds;
+        long memLow;
+
+        void merge(Effort e) {
+            completed += e.completed;
+            cpuJobs += e.cpuJobs;
+            cpuUsedMillis += e.cpuUsedMillis;
+            cpuReservedMillis += e.cpuReservedMillis;
+            cpuLow += e.cpuLow;
+            memJobs += e.memJobs;
+            memUsedMib += e.memUsedMib;
+            memLimitMib += e.memLimitMib;
+            memReservedMibSeconds += e.memReservedMibSeconds;
+            memUnusedMibSeconds += e.memUnusedMibSeconds;
+            memLow += e.memLow;
+        }
+    }
+
+    /** A failed job in the top list. */
+    private record Wasted(String id, String name, String user, String partition, String state, String kind,
+                          long elapsedSeconds, int gpus, int cpus, long gpuSeconds, long cpuSeconds, long joules,
+                          Long measuredJoules, LocalDateTime end) {
+        // most wasteful first; the id breaks ties so that merging in any order keeps the same jobs
+        static final Comparator<Wasted> RANK = Comparator.comparingLong(Wasted::joules).reversed()
+                .thenComparing(Comparator.comparingLong(Wasted::gpuSeconds).reversed())
+                .thenComparing(Comparator.comparingLong(Wasted::cpuSeconds).reversed())
+                .thenComparing(Wasted::id);
+    }
+
+    /** One array job: its tasks by outcome and the waste of its failed tasks. */
+    private static final class ArrayAcc {
+        final long arrayId;
+        String name;
+        String user;
+        String partition;
+        final long[] outcomes = new long[Outcome.values().length];
+        long failedGpuSeconds;
+        long failedCpuSeconds;
+        long failedJoules;
+        long failedMeasuredJoules;
+        long failedMeasuredJobs;
+        long failedElapsedSeconds;
+        int maxGpus;
+        int maxCpus;
+        long minTask = Long.MAX_VALUE;
+        long maxTask = Long.MIN_VALUE;
+        final Map<String, Long> kinds = new TreeMap<>();
+        int failedStates; // bit per JobState ordinal: a map per array would dominate the aggregate's memory
+        LocalDateTime lastEnd;
+
+        ArrayAcc(long arrayId) {
+            this.arrayId = arrayId;
+        }
+
+        void merge(ArrayAcc a) {
+            name = minString(name, a.name);
+            user = minString(user, a.user);
+            partition = minString(partition, a.partition);
+            for (int i = 0; i < outcomes.length; i++) {
+                outcomes[i] += a.outcomes[i];
+            }
+            failedGpuSeconds += a.failedGpuSeconds;
+            failedCpuSeconds += a.failedCpuSeconds;
+            failedJoules += a.failedJoules;
+            failedMeasuredJoules += a.failedMeasuredJoules;
+            failedMeasuredJobs += a.failedMeasuredJobs;
+            failedElapsedSeconds += a.failedElapsedSeconds;
+            maxGpus = Math.max(maxGpus, a.maxGpus);
+            maxCpus = Math.max(maxCpus, a.maxCpus);
+            minTask = Math.min(minTask, a.minTask);
+            maxTask = Math.max(maxTask, a.maxTask);
+            a.kinds.forEach((k, v) -> kinds.merge(k, v, Long::sum));
+            failedStates |= a.failedStates;
+            lastEnd = maxTime(lastEnd, a.lastEnd);
+        }
+
+        long tasks() {
+            long n = 0;
+            for (long c : outcomes) {
+                n += c;
+            }
+            return n;
+        }
+
+        static final Comparator<ArrayAcc> RANK = Comparator.<ArrayAcc>comparingLong(a -> a.failedJoules).reversed()
+                .thenComparing(Comparator.<ArrayAcc>comparingLong(a -> a.failedGpuSeconds).reversed())
+                .thenComparing(Comparator.<ArrayAcc>comparingLong(a -> a.failedCpuSeconds).reversed())
+                .thenComparingLong(a -> a.arrayId);
+    }
+
+    /**
+     * Adds one job.
+     *
+     * @param failureKind the failure kind of a failed job (the classifier's verdict); ignored for other outcomes;
+     *                    null counts as {@code unknown}
+     */
+    public void add(JobRecord job, String failureKind) {
+        records++;
+        Outcome o = Outcome.of(job.state());
+        long seconds = o.isEnded() && job.elapsed() != null ? Math.max(0, job.elapsed().toSeconds()) : 0;
+        int gpus = job.gpus();
+        int cpus = job.cpus();
+        long gpuSeconds = seconds * gpus;
+        long cpuSeconds = seconds * cpus;
+        long joules = seconds > 0 ? energy.itJoules(job, seconds) : 0;
+        Long measured = o.isEnded() ? job.consumedEnergyJoules() : null;
+        String kind = o == Outcome.FAILED ? (failureKind == null ? "unknown" : failureKind) : null;
+
+        total.add(o, gpuSeconds, cpuSeconds, joules, measured);
+        tally(partitions, key(job.partition())).add(o, gpuSeconds, cpuSeconds, joules, measured);
+        tally(users, key(job.user())).add(o, gpuSeconds, cpuSeconds, joules, measured);
+        LocalDateTime when = job.end() != null ? job.end() : job.start() != null ? job.start() : job.submit();
+        if (when != null) {
+            days.computeIfAbsent(when.toLocalDate(), d -> new Tally()).add(o, gpuSeconds, cpuSeconds, joules, measured);
+        }
+        if (kind != null) {
+            tally(kinds, kind).add(o, gpuSeconds, cpuSeconds, joules, measured);
+        }
+        if (o == Outcome.COMPLETED) {
+            efficiency(job, seconds, cpus);
+        }
+        if (job.id().isArrayTask()) {
+            addTask(job, o, kind, seconds, gpus, cpus, gpuSeconds, cpuSeconds, joules, measured);
+        } else if (o == Outcome.FAILED && (joules > 0 || cpuSeconds > 0 || gpuSeconds > 0)) {
+            offer(new Wasted(job.id().toString(), job.name(), job.user(), job.partition(), job.status().toString(),
+                    kind, seconds, gpus, cpus, gpuSeconds, cpuSeconds, joules, measured, job.end()));
+        }
+    }
+
+    private static Tally tally(Map<String, Tally> m, String key) {
+        Tally t = m.get(key);
+        if (t == null) {
+            t = new Tally();
+            m.put(key, t);
+        }
+        return t;
+    }
+
+    private static String key(String s) {
+        return s == null || s.isBlank() ? UNKNOWN_KEY : s;
+    }
+
+    private void efficiency(JobRecord job, long seconds, int cpus) {
+        effort.completed++;
+        if (job.totalCpu() != null && seconds > 0 && cpus > 0) {
+            long reserved = seconds * cpus * 1000;
+            long used = Math.min(job.totalCpu().toMillis(), reserved);
+            effort.cpuJobs++;
+            effort.cpuUsedMillis += used;
+            effort.cpuReservedMillis += reserved;
+            if (used < LOW_EFFICIENCY * reserved) {
+                effort.cpuLow++;
+            }
+        }
+        DataSize rss = job.maxRss();
+        DataSize limit = job.memoryLimit().orElse(null);
+        if (rss != null && limit != null && limit.bytes() > 0) {
+            long limitMib = Math.max(1, Math.round(limit.bytes() / MIB));
+            long usedMib = Math.min(limitMib, Math.round(rss.bytes() / MIB));
+            effort.memJobs++;
+            effort.memUsedMib += usedMib;
+            effort.memLimitMib += limitMib;
+            effort.memReservedMibSeconds += limitMib * seconds;
+            effort.memUnusedMibSeconds += (limitMib - usedMib) * seconds;
+            if (usedMib < LOW_EFFICIENCY * limitMib) {
+                effort.memLow++;
+            }
+        }
+    }
+
+    private void offer(Wasted w) {
+        if (topJobs <= 0) {
+            return;
+        }
+        top.add(w);
+        if (top.size() > topJobs) {
+            top.poll();
+        }
+    }
+
+    private void addTask(JobRecord job, Outcome o, String kind, long seconds, int gpus, int cpus, long gpuSeconds,
+                         long cpuSeconds, long joules, Long measured) {
+        long id = job.id().arrayJobId();
+        ArrayAcc a = arrays.get(id);
+        if (a == null) {
+            a = new ArrayAcc(id);
+            arrays.put(id, a);
+        }
+        a.name = minString(a.name, job.name());
+        a.user = minString(a.user, job.user());
+        a.partition = minString(a.partition, job.partition());
+        a.outcomes[o.ordinal()]++;
+        int task = job.id().arrayTask();
+        a.minTask = Math.min(a.minTask, task);
+        a.maxTask = Math.max(a.maxTask, task);
+        a.lastEnd = maxTime(a.lastEnd, job.end());
+        if (o == Outcome.FAILED) {
+            a.failedGpuSeconds += gpuSeconds;
+            a.failedCpuSeconds += cpuSeconds;
+            a.failedJoules += joules;
+            a.failedElapsedSeconds += seconds;
+            a.maxGpus = Math.max(a.maxGpus, gpus);
+            a.maxCpus = Math.max(a.maxCpus, cpus);
+            if (measured != null) {
+                a.failedMeasuredJoules += measured;
+                a.failedMeasuredJobs++;
+            }
+            a.kinds.merge(kind, 1L, Long::sum);
+            a.failedStates |= 1 << job.state().ordinal();
+        }
+        if (arrays.size() > 2 * arrayLimit) {
+            compactArrays();
+        }
+    }
+
+    private void compactArrays() {
+        List<ArrayAcc> all = new ArrayList<>(arrays.values());
+        all.sort(ArrayAcc.RANK);
+        arrays.clear();
+        for (int i = 0; i < Math.min(arrayLimit, all.size()); i++) {
+            arrays.put(all.get(i).arrayId, all.get(i));
+        }
+        arraysTruncated = true;
+    }
+
+    private static String minString(String a, String b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static LocalDateTime maxTime(LocalDateTime a, LocalDateTime b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        return a.isAfter(b) ? a : b;
+    }
+
+    /** Widens the window this aggregate reports on (slices call it with their bounds). */
+    public void coverWindow(LocalDateTime from, LocalDateTime to) {
+        if (from != null && (since == null || from.isBefore(since))) {
+            since = from;
+        }
+        if (to != null && (until == null || to.isAfter(until))) {
+            until = to;
+        }
+    }
+
+    /**
+     * Adds another aggregate into this one (another slice of the window, another cluster). The result is the
+     * same, counter for counter, as one pass over both inputs.
+     *
+     * @throws IllegalArgumentException when the two were computed with different energy models or top sizes
+     */
+    public FleetStats merge(FleetStats other) {
+        if (!energy.equals(other.energy)) {
+            throw new IllegalArgumentException("cannot merge fleet stats computed with different energy models ("
+                    + energy.describe() + " vs " + other.energy.describe() + ")");
+        }
+        if (topJobs != other.topJobs || arrayLimit != other.arrayLimit) {
+            throw new IllegalArgumentException("cannot merge fleet stats with different top-job or array limits");
+        }
+        records += other.records;
+        coverWindow(other.since, other.until);
+        total.merge(other.total);
+        mergeInto(partitions, other.partitions);
+        mergeInto(users, other.users);
+        mergeInto(kinds, other.kinds);
+        other.days.forEach((d, t) -> days.computeIfAbsent(d, x -> new Tally()).merge(t));
+        effort.merge(other.effort);
+        other.top.forEach(this::offer);
+        other.arrays.forEach((id, a) -> {
+            ArrayAcc mine = arrays.get(id);
+            if (mine == null) {
+                mine = new ArrayAcc(id);
+                arrays.put(id, mine);
+            }
+            mine.merge(a);
+        });
+        arraysTruncated |= other.arraysTruncated;
+        if (arrays.size() > 2 * arrayLimit) {
+            compactArrays();
+        }
+        return this;
+    }
+
+    private static void mergeInto(Map<String, Tally> into, Map<String, Tally> from) {
+        from.forEach((k, t) -> tally(into, k).merge(t));
+    }
+
+    public long records() {
+        return records;
+    }
+
+    public EnergyModel energy() {
+        return energy;
+    }
+
+    /** The figures in the user's units. */
+    public FleetReport report() {
+        Comparator<FleetReport.Breakdown> byWaste = Comparator.comparingDouble(FleetReport.Breakdown::wastedKwh).reversed()
+                .thenComparing(Comparator.comparingLong(FleetReport.Breakdown::failed).reversed())
+                .thenComparing(Comparator.comparingLong(FleetReport.Breakdown::jobs).reversed())
+                .thenComparing(FleetReport.Breakdown::key);
+        List<FleetReport.Breakdown> byDay = new ArrayList<>();
+        days.forEach((d, t) -> byDay.add(breakdown(d.toString(), t)));
+        return new FleetReport(since, until, records, breakdown("total", total), sorted(kinds, byWaste),
+                sorted(partitions, byWaste), sorted(users, byWaste), byDay, topEntries(), efficiencyReport(), energy,
+                arraysTruncated);
+    }
+
+    private List<FleetReport.Breakdown> sorted(Map<String, Tally> m, Comparator<FleetReport.Breakdown> order) {
+        List<FleetReport.Breakdown> out = new ArrayList<>();
+        m.forEach((k, t) -> out.add(breakdown(k, t)));
+        out.sort(order);
+        return out;
+    }
+
+    private FleetReport.Breakdown breakdown(String key, Tally t) {
+        return new FleetReport.Breakdown(key, t.jobs(), t.count(Outcome.COMPLETED), t.count(Outcome.FAILED),
+                t.count(Outcome.CANCELLED), t.count(Outcome.PREEMPTED), t.count(Outcome.PENDING),
+                t.count(Outcome.RUNNING), t.count(Outcome.UNKNOWN),
+                hours(t.failedGpuSeconds), hours(t.failedCpuSeconds), energy.facilityKwh(t.failedJoules),
+                energy.co2Kg(t.failedJoules), t.failedMeasuredJobs == 0 ? null : t.failedMeasuredJoules / 3.6e6,
+                t.failedMeasuredJobs, hours(t.interruptedGpuSeconds), hours(t.interruptedCpuSeconds),
+                energy.facilityKwh(t.interruptedJoules), hours(t.usedGpuSeconds), hours(t.usedCpuSeconds),
+                energy.facilityKwh(t.usedJoules), t.usedMeasuredJobs == 0 ? null : t.usedMeasuredJoules / 3.6e6,
+                t.usedMeasuredJobs);
+    }
+
+    private static double hours(long seconds) {
+        return seconds / 3600.0;
+    }
+
+    private List<FleetReport.TopEntry> topEntries() {
+        record Ranked(long joules, long gpuSeconds, long cpuSeconds, String id, FleetReport.TopEntry entry) {
+        }
+        List<Ranked> all = new ArrayList<>();
+        for (Wasted w : top) {
+            all.add(new Ranked(w.joules(), w.gpuSeconds(), w.cpuSeconds(), w.id(), new FleetReport.TopEntry(w.id(),
+                    false, w.name(), w.user(), w.partition(), w.state(), Map.of(w.kind(), 1L), Map.of(), 1,
+                    w.elapsedSeconds(), w.gpus(), w.cpus(), hours(w.gpuSeconds()), hours(w.cpuSeconds()),
+                    energy.facilityKwh(w.joules()), energy.co2Kg(w.joules()),
+                    w.measuredJoules() == null ? null : w.measuredJoules() / 3.6e6, w.end())));
+        }
+        for (ArrayAcc a : arrays.values()) {
+            if (a.failedJoules == 0 && a.failedCpuSeconds == 0 && a.failedGpuSeconds == 0) {
+                continue;
+            }
+            Map<String, Long> tasks = new LinkedHashMap<>();
+            for (Outcome o : Outcome.values()) {
+                if (a.outcomes[o.ordinal()] > 0) {
+                    tasks.put(o.id(), a.outcomes[o.ordinal()]);
+                }
+            }
+            String id = a.arrayId + "_[" + (a.minTask == a.maxTask ? String.valueOf(a.minTask)
+                    : a.minTask + "-" + a.maxTask) + "]";
+            all.add(new Ranked(a.failedJoules, a.failedGpuSeconds, a.failedCpuSeconds, id, new FleetReport.TopEntry(id,
+                    true, a.name, a.user, a.partition, states(a.failedStates), a.kinds, tasks,
+                    a.tasks(), a.failedElapsedSeconds, a.maxGpus, a.maxCpus, hours(a.failedGpuSeconds),
+                    hours(a.failedCpuSeconds), energy.facilityKwh(a.failedJoules), energy.co2Kg(a.failedJoules),
+                    a.failedMeasuredJobs == 0 ? null : a.failedMeasuredJoules / 3.6e6, a.lastEnd)));
+        }
+        all.sort(Comparator.comparingLong(Ranked::joules).reversed()
+                .thenComparing(Comparator.comparingLong(Ranked::gpuSeconds).reversed())
+                .thenComparing(Comparator.comparingLong(Ranked::cpuSeconds).reversed())
+                .thenComparing(Ranked::id));
+        return all.stream().limit(topJobs).map(Ranked::entry).toList();
+    }
+
+    private static String states(int mask) {
+        List<String> names = new ArrayList<>();
+        for (io.slurmwise.job.JobState s : io.slurmwise.job.JobState.values()) {
+            if ((mask & (1 << s.ordinal())) != 0) {
+                names.add(s.name());
+            }
+        }
+        names.sort(null);
+        return String.join(",", names);
+    }
+
+    private FleetReport.Efficiency efficiencyReport() {
+        Effort e = effort;
+        return new FleetReport.Efficiency(e.completed, e.cpuJobs,
+                e.cpuReservedMillis == 0 ? null : e.cpuUsedMillis / (double) e.cpuReservedMillis,
+                e.cpuReservedMillis / 3.6e6, (e.cpuReservedMillis - e.cpuUsedMillis) / 3.6e6, e.cpuLow, e.memJobs,
+                e.memLimitMib == 0 ? null : e.memUsedMib / (double) e.memLimitMib,
+                e.memReservedMibSeconds / 1024.0 / 3600.0, e.memUnusedMibSeconds / 1024.0 / 3600.0, e.memLow);
+    }
+
+    /** Configures a {@link FleetStats}. */
+    public static final class Builder {
+        private EnergyModel energy = EnergyModel.defaults();
+        private int topJobs = 10;
+        private int arrayLimit = 10_000;
+
+        private Builder() {
+        }
+
+        public Builder energy(EnergyModel e) {
+            this.energy = Objects.requireNonNull(e, "energy");
+            return this;
+        }
+
+        /** How many wasteful jobs the report lists (default 10). */
+        public Builder topJobs(int n) {
+            if (n < 0 || n > 10_000) {
+                throw new IllegalArgumentException("top jobs must be between 0 and 10000, got " + n);
+            }
+            this.topJobs = n;
+            return this;
+        }
+
+        /** How many array jobs are summarised exactly (default 10,000); memory is bounded by twice that. */
+        public Builder arrayLimit(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("array limit must be positive, got " + n);
+            }
+            this.arrayLimit = n;
+            return this;
+        }
+
+        public FleetStats build() {
+            return new FleetStats(this);
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package io.slurmwise.stats;
+
+import io.slurmwise.backend.JobQuery;
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.backend.SlurmBackend;
+import io.slurmwise.classify.Classifier;
+import io.slurmwise.job.JobId;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.Partition;
+import io.slurmwise.taxonomy.Taxonomy;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static io.slurmwise.stats.Jobs.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class FleetScanTest {
+
+    static final Classifier CLASSIFIER = new Classifier(Taxonomy.load(null));
+
+    /** Answers like sacct -S/-E: every job that overlaps the window; counts the queries and log reads. */
+    static final class OverlapBackend implements SlurmBackend {
+        final List<JobRecord> jobs;
+        final List<JobQuery> queries = new ArrayList<>();
+        int logReads;
+
+        OverlapBackend(List<JobRecord> jobs) {
+            this.jobs = jobs;
+        }
+
+        @Override
+        public String name() {
+            return "test";
+        }
+
+        @Override
+        public Optional<JobRecord> job(JobId id) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Stream<JobRecord> jobs(JobQuery q) {
+            queries.add(q);
+            return jobs.stream().filter(j -> {
+                LocalDateTime first = j.submit() != null ? j.submit() : j.start();
+                return (first == null || !first.isAfter(q.until())) && (j.end() == null || !j.end().isBefore(q.since()));
+            });
+        }
+
+        @Override
+        public LogTail logTail(JobRecord job, LogStream stream, int maxLines) {
+            logReads++;
+            return LogTail.of(stream, "x", stream == LogStream.STDERR
+                    ? "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n" : "step 1\n");
+        }
+
+        @Override
+        public Optional<String> batchScript(JobRecord job) {
+            return Optional.empty();
+        }
+
+        @Override
+        public List<Partition> partitions() {
+            return List.of();
+        }
+    }
+
+    @Test
+    void slicesCoverTheWindowBackToBack() {
+        List<FleetScan.Slice> s = FleetScan.slices(T0, T0.plusDays(30), Duration.ofDays(7));
+        assertThat(s).hasSize(5);
+        assertThat(s.get(0).start()).isEqualTo(T0);
+        for (int i = 1; i < s.size(); i++) {
+            assertThat(s.get(i).start()).isEqualTo(s.get(i - 1).end());
+        }
+        assertThat(s.get(4).end()).isEqualTo(T0.plusDays(30));
+        assertThat(s.get(4).isLast()).isTrue();
+        assertThat(FleetScan.slices(T0, T0, Duration.ofDays(7))).hasSize(1);
+        assertThat(FleetScan.slices(null, T0, Duration.ofDays(7))).hasSize(1);
+    }
+
+    @Test
+    void aJobThatSpansSlicesIsCountedOnceWhateverTheSliceLength() {
+        List<JobRecord> jobs = new ArrayList<>();
+        // ran 9 days, across several weekly and daily slices
+        jobs.add(Jobs.job("1", "TIMEOUT", "long", "ann", 32, 0, null, 9 * 24, 10 * 24).build());
+        jobs.add(Jobs.cpuJob("2", "COMPLETED", 1, 5 * 24));
+        jobs.add(Jobs.job("3", "RUNNING", "cpu", "ann", 4, 0, null, 50, 29 * 24).end(null).build());
+        // ended exactly at the end of the window: belongs to the last slice
+        jobs.add(Jobs.cpuJob("4", "FAILED", 1, 30 * 24));
+        // ended before the window: sacct does not return it
+        jobs.add(Jobs.cpuJob("5", "FAILED", 1, -2));
+        JobQuery q = JobQuery.window(T0, T0.plusDays(30));
+        FleetReport reference = null;
+        for (Duration d : new Duration[] {Duration.ofHours(5), Duration.ofDays(1), Duration.ofDays(7), Duration.ofDays(31)}) {
+            OverlapBackend b = new OverlapBackend(jobs);
+            FleetReport r = FleetScan.builder(b, CLASSIFIER).sliceLength(d).build().run(q).report();
+            assertThat(r.total().jobs()).as("slices of %s", d).isEqualTo(4);
+            assertThat(r.total().failed()).isEqualTo(2);
+            assertThat(r.total().running()).isEqualTo(1);
+            assertThat(b.queries).hasSize(FleetScan.slices(q.since(), q.until(), d).size());
+            if (reference == null) {
+                reference = r;
+            }
+            assertThat(r).isEqualTo(reference);
+        }
+        assertThat(reference.since()).isEqualTo(T0);
+        assertThat(reference.until()).isEqualTo(T0.plusDays(30));
+    }
+
+    @Test
+    void failureKindsComeFromTheRecordAndFromLogTailsOnlyWhenAsked() {
+        List<JobRecord> jobs = List.of(
+                Jobs.job("1", "TIMEOUT", "gpu", "ann", 8, 1, "a100", 12, 20).build(),
+                Jobs.job("2", "FAILED", "gpu", "ann", 8, 1, "a100", 1, 20).build(),
+                Jobs.cpuJob("3", "COMPLETED", 1, 20));
+        JobQuery q = JobQuery.window(T0, T0.plusDays(2));
+        OverlapBackend noLogs = new OverlapBackend(jobs);
+        FleetReport r = FleetScan.builder(noLogs, CLASSIFIER).build().run(q).report();
+        assertThat(r.byKind()).extracting(FleetReport.Breakdown::key).containsExactlyInAnyOrder("time_limit", "unknown");
+        assertThat(noLogs.logReads).isZero();
+        OverlapBackend logs = new OverlapBackend(jobs);
+        FleetReport withLogs = FleetScan.builder(logs, CLASSIFIER).readLogs(true).build().run(q).report();
+        assertThat(withLogs.byKind()).extracting(FleetReport.Breakdown::key).contains("cuda_oom");
+        assertThat(logs.logReads).as("two tails per failed job, none for the completed one").isEqualTo(4);
+    }
+
+    @Test
+    void progressIsToldPerSlice() {
+        List<String> seen = new ArrayList<>();
+        OverlapBackend b = new OverlapBackend(List.of(Jobs.cpuJob("1", "FAILED", 1, 30)));
+        FleetScan.builder(b, CLASSIFIER).sliceLength(Duration.ofDays(1)).progress(new FleetScan.Progress() {
+            @Override
+            public void sliceStarted(FleetScan.Slice s) {
+                seen.add("start " + s.index() + "/" + s.count());
+            }
+
+            @Override
+            public void sliceDone(FleetScan.Slice s, long jobs) {
+                seen.add("done " + s.index() + " " + jobs);
+            }
+        }).build().run(JobQuery.window(T0, T0.plusDays(3)));
+        assertThat(seen).containsExactly("start 0/3", "done 0 0", "start 1/3", "done 1 1", "start 2/3", "done 2 0");
+    }
+}

@@ -1,0 +1,193 @@
+package io.slurmwise.stats;
+
+import io.slurmwise.job.JobRecord;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class FleetStatsTest {
+
+    static final String[] STATES = {"COMPLETED", "COMPLETED", "COMPLETED", "FAILED", "TIMEOUT", "OUT_OF_MEMORY",
+        "NODE_FAIL", "CANCELLED by 1001", "PREEMPTED", "PENDING", "RUNNING"};
+    static final String[] PARTITIONS = {"cpu", "gpuA100x4", "gpuH100x8", "debug"};
+    static final String[] KINDS = {"oom", "cuda_oom", "time_limit", "unknown"};
+
+    /** A deterministic mix of jobs: plain and array tasks, every outcome, GPU and CPU partitions. */
+    static List<JobRecord> mix(int n, long seed) {
+        Random r = new Random(seed);
+        List<JobRecord> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String p = PARTITIONS[r.nextInt(PARTITIONS.length)];
+            int gpus = p.startsWith("gpu") ? 1 + r.nextInt(4) : 0;
+            String model = p.equals("gpuA100x4") ? "a100" : p.equals("gpuH100x8") ? "h100" : null;
+            String id = r.nextInt(5) == 0 ? (500 + r.nextInt(40)) + "_" + r.nextInt(50) : String.valueOf(10_000 + i);
+            JobRecord.Builder b = Jobs.job(id, STATES[r.nextInt(STATES.length)], p, "u" + r.nextInt(7),
+                    1 + r.nextInt(64), gpus, model, r.nextDouble() * 30, r.nextDouble() * 24 * 40);
+            if (r.nextBoolean()) {
+                b.totalCpu(Duration.ofSeconds(r.nextInt(200_000)));
+                b.maxRss(Jobs.gib(r.nextDouble() * 64));
+            }
+            if (r.nextInt(4) == 0) {
+                b.consumedEnergyJoules((long) r.nextInt(50_000_000) + 1);
+            }
+            out.add(b.build());
+        }
+        return out;
+    }
+
+    static FleetStats aggregate(List<JobRecord> jobs, int top) {
+        FleetStats s = FleetStats.builder().topJobs(top).build();
+        for (JobRecord j : jobs) {
+            s.add(j, KINDS[Math.floorMod(j.id().toString().hashCode(), KINDS.length)]);
+        }
+        return s;
+    }
+
+    @Test
+    void mergingSlicesInAnyOrderGivesExactlyTheSinglePassReport() {
+        List<JobRecord> jobs = mix(5_000, 42);
+        FleetReport single = aggregate(jobs, 15).report();
+        for (long seed = 1; seed <= 5; seed++) {
+            List<JobRecord> shuffled = new ArrayList<>(jobs);
+            Collections.shuffle(shuffled, new Random(seed));
+            int parts = 2 + (int) seed;
+            List<FleetStats> pieces = new ArrayList<>();
+            int per = shuffled.size() / parts + 1;
+            for (int i = 0; i < shuffled.size(); i += per) {
+                pieces.add(aggregate(shuffled.subList(i, Math.min(shuffled.size(), i + per)), 15));
+            }
+            Collections.shuffle(pieces, new Random(seed * 7));
+            FleetStats merged = FleetStats.builder().topJobs(15).build();
+            pieces.forEach(merged::merge);
+            // records: every double is computed from the same whole-number counters, so equals is exact
+            assertThat(merged.report()).isEqualTo(single);
+        }
+        assertThat(single.records()).isEqualTo(5_000);
+        assertThat(single.topJobs()).hasSize(15);
+    }
+
+    @Test
+    void cancelledAndPreemptedAreApartFromFailuresButInTheDenominator() {
+        FleetStats s = FleetStats.builder().build();
+        s.add(Jobs.cpuJob("1", "FAILED", 2, 3), "oom");
+        s.add(Jobs.cpuJob("2", "COMPLETED", 2, 3), null);
+        s.add(Jobs.cpuJob("3", "CANCELLED by 1001", 1, 3), null);
+        s.add(Jobs.cpuJob("4", "PREEMPTED", 1, 3), null);
+        s.add(Jobs.job("5", "PENDING", "cpu", "ann", 8, 0, null, 0, 3).end(null).build(), null);
+        FleetReport.Breakdown t = s.report().total();
+        assertThat(t.failureRate()).isEqualTo(0.25);
+        assertThat(t.ended()).isEqualTo(4);
+        assertThat(t.pending()).isEqualTo(1);
+        assertThat(t.wastedCpuHours()).isEqualTo(16.0);
+        assertThat(t.interruptedCpuHours()).isEqualTo(16.0);
+        assertThat(t.usedCpuHours()).isEqualTo(48.0);
+        assertThat(s.report().byKind()).extracting(FleetReport.Breakdown::key).containsExactly("oom");
+    }
+
+    @Test
+    void measuredEnergyIsReportedApartAndNeverAddedToTheEstimate() {
+        FleetStats s = FleetStats.builder().build();
+        JobRecord measured = Jobs.job("1", "FAILED", "gpuA100x4", "ann", 16, 1, "a100", 1, 2)
+                .consumedEnergyJoules(1_800_000L).build();
+        JobRecord unmeasured = Jobs.job("2", "FAILED", "gpuA100x4", "ann", 16, 1, "a100", 1, 2).build();
+        s.add(measured, "oom");
+        s.add(unmeasured, "oom");
+        FleetReport.Breakdown t = s.report().total();
+        assertThat(t.wastedKwh()).isCloseTo(2 * 0.640, within(1e-12));
+        assertThat(t.measuredWastedKwh()).isCloseTo(0.5, within(1e-12));
+        assertThat(t.measuredWastedJobs()).isEqualTo(1);
+        FleetStats none = FleetStats.builder().build();
+        none.add(unmeasured, "oom");
+        assertThat(none.report().total().measuredWastedKwh()).as("unknown, not zero").isNull();
+    }
+
+    @Test
+    void anArrayJobIsOneTopEntryWithItsTaskCounts() {
+        FleetStats s = FleetStats.builder().build();
+        for (int task = 1; task <= 5; task++) {
+            String state = task <= 3 ? "OUT_OF_MEMORY" : "COMPLETED";
+            s.add(Jobs.job("4242_" + task, state, "cpu", "bob", 4, 0, null, 2, 10 + task).build(), "oom");
+        }
+        s.add(Jobs.cpuJob("77", "FAILED", 1, 5), "segfault");
+        List<FleetReport.TopEntry> top = s.report().topJobs();
+        assertThat(top).extracting(FleetReport.TopEntry::id).containsExactly("4242_[1-5]", "77");
+        FleetReport.TopEntry array = top.get(0);
+        assertThat(array.array()).isTrue();
+        assertThat(array.taskCount()).isEqualTo(5);
+        assertThat(array.tasks()).containsEntry("failed", 3L).containsEntry("completed", 2L);
+        assertThat(array.kinds()).containsEntry("oom", 3L);
+        assertThat(array.state()).isEqualTo("OUT_OF_MEMORY");
+        assertThat(array.wastedCpuHours()).isEqualTo(24.0);
+        assertThat(s.report().total().jobs()).isEqualTo(6);
+    }
+
+    @Test
+    void arrayEntriesAreBoundedAndTotalsStayExact() {
+        List<JobRecord> jobs = new ArrayList<>();
+        for (int a = 1; a <= 300; a++) {
+            jobs.add(Jobs.job(a + "_1", "FAILED", "cpu", "bob", a, 0, null, 1, a).build());
+        }
+        FleetStats bounded = FleetStats.builder().arrayLimit(20).topJobs(5).build();
+        FleetStats exact = FleetStats.builder().arrayLimit(1000).topJobs(5).build();
+        jobs.forEach(j -> {
+            bounded.add(j, "oom");
+            exact.add(j, "oom");
+        });
+        assertThat(bounded.report().arraysTruncated()).isTrue();
+        assertThat(exact.report().arraysTruncated()).isFalse();
+        assertThat(bounded.report().total()).isEqualTo(exact.report().total());
+        // the most wasteful arrays are the ones kept
+        assertThat(bounded.report().topJobs()).isEqualTo(exact.report().topJobs());
+        assertThat(bounded.report().topJobs().get(0).id()).isEqualTo("300_[1]");
+    }
+
+    @Test
+    void efficiencyOfCompletedJobsIsTotalCpuOverElapsedTimesCpusAndMaxRssOverTheLimit() {
+        FleetStats s = FleetStats.builder().build();
+        // 8 CPUs x 1 h = 8 core-hours reserved, 4 used; 32G requested, 8G peak
+        s.add(Jobs.cpuJob("1", "COMPLETED", 1, 2).toBuilder().totalCpu(Duration.ofHours(4)).maxRss(Jobs.gib(8)).build(), null);
+        // 8 core-hours reserved, 1 used (low); 32G requested, 30G peak
+        s.add(Jobs.cpuJob("2", "COMPLETED", 1, 2).toBuilder().totalCpu(Duration.ofHours(1)).maxRss(Jobs.gib(30)).build(), null);
+        // failed jobs do not count toward efficiency
+        s.add(Jobs.cpuJob("3", "FAILED", 1, 2).toBuilder().totalCpu(Duration.ZERO).build(), "oom");
+        FleetReport.Efficiency e = s.report().efficiency();
+        assertThat(e.completedJobs()).isEqualTo(2);
+        assertThat(e.cpuEfficiency()).isCloseTo(5.0 / 16, within(1e-12));
+        assertThat(e.unusedCpuHours()).isCloseTo(11.0, within(1e-9));
+        assertThat(e.lowCpuJobs()).isEqualTo(1);
+        assertThat(e.memoryEfficiency()).isCloseTo(38.0 / 64, within(1e-3));
+        assertThat(e.unusedMemoryGbHours()).isCloseTo(26.0, within(1e-3));
+        assertThat(e.lowMemoryJobs()).isZero();
+    }
+
+    @Test
+    void unknownResourcesCountAsNothingNotAsErrors() {
+        FleetStats s = FleetStats.builder().build();
+        JobRecord bare = JobRecord.builder(io.slurmwise.job.JobId.parse("9"))
+                .status(io.slurmwise.job.JobStatus.parse("FAILED")).build();
+        s.add(bare, null);
+        FleetReport r = s.report();
+        assertThat(r.total().failed()).isEqualTo(1);
+        assertThat(r.total().wastedKwh()).isZero();
+        assertThat(r.byPartition().get(0).key()).isEqualTo(FleetStats.UNKNOWN_KEY);
+        assertThat(r.byKind().get(0).key()).isEqualTo("unknown");
+        assertThat(r.byDay()).isEmpty();
+        assertThat(r.efficiency().cpuEfficiency()).isNull();
+    }
+
+    @Test
+    void statsOfDifferentEnergyModelsDoNotMerge() {
+        FleetStats a = FleetStats.builder().build();
+        FleetStats b = FleetStats.builder().energy(EnergyModel.defaults().withPue(1.2)).build();
+        assertThatThrownBy(() -> a.merge(b)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("different energy models");
+    }
+}
