@@ -127,20 +127,31 @@ final class StatsPanel {
         blank();
         lines.add(st.bold("By partition") + st.dim("  failure rate (failed/ended), waste of failed jobs"));
         Table tb = new Table(st, "PARTITION FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
+        int w = keyWidth(limit(r.byPartition()));
         for (Breakdown b : limit(r.byPartition())) {
-            tb.row(b.key() + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
+            tb.row(padKey(b.key(), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
                     one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), String.valueOf(b.jobs()));
         }
         table(tb);
         more(r.byPartition().size(), "partitions");
     }
 
+    /** Keys padded to one width, so "gpuA100x4 22% (2/9)" rows line up like a column. */
+    private static int keyWidth(List<Breakdown> rows) {
+        return rows.stream().mapToInt(b -> b.key().length()).max().orElse(0);
+    }
+
+    private static String padKey(String key, int width) {
+        return key + " ".repeat(Math.max(0, width - key.length()));
+    }
+
     private void byUser() {
         blank();
         lines.add(st.bold("By user"));
         Table tb = new Table(st, "USER FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
+        int w = keyWidth(limit(r.byUser()));
         for (Breakdown b : limit(r.byUser())) {
-            tb.row(b.key() + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
+            tb.row(padKey(b.key(), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
                     one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), String.valueOf(b.jobs()));
         }
         table(tb);
