@@ -137,17 +137,17 @@ public final class RealBackend implements SlurmBackend {
         return b.stdoutPath(loc.stdout()).stderrPath(loc.stderr()).build();
     }
 
-    /** The job as slurmctld shows it; empty when it forgot the job or does not answer (sacct is enough then). */
+    /**
+     * The job as slurmctld shows it; empty when it forgot the job or cannot answer: its view only adds to sacct's
+     * (the shell's exit code, recent log paths), so the record stands without it.
+     */
     private Optional<ScontrolJob> scontrol(JobId id) {
         try {
             return slurm.scontrolShowJob(id).flatMap(text -> ScontrolJob.parseAll(text).stream()
                     .filter(j -> j.displayId().equals(id.toString()) || j.jobId().equals(id.toString()))
                     .findFirst());
         } catch (SlurmCommandException e) {
-            if (e.controllerUnavailable()) {
-                return Optional.empty();
-            }
-            throw e;
+            return Optional.empty();
         }
     }
 
