@@ -21,6 +21,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -175,7 +176,8 @@ public final class RealBackend implements SlurmBackend {
 
     @Override
     public Stream<JobRecord> jobs(JobQuery q) {
-        List<String> args = new ArrayList<>(List.of("-X", "-P", "-o", String.join(",", SacctFields.forWindow(version()))));
+        List<String> fields = SacctFields.forWindow(version());
+        List<String> args = new ArrayList<>(List.of("-X", "-P", "-o", String.join(",", fields)));
         List<String> window = window(q);
         args.addAll(window);
         Set<JobState> sacctStates = q.states().stream().filter(SACCT_STATES::contains)
@@ -183,23 +185,23 @@ public final class RealBackend implements SlurmBackend {
         if (!q.states().isEmpty() && sacctStates.size() == q.states().size()) {
             args.addAll(List.of("-s", sacctStates.stream().map(Enum::name).collect(Collectors.joining(","))));
         }
-        List<JobRecord> jobs;
+        List<JobRecord> jobs = new ArrayList<>();
         try (Stream<JobRecord> s = SacctReader.stream(new StringReader(slurm.sacct(args)))) {
             // sacct -s means "was in that state during the window"; slurmwise means the job's state now
-            jobs = s.filter(j -> q.matchesState(j.state())).toList();
+            s.filter(j -> q.matchesState(j.state())).forEach(jobs::add);
         }
+        Map<String, String> reasons = q.matchesState(JobState.PENDING) ? pendingReasons(q.user()) : Map.of();
+        jobs.addAll(neverEligible(q, reasons, jobs, fields));
         if (jobs.isEmpty()) {
             return Stream.empty();
         }
         Map<String, DataSize> rss = jobs.stream().anyMatch(j -> j.state() != JobState.PENDING) ? stepMaxRss(window)
                 : Map.of();
-        Map<String, String> reasons = jobs.stream().anyMatch(j -> j.state() == JobState.PENDING)
-                ? pendingReasons(q.user()) : Map.of();
         List<JobRecord> out = new ArrayList<>(jobs.size());
         for (JobRecord j : jobs) {
             String key = j.id().toString();
             DataSize m = rss.get(key);
-            String reason = reasons.get(key);
+            String reason = j.state() == JobState.PENDING ? reasons.get(key) : null;
             if (m == null && reason == null) {
                 out.add(j);
                 continue;
@@ -213,7 +215,43 @@ public final class RealBackend implements SlurmBackend {
             }
             out.add(b.build());
         }
+        out.sort(Comparator.comparing(JobRecord::submit, Comparator.nullsLast(Comparator.<LocalDateTime>naturalOrder()))
+                .thenComparingLong(j -> j.id().jobId())
+                .thenComparing(j -> j.id().arrayTask(), Comparator.nullsFirst(Comparator.<Integer>naturalOrder())));
         return out.stream();
+    }
+
+    /**
+     * Pending jobs that were never eligible (a dependency, a hold) are missing from sacct's -S/-E windows, which
+     * select by eligible time; squeue knows them, and {@code sacct -j} shows them. They count as overlapping any
+     * window that reaches their submission, as everything still pending does.
+     */
+    private List<JobRecord> neverEligible(JobQuery q, Map<String, String> reasons, List<JobRecord> listed,
+                                          List<String> fields) {
+        Set<String> known = listed.stream().map(j -> j.id().toString()).collect(Collectors.toSet());
+        List<String> missing = reasons.keySet().stream().filter(id -> !known.contains(id)).toList();
+        if (missing.isEmpty()) {
+            return List.of();
+        }
+        // a pending array shows as 53_[1-3] in squeue; sacct -j takes the array id
+        Set<String> query = new java.util.LinkedHashSet<>();
+        for (String id : missing) {
+            JobId.tryParse(id).ifPresent(j -> query.add(j.arraySpec() != null ? Long.toString(j.jobId()) : j.toString()));
+        }
+        List<JobRecord> found = new ArrayList<>();
+        List<String> ids = new ArrayList<>(query);
+        for (int i = 0; i < ids.size(); i += 500) {
+            List<String> chunk = ids.subList(i, Math.min(ids.size(), i + 500));
+            String out = slurm.sacct(List.of("-X", "-P", "-j", String.join(",", chunk), "-o", String.join(",", fields)));
+            try (Stream<JobRecord> s = SacctReader.stream(new StringReader(out))) {
+                s.filter(j -> j.state() == JobState.PENDING && missing.contains(j.id().toString()))
+                        .filter(j -> q.user() == null || q.user().equals(j.user()))
+                        .filter(j -> q.partition() == null || q.partition().equals(j.partition()))
+                        .filter(j -> q.until() == null || j.submit() == null || !j.submit().isAfter(q.until()))
+                        .forEach(found::add);
+            }
+        }
+        return found;
     }
 
     private static List<String> window(JobQuery q) {
