@@ -82,7 +82,8 @@ public final class RealBackend implements SlurmBackend {
     @Override
     public Optional<JobRecord> job(JobId id) {
         List<String> fields = SacctFields.forJob(version());
-        String out = slurm.sacct(List.of("-P", "-j", id.toString(), "-o", String.join(",", fields)));
+        // a step id (45.batch) names its job: ask for the job, whose row carries the record
+        String out = slurm.sacct(List.of("-P", "-j", id.withoutStep().toString(), "-o", String.join(",", fields)));
         SacctRows rows = SacctRows.parse(out);
         List<JobRecord> found;
         try (Stream<JobRecord> s = SacctReader.stream(new StringReader(rows.readable()))) {
@@ -373,10 +374,5 @@ public final class RealBackend implements SlurmBackend {
     @Override
     public List<Partition> partitions() {
         return SinfoParser.parse(slurm.sinfo(SinfoParser.FORMAT));
-    }
-
-    /** The runner this backend uses (the only way it starts processes). */
-    CommandRunner runner() {
-        return slurm.runner();
     }
 }

@@ -34,10 +34,6 @@ final class SlurmCommands {
         this.runner = new CommandRunner(config.environment());
     }
 
-    CommandRunner runner() {
-        return runner;
-    }
-
     /** The release of the sacct on PATH, asked once per process. */
     SlurmVersion version() {
         Path sacct = runner.locate(SlurmTool.SACCT).orElseThrow(() -> new SlurmCommandException(Failure.MISSING,
