@@ -232,6 +232,19 @@ else
 fi
 EOF
 
+# SLURM's filename patterns in full: %u in a directory, %N %n %t %J %%, zero padding (%4j, %2t);
+# a relative --output/--error resolves against the work dir
+w log_patterns.sbatch <<'EOF'
+#!/bin/bash
+#SBATCH --job-name=log_patterns
+#SBATCH -o logs-%u/%x.%N.%4j.out
+#SBATCH --error=logs-%u/%x.%J.t%2t.n%n.%%.err
+#SBATCH --time=00:05:00
+#SBATCH --mem=100M
+echo "job $SLURM_JOB_ID: loading the run configuration"
+python3 -c 'open("config.yaml")'
+EOF
+
 w gpu.sbatch <<'EOF'
 #!/bin/bash
 #SBATCH --job-name=gpu_completes
@@ -245,6 +258,7 @@ echo "CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-unset} SLURM_JOB_GPUS=${SLURM
 sleep 2
 EOF
 
+install -d -o "$TEST_USER" -g "$TEST_USER" -m 0755 "$WORK/logs-$TEST_USER"   # --output dirs must exist
 chown -R "$TEST_USER:$TEST_USER" "$WORK"
 install -d -o root -g root -m 0755 "$WORK/results"   # read-only for the test user
 if mountpoint -q "${DISKFULL_DIR:-/nonexistent}"; then
@@ -281,6 +295,7 @@ SEGV2=$(submit segfault_signal segfault_signal.sbatch)
 FNF=$(submit file_not_found file_not_found.sbatch)
 [[ -z $DISKFULL_DIR ]] || DQ=$(submit disk_quota disk_quota.sbatch)
 ARR=$(submit array array.sbatch)
+PAT=$(submit log_patterns log_patterns.sbatch)
 GPU=$(submit gpu_completes gpu.sbatch)
 PTL=$(submit partition_time_limit --job-name=partition_time_limit -p gpuA100x4 --gres=gpu:a100:1 --time=01:00:00 quick.sbatch)
 PCF=$(submit partition_config --job-name=partition_config -c 16 quick.sbatch)
@@ -315,6 +330,7 @@ add_row file_not_found "$FNF" FAILED file_not_found
 [[ -z $DISKFULL_DIR ]] || add_row disk_quota "$DQ" FAILED disk_quota
 add_row array_task_fail "${ARR}_2" FAILED permission
 add_row array_task_ok "${ARR}_1" COMPLETED none
+add_row log_patterns "$PAT" FAILED file_not_found
 add_row gpu_completes "$GPU" COMPLETED none
 add_row rejected_mem "$REJ" FAILED resources_unavailable
 add_row dependency "$DEP" PENDING dependency;                       WANT_REASON[$DEP]=DependencyNeverSatisfied
@@ -325,7 +341,7 @@ add_row allocation_exhausted "$EXH" PENDING allocation_exhausted;    WANT_REASON
 
 # ------------------------------------------------------------------ 3. wait for final states
 say "waiting for the running jobs to end (the time_limit job needs 60-90 s)"
-RUNNABLE=("$TL" "$CANCEL" "$PYERR" "$OK" "$OOM" "$SEGV" "$SEGV2" "$FNF" "$ARR" "$GPU")
+RUNNABLE=("$TL" "$CANCEL" "$PYERR" "$OK" "$OOM" "$SEGV" "$SEGV2" "$FNF" "$ARR" "$PAT" "$GPU")
 [[ -z $DISKFULL_DIR ]] || RUNNABLE+=("$DQ")
 wait_gone "${RUNNABLE[@]}"
 # accounting is written asynchronously: wait until sacct has every final state

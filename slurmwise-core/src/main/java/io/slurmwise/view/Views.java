@@ -38,6 +38,8 @@ public final class Views {
         m.put("state", j.state().name());
         m.put("state_detail", j.status().detail().isEmpty() ? null : j.status().detail());
         m.put("exit_code", j.exitCode() == null ? null : j.exitCode().toString());
+        // scontrol's view of the same exit (a shell's exit 139 is 139:0 there, 11:0 in sacct), while it is known
+        m.put("exit_code_scontrol", j.exitCodeView() == null ? null : j.exitCodeView().toString());
         m.put("submit", j.submit() == null ? null : j.submit().toString());
         m.put("start", j.start() == null ? null : j.start().toString());
         m.put("end", j.end() == null ? null : j.end().toString());

@@ -163,8 +163,9 @@ class MockClusterTest {
     }
 
     @Test
-    void autoPicksMockWhenSacctIsMissingAndSaysSo() {
-        Backends.Selection sel = Backends.select(Settings.from(Map.of()));
+    void autoPicksMockWhenSacctIsMissingAndSaysSo(@TempDir Path emptyBin) {
+        // a PATH without sacct, stated explicitly: the machine running the tests may well have SLURM
+        Backends.Selection sel = Backends.select(Settings.from(Map.of("PATH", emptyBin.toString())));
         assertThat(sel.backend().name()).isEqualTo("mock");
         assertThat(sel.reason()).contains("auto");
     }

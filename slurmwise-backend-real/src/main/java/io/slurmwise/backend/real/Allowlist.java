@@ -1,0 +1,184 @@
+package io.slurmwise.backend.real;
+
+import io.slurmwise.job.JobId;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The one place that decides what the real backend may execute. {@link CommandRunner} calls {@link #check} before
+ * it looks a program up, so nothing outside this list can run:
+ *
+ * <pre>
+ * sacct    [-P] [-n] [-X] [-a] [--batch-script] [-j IDS] [-S TIME] [-E TIME] [-s STATES] [-u USER] [-r PARTITION] [-o FIELDS]
+ * scontrol show job ID | show partition [NAME] | show node [NAME] | write batch_script ID -
+ * sinfo    [-h] [-o FORMAT] [-p PARTITION]
+ * squeue   [-h] [-o FORMAT] [-j IDS] [-t STATES] [-u USER] [-p PARTITION]
+ * any of them: --version
+ * </pre>
+ *
+ * Every option value is checked against the shape slurmwise itself builds (job ids parse as {@link JobId}, times
+ * are ISO timestamps, names cannot start with a dash), so no value can smuggle in another option. The rules are
+ * code, not a resource file, on purpose: a security boundary should not be replaceable from the classpath.
+ *
+ * <pre>{@code
+ * Allowlist.check(SlurmTool.SCONTROL, List.of("show", "job", "1001"));          // fine
+ * Allowlist.check(SlurmTool.SCONTROL, List.of("update", "JobId=1001", "..."));  // ForbiddenCommandException
+ * }</pre>
+ */
+public final class Allowlist {
+
+    private static final int MAX_ARG_LENGTH = 16_384;
+    private static final int MAX_JOB_IDS = 1_000;
+
+    private static final Pattern TIME = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}");
+    private static final Pattern STATES = Pattern.compile("[A-Z_]{1,24}(,[A-Z_]{1,24}){0,40}");
+    // user, partition and node names: never a leading dash, so never an option
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.@+-]{0,127}");
+    private static final Pattern SACCT_FIELDS = Pattern.compile("[A-Za-z]{1,40}(,[A-Za-z]{1,40}){0,120}");
+    // sinfo/squeue format strings: %-directives, field widths and '|' separators only
+    private static final Pattern FORMAT = Pattern.compile("[%|.A-Za-z0-9]{1,400}");
+
+    private enum Value { JOB_IDS, TIME, STATES, NAME, SACCT_FIELDS, FORMAT }
+
+    private static final Set<String> SACCT_FLAGS = Set.of("-P", "-n", "-X", "-a", "--batch-script");
+    private static final Map<String, Value> SACCT_OPTIONS = Map.of("-j", Value.JOB_IDS, "-S", Value.TIME,
+            "-E", Value.TIME, "-s", Value.STATES, "-u", Value.NAME, "-r", Value.NAME, "-o", Value.SACCT_FIELDS);
+    private static final Set<String> SINFO_FLAGS = Set.of("-h");
+    private static final Map<String, Value> SINFO_OPTIONS = Map.of("-o", Value.FORMAT, "-p", Value.NAME);
+    private static final Set<String> SQUEUE_FLAGS = Set.of("-h");
+    private static final Map<String, Value> SQUEUE_OPTIONS = Map.of("-o", Value.FORMAT, "-j", Value.JOB_IDS,
+            "-t", Value.STATES, "-u", Value.NAME, "-p", Value.NAME);
+
+    private Allowlist() {
+    }
+
+    /** Whether {@code tool args...} may run; {@link #check} says why not. */
+    public static boolean allows(SlurmTool tool, List<String> args) {
+        try {
+            check(tool, args);
+            return true;
+        } catch (ForbiddenCommandException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Accepts exactly the read-only invocations listed in the class comment.
+     *
+     * @throws ForbiddenCommandException naming the refused command and the rule it broke
+     */
+    public static void check(SlurmTool tool, List<String> args) {
+        if (tool == null || args == null) {
+            throw new ForbiddenCommandException(String.valueOf(tool), List.of(), "no program or no arguments given");
+        }
+        for (String a : args) {
+            if (a == null || a.isEmpty() || a.length() > MAX_ARG_LENGTH) {
+                throw forbidden(tool, args, "an empty, null or oversized argument");
+            }
+            for (int i = 0; i < a.length(); i++) {
+                if (Character.isISOControl(a.charAt(i))) {
+                    throw forbidden(tool, args, "a control character in an argument");
+                }
+            }
+        }
+        if (args.equals(List.of("--version"))) {
+            return;
+        }
+        switch (tool) {
+            case SACCT -> {
+                Set<String> seen = options(tool, args, SACCT_FLAGS, SACCT_OPTIONS);
+                if (seen.contains("--batch-script") && !seen.contains("-j")) {
+                    throw forbidden(tool, args, "--batch-script only together with -j");
+                }
+            }
+            case SCONTROL -> scontrol(args);
+            case SINFO -> options(tool, args, SINFO_FLAGS, SINFO_OPTIONS);
+            case SQUEUE -> options(tool, args, SQUEUE_FLAGS, SQUEUE_OPTIONS);
+        }
+    }
+
+    private static void scontrol(List<String> args) {
+        SlurmTool t = SlurmTool.SCONTROL;
+        int n = args.size();
+        if (n >= 2 && args.get(0).equals("show")) {
+            String what = args.get(1);
+            if (what.equals("job") && n == 3) {
+                jobIds(t, args, args.get(2), 1);
+                return;
+            }
+            if ((what.equals("partition") || what.equals("node")) && (n == 2 || n == 3)) {
+                if (n == 3) {
+                    value(t, args, Value.NAME, args.get(2));
+                }
+                return;
+            }
+        }
+        // write batch_script to "-" (stdout) only: any other target would write a file
+        if (n == 4 && args.get(0).equals("write") && args.get(1).equals("batch_script") && args.get(3).equals("-")) {
+            jobIds(t, args, args.get(2), 1);
+            return;
+        }
+        throw forbidden(t, args, "scontrol may only 'show job ID', 'show partition [NAME]', 'show node [NAME]'"
+                + " or 'write batch_script ID -'");
+    }
+
+    private static Set<String> options(SlurmTool tool, List<String> args, Set<String> flags, Map<String, Value> valued) {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (!seen.add(a)) {
+                throw forbidden(tool, args, "option " + a + " given twice");
+            }
+            if (flags.contains(a)) {
+                continue;
+            }
+            Value v = valued.get(a);
+            if (v == null) {
+                throw forbidden(tool, args, "'" + a + "' is not an allowed " + tool.executable() + " option");
+            }
+            if (i + 1 >= args.size()) {
+                throw forbidden(tool, args, a + " needs a value");
+            }
+            value(tool, args, v, args.get(++i));
+        }
+        return seen;
+    }
+
+    private static void value(SlurmTool tool, List<String> args, Value kind, String v) {
+        boolean ok = switch (kind) {
+            case JOB_IDS -> {
+                jobIds(tool, args, v, MAX_JOB_IDS);
+                yield true;
+            }
+            case TIME -> TIME.matcher(v).matches();
+            case STATES -> STATES.matcher(v).matches();
+            case NAME -> NAME.matcher(v).matches();
+            case SACCT_FIELDS -> SACCT_FIELDS.matcher(v).matches();
+            case FORMAT -> FORMAT.matcher(v).matches();
+        };
+        if (!ok) {
+            throw forbidden(tool, args, "'" + v + "' is not a valid " + kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
+        }
+    }
+
+    private static void jobIds(SlurmTool tool, List<String> args, String v, int max) {
+        String[] ids = v.split(",", -1);
+        if (ids.length > max) {
+            throw forbidden(tool, args, "more than " + max + " job ids in one call");
+        }
+        for (String id : ids) {
+            // a JobId that parses is digits, _ [ ] , % - + . and a step name: never an option or a path
+            if (JobId.tryParse(id).filter(j -> j.toString().equals(id)).isEmpty()) {
+                throw forbidden(tool, args, "'" + id + "' is not a job id");
+            }
+        }
+    }
+
+    private static ForbiddenCommandException forbidden(SlurmTool tool, List<String> args, String why) {
+        return new ForbiddenCommandException(tool.executable(), args, why);
+    }
+}

@@ -1,0 +1,250 @@
+package io.slurmwise.backend.real;
+
+import io.slurmwise.backend.BackendException;
+import io.slurmwise.backend.JobQuery;
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.job.DataSize;
+import io.slurmwise.job.ExitCode;
+import io.slurmwise.job.JobId;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.JobState;
+import io.slurmwise.job.Partition;
+import io.slurmwise.testing.Captures;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The whole backend over fake SLURM commands that replay real 22.05 outputs (the lab's work dir is moved into a
+ * temporary folder, which holds the job's real log lines). Runs anywhere; the same paths against the real
+ * cluster are in RealClusterScenariosTest.
+ */
+class RealBackendReplayTest {
+
+    static final String LAB_WORK = "/var/tmp/slurmwise-lab/work/run-20261130-014531";
+
+    @TempDir
+    Path dir;
+    Path work;
+    FakeSlurm fake;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        work = Files.createDirectories(dir.resolve("work"));
+        fake = new FakeSlurm(dir);
+    }
+
+    String moved(String capture) {
+        return RealCaptures.output(capture).replace(LAB_WORK, work.toString());
+    }
+
+    /** sacct answers from captures; slurmctld has forgotten every job (MinJobAge passed). */
+    void forgetfulController(String sacctVersion) {
+        Path job = fake.file("job-53_2.psv", moved("sacct_job_array_task.txt"));
+        Path pending = fake.file("job-46.psv", moved("sacct_job_pending.txt"));
+        Path unknown = fake.file("job-unknown.psv", moved("sacct_job_unknown.txt"));
+        Path parent = fake.file("job-53.psv", moved("sacct_job_array_parent.txt"));
+        Path script = fake.file("script.txt", moved("sacct_batch_script.txt"));
+        fake.tool("sacct", """
+                case "$*" in
+                  --version) echo '%s';;
+                  "-j 53_2 --batch-script") /bin/cat '%s';;
+                  "-P -j 53_2 -o "*) /bin/cat '%s';;
+                  "-P -j 46 -o "*) /bin/cat '%s';;
+                  "-P -j 53 -o "*) /bin/cat '%s';;
+                  *) /bin/cat '%s';;
+                esac""".formatted(sacctVersion, script, job, pending, parent, unknown));
+        fake.tool("scontrol", """
+                if [ "$1" = write ]; then echo 'job script retrieval failed: Invalid job id specified' >&2; exit 0; fi
+                echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1""");
+        fake.tool("squeue", "echo '46|DependencyNeverSatisfied'");
+    }
+
+    void logs() throws IOException {
+        Files.writeString(work.resolve("array-53_2.out"), "task 2 of array job 53 (job 61)\ntask 2 writes to results/ (root rwxr-xr-x)\n");
+        Files.writeString(work.resolve("array-53_2.err"), "/var/spool/slurm/d/job00061/slurm_script: line 11: results/task_2.csv: Permission denied\n");
+    }
+
+    @Test
+    void anArrayTaskWhoseControllerForgotItFindsItsLogsThroughTheBatchScript() throws IOException {
+        forgetfulController("slurm-wlm 22.05.8");
+        logs();
+        RealBackend b = RealBackend.create(fake.config());
+        JobRecord job = b.job(JobId.parse("53_2")).orElseThrow();
+        assertThat(job.state()).isEqualTo(JobState.FAILED);
+        assertThat(job.exitCode()).isEqualTo(ExitCode.parse("1:0"));
+        assertThat(job.exitCodeView()).as("the controller forgot it").isNull();
+        assertThat(job.maxRss()).as("from the .batch step").isEqualTo(DataSize.tryParse("3324K", DataSize.KIB).orElseThrow());
+        assertThat(job.stdoutPath()).isEqualTo(work + "/array-53_2.out");
+        assertThat(job.stderrPath()).isEqualTo(work + "/array-53_2.err");
+        assertThat(b.logLocation(job).source()).isEqualTo(LogLocation.Source.BATCH_SCRIPT);
+        LogTail err = b.logTail(job, LogStream.STDERR, 300);
+        assertThat(err.problem()).isNull();
+        assertThat(err.lines()).singleElement().asString().endsWith("Permission denied");
+        List<String> calls = fake.calls();
+        assertThat(calls.get(0)).isEqualTo("sacct --version");
+        assertThat(calls.get(1)).startsWith("sacct -P -j 53_2 -o JobID,").endsWith(",JobIDRaw").doesNotContain("StdOut");
+        assertThat(calls.subList(2, calls.size())).containsExactly("scontrol show job 53_2",
+                "scontrol write batch_script 53_2 -", "sacct -j 53_2 --batch-script");
+    }
+
+    @Test
+    void logReadsStayOnTheJobsOwnFiles() throws IOException, InterruptedException {
+        forgetfulController("slurm-wlm 22.05.8");
+        logs();
+        RealBackend b = RealBackend.create(fake.config());
+        JobRecord job = b.job(JobId.parse("53_2")).orElseThrow();
+        LogTail forged = b.logTail(job.toBuilder().stderrPath("/etc/passwd").build(), LogStream.STDERR, 10);
+        assertThat(forged.problem()).contains("refusing to read /etc/passwd").contains("not the job's stderr file")
+                .contains(work + "/array-53_2.err");
+        assertThat(forged.content()).isEmpty();
+        // a record made up by a caller still gets the cluster's paths, never its own
+        JobRecord bare = JobRecord.builder(JobId.parse("53_2")).build();
+        assertThat(b.logTail(bare, LogStream.STDOUT, 10).lines()).first().asString().startsWith("task 2 of array");
+        // a pipe where the log should be is not read (it could block forever)
+        Files.delete(work.resolve("array-53_2.out"));
+        Process mkfifo = new ProcessBuilder("mkfifo", work.resolve("array-53_2.out").toString()).start();
+        assertThat(mkfifo.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        LogTail fifo = b.logTail(job, LogStream.STDOUT, 10);
+        assertThat(fifo.problem()).contains("is not a regular file").contains("pipe")
+                .contains("(path from #SBATCH --output/--error in the batch script)");
+        Files.delete(work.resolve("array-53_2.err"));
+        assertThat(b.logTail(job, LogStream.STDERR, 10).problem()).contains("does not exist")
+                .contains("path from #SBATCH");
+    }
+
+    @Test
+    void pendingJobsGetTheirReasonFromSqueue() {
+        forgetfulController("slurm-wlm 22.05.8");
+        RealBackend b = RealBackend.create(fake.config());
+        JobRecord job = b.job(JobId.parse("46")).orElseThrow();
+        assertThat(job.state()).isEqualTo(JobState.PENDING);
+        assertThat(job.optPendingReason()).as("sacct says Dependency; squeue knows better").contains("DependencyNeverSatisfied");
+        assertThat(fake.calls()).contains("squeue -h -o %i|%r -j 46").noneMatch(c -> c.startsWith("scontrol"));
+        assertThatThrownBy(() -> b.logLocation(job)).hasMessageContaining("is PENDING").hasMessageContaining("no log files yet");
+    }
+
+    @Test
+    void unknownIdsAreEmptyAndArrayParentsAskForATask() {
+        forgetfulController("slurm-wlm 22.05.8");
+        RealBackend b = RealBackend.create(fake.config());
+        assertThat(b.job(JobId.parse("999999"))).isEmpty();
+        assertThatThrownBy(() -> b.job(JobId.parse("53"))).isInstanceOf(BackendException.class)
+                .hasMessageContaining("job 53 has 3 records in accounting (53_1 COMPLETED, 53_2 FAILED, 53_3 COMPLETED)")
+                .hasMessageContaining("slurmwise diagnose 53_2");
+    }
+
+    @Test
+    void theControllersViewAddsTheShellExitCodeAndThePartlyExpandedPaths() throws IOException {
+        Path job = fake.file("job.psv", moved("sacct_job_segfault.txt"));
+        Path sc = fake.file("sc.txt", moved("scontrol_show_job_segfault.txt"));
+        fake.tool("sacct", "case \"$1\" in --version) echo 'slurm-wlm 22.05.8';; *) /bin/cat '" + job + "';; esac");
+        fake.tool("scontrol", "/bin/cat '" + sc + "'");
+        JobRecord r = RealBackend.create(fake.config()).job(JobId.parse("49")).orElseThrow();
+        assertThat(r.exitCode()).isEqualTo(ExitCode.parse("11:0"));
+        assertThat(r.exitCodeView()).isEqualTo(ExitCode.parse("139:0"));
+        assertThat(r.exitCodeView().killSignal()).contains(11);
+        assertThat(r.stderrPath()).isEqualTo(work + "/segfault-49.err");
+        assertThat(fake.calls()).doesNotContain("scontrol write batch_script 49 -");
+    }
+
+    /** 23.02+: StdOut/StdErr and SubmitLine are asked of sacct; its raw patterns are expanded; '|' in SubmitLine is harmless. */
+    @Test
+    void newerReleasesAskSacctForTheLogPaths() throws IOException {
+        String header = String.join("|", SacctFields.forJob(new SlurmVersion(23, 2, 7)));
+        String row = "7|train|alice|proj|gpu|normal|FAILED|1:0|0:0|2026-11-01T10:00:00|2026-11-01T10:00:05|"
+                + "2026-11-01T10:10:00|00:09:55|01:00:00|4G||8|billing=8,cpu=8,mem=4G,node=1|gpu03|00:10:00|0|" + work
+                + "|" + work + "/logs/%x-%j.out|" + work + "/logs/%x-%j.err|None|7|sbatch --wrap=python a.py | tee x";
+        assertThat(header.split("\\|")).hasSize(row.split("\\|").length - 1);
+        Path out = fake.file("job.psv", header + "\n" + row + "\n7.batch|batch||proj|||FAILED|1:0||2026-11-01T10:00:05|"
+                + "2026-11-01T10:00:05|2026-11-01T10:10:00|00:09:55|||2G|8|cpu=8,mem=4G,node=1|gpu03|00:10:00|0|||||7.batch|\n");
+        fake.tool("sacct", "case \"$1\" in --version) echo 'slurm 23.02.7';; *) /bin/cat '" + out + "';; esac");
+        fake.tool("scontrol", "echo 'scontrol: error: some unexpected failure' >&2; exit 1");
+        Files.createDirectories(work.resolve("logs"));
+        Files.writeString(work.resolve("logs/train-7.err"), "Traceback (most recent call last):\nValueError: bad\n");
+        RealBackend b = RealBackend.create(fake.config());
+        JobRecord r = b.job(JobId.parse("7")).orElseThrow();
+        assertThat(fake.calls().get(1)).contains(",StdOut,StdErr,").endsWith(",JobIDRaw,SubmitLine");
+        assertThat(r.maxRss()).isEqualTo(DataSize.tryParse("2G", DataSize.KIB).orElseThrow());
+        assertThat(r.stdoutPath()).isEqualTo(work + "/logs/train-7.out");
+        assertThat(b.logLocation(r).source()).isEqualTo(LogLocation.Source.SACCT);
+        assertThat(b.logTail(r, LogStream.STDERR, 5).lines()).containsExactly("Traceback (most recent call last):", "ValueError: bad");
+        assertThat(r.exitCodeView()).as("scontrol failed: its view is only an addition").isNull();
+        assertThat(fake.calls()).noneMatch(c -> c.contains("batch_script") || c.contains("--batch-script"));
+    }
+
+    @Test
+    void aDeadControllerStillLetsFailedJobsBeDiagnosedButNotPendingOnes() throws IOException {
+        forgetfulController("slurm-wlm 22.05.8");
+        logs();
+        fake.tool("scontrol", "exec /bin/sleep 30").tool("squeue", "exec /bin/sleep 30");
+        RealBackend b = RealBackend.create(fake.config().withTimeouts(Duration.ofSeconds(30), Duration.ofMillis(600)));
+        JobRecord failed = b.job(JobId.parse("53_2")).orElseThrow();
+        assertThat(failed.stderrPath()).isEqualTo(work + "/array-53_2.err");
+        assertThat(fake.calls()).containsSubsequence("scontrol show job 53_2", "sacct -j 53_2 --batch-script")
+                .doesNotContain("scontrol write batch_script 53_2 -");
+        assertThatThrownBy(() -> b.job(JobId.parse("46")))
+                .hasMessageContaining("job 46 is PENDING in accounting, but only slurmctld knows why it waits")
+                .hasMessageContaining("did not answer within 600 ms");
+    }
+
+    @Test
+    void windowsPassBothEndsAndFoldStepsAndReasons() {
+        String header = String.join("|", SacctFields.forWindow(new SlurmVersion(22, 5, 8)));
+        Path alloc = fake.file("alloc.psv", header + "\n"
+                + "45|import_error|slurmtest|research|cpu|normal|FAILED|1:0|0:0|2026-11-30T01:45:36|2026-11-30T01:45:50|2026-11-30T01:45:51|00:00:01|00:05:00|200M||1|billing=1,cpu=1,mem=200M,node=1|vm|00:00.040|0|/w|None\n"
+                + "55|partition_time_limit|slurmtest|research|gpuA100x4|normal|PENDING|0:0|0:0|2026-11-30T01:45:36|Unknown|Unknown|00:00:00|01:00:00|100M||1||None assigned|00:00:00|0|/w|PartitionConfig\n");
+        // the dependency job was never eligible: sacct's window omits it, sacct -j has it (real 22.05 output)
+        Path dependency = fake.file("dep.psv", RealCaptures.output("sacct_job_pending.txt"));
+        Path steps = fake.file("steps.psv", "45|\n45.batch|3412K\n45.extern|592K\n");
+        fake.tool("sacct", "case \"$*\" in --version) echo 'slurm-wlm 22.05.8';; \"-X -P -j 46 \"*) /bin/cat '" + dependency
+                + "';; \"-X -P\"*) /bin/cat '" + alloc + "';; *) /bin/cat '" + steps + "';; esac");
+        fake.tool("squeue", "echo '46|DependencyNeverSatisfied'; echo '55|PartitionTimeLimit'");
+        RealBackend b = RealBackend.create(fake.config());
+        LocalDateTime since = LocalDateTime.of(2026, 11, 1, 0, 0);
+        LocalDateTime until = LocalDateTime.of(2026, 11, 30, 12, 0, 30);
+        List<JobRecord> jobs = b.jobs(JobQuery.window(since, until)).toList();
+        assertThat(jobs).extracting(j -> j.id().toString()).containsExactly("45", "46", "55");
+        assertThat(jobs.get(0).maxRss()).isEqualTo(DataSize.tryParse("3412K", DataSize.KIB).orElseThrow());
+        assertThat(jobs.get(1).optPendingReason()).contains("DependencyNeverSatisfied");
+        assertThat(jobs.get(2).optPendingReason()).as("squeue's reason, not sacct's stale one").contains("PartitionTimeLimit");
+        List<String> calls = fake.calls();
+        assertThat(calls.get(1)).startsWith("sacct -X -P -o JobID,").endsWith("-S 2026-11-01T00:00:00 -E 2026-11-30T12:00:30 -a");
+        assertThat(calls.subList(2, calls.size())).containsExactly("squeue -h -o %i|%r -t PENDING",
+                "sacct -X -P -j 46 -o " + header.replace('|', ','),
+                "sacct -P -n -o JobID,MaxRSS -S 2026-11-01T00:00:00 -E 2026-11-30T12:00:30 -a");
+        List<JobRecord> failed = b.jobs(JobQuery.window(since, until).withStates(Set.of(JobState.FAILED))
+                .withUser("slurmtest").withPartition("cpu")).toList();
+        assertThat(failed).extracting(j -> j.id().toString()).containsExactly("45");
+        assertThat(fake.calls()).anyMatch(c -> c.startsWith("sacct -X -P") && c.endsWith("-u slurmtest -r cpu -s FAILED"));
+        List<JobRecord> gpuPending = b.jobs(JobQuery.window(since, until).withPartition("gpuA100x4")
+                .withStates(Set.of(JobState.PENDING))).toList();
+        assertThat(gpuPending).extracting(j -> j.id().toString()).as("46 is in partition cpu").containsExactly("55");
+        // a state sacct cannot filter on is filtered here, without -s
+        assertThat(b.jobs(JobQuery.window(since, until).withStates(Set.of(JobState.COMPLETING))).toList()).isEmpty();
+    }
+
+    @Test
+    void partitionsFromSinfo() {
+        fake.printing("sinfo", RealCaptures.output("sinfo_format.txt"), "", 0);
+        List<Partition> parts = RealBackend.create(fake.config()).partitions();
+        assertThat(parts).extracting(Partition::name).containsExactly("cpu", "gpuA100x4");
+        assertThat(parts.get(0).isDefault()).isTrue();
+        assertThat(parts.get(1).maxTime().limit()).contains(Duration.ofMinutes(30));
+        assertThat(parts.get(1).gres()).isEqualTo("gpu:a100:4");
+        assertThat(fake.calls()).containsExactly("sinfo -o %P|%l|%D|%c|%m|%G|%a");
+    }
+}

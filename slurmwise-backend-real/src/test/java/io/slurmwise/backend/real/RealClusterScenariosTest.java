@@ -1,0 +1,255 @@
+package io.slurmwise.backend.real;
+
+import io.slurmwise.Slurmwise;
+import io.slurmwise.backend.JobQuery;
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.config.Settings;
+import io.slurmwise.diagnose.Diagnosis;
+import io.slurmwise.job.ExitCode;
+import io.slurmwise.job.JobId;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.JobState;
+import io.slurmwise.job.Partition;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every scenario of the lab's manifest, read through the real backend from the real SLURM cluster: the record
+ * (state, exit codes, pending reason, node list, MaxRSS), the log files the resolution chain finds, and the kind
+ * the classifier decides. Fails, never skips, when the cluster is not up.
+ */
+@Tag("slurm")
+class RealClusterScenariosTest {
+
+    static LabCluster lab;
+    static RealBackend backend;
+    static Slurmwise sw;
+
+    @BeforeAll
+    static void cluster() {
+        lab = LabCluster.require();
+        backend = RealBackend.create(RealBackendConfig.from(Settings.fromEnvironment()));
+        sw = Slurmwise.builder().backend(backend).build();
+    }
+
+    static String kindOf(Diagnosis d) {
+        if (d instanceof Diagnosis.Failed f) {
+            return f.finding().kindId();
+        }
+        if (d instanceof Diagnosis.StatusOnly so && so.pending() != null && so.pending().finding() != null) {
+            return so.pending().finding().kindId();
+        }
+        return "none";
+    }
+
+    /** slurmctld still remembers a job that ended less than MinJobAge ago (a minute of margin either way). */
+    static Optional<Boolean> controllerRemembers(JobRecord r) {
+        if (r.end() == null) {
+            return Optional.empty();
+        }
+        long age = Duration.between(r.end(), LocalDateTime.now()).toSeconds();
+        long min = Long.parseLong(lab.fact("MIN_JOB_AGE"));
+        if (age < min - 60) {
+            return Optional.of(true);
+        }
+        return age > min + 360 ? Optional.of(false) : Optional.empty();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyScenarioEndToEnd() {
+        return lab.scenarios().stream().map(s -> DynamicTest.dynamicTest(s.name() + " (job " + s.jobId() + ")", () -> {
+            JobRecord r = backend.job(JobId.parse(s.jobId())).orElseThrow(
+                    () -> new AssertionError("job " + s.jobId() + " not found by the real backend"));
+            assertThat(r.id().toString()).isEqualTo(s.jobId());
+            assertThat(r.state().name()).as("state").isEqualTo(s.expectedState());
+            assertThat(r.exitCode().toString()).as("sacct exit code").isIn(s.acceptableExitCodes());
+            assertThat(r.nodeList()).as("node list").isEqualTo(s.observedNodeList());
+            assertThat(r.user()).isEqualTo(lab.fact("TEST_USER"));
+            if (s.pending()) {
+                assertThat(r.optPendingReason()).as("pending reason from squeue").contains(s.observedReason());
+                assertThat(r.stdoutPath()).isNull();
+            } else {
+                assertThat(r.optPendingReason()).isEmpty();
+                Optional<Boolean> remembered = controllerRemembers(r);
+                if (remembered.orElse(false)) {
+                    assertThat(r.exitCodeView()).as("scontrol's exit code while slurmctld remembers the job").isNotNull();
+                } else if (remembered.isPresent()) {
+                    assertThat(r.exitCodeView()).as("slurmctld forgot the job after MinJobAge").isNull();
+                }
+            }
+            Diagnosis d = sw.diagnose(r.id());
+            String kind = kindOf(d);
+            if (s.expectedKind().equals("none")) {
+                assertThat(d).isInstanceOf(Diagnosis.StatusOnly.class);
+                assertThat(kind).isEqualTo("none");
+            } else {
+                assertThat(sw.taxonomy().isA(kind, s.expectedKind())).as("kind " + kind + ", want " + s.expectedKind()).isTrue();
+            }
+            if (d instanceof Diagnosis.Failed f && !s.observedNodeList().startsWith("None")) {
+                assertThat(f.notices()).as("a job that ran has readable logs").isEmpty();
+                assertThat(f.logs()).allSatisfy(t -> {
+                    assertThat(t.problem()).isNull();
+                    assertThat(Path.of(t.path())).startsWith(s.workDir()).isRegularFile();
+                });
+            }
+        }));
+    }
+
+    @Test
+    void theResolutionChainFindsTheSameRealFilesWithAndWithoutTheController(@TempDir Path dir) throws IOException {
+        // a PATH whose scontrol is dead and whose other tools are the real ones: the controller is "down"
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path dead = bin.resolve("scontrol");
+        Files.writeString(dead, "#!/bin/sh\necho 'slurm_load_jobs error: Unable to contact slurm controller (connect failure)' >&2\nexit 1\n");
+        Files.setPosixFilePermissions(dead, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.put("PATH", bin + ":" + System.getenv("PATH"));
+        RealBackend noController = RealBackend.create(RealBackendConfig.from(Settings.from(env)));
+        int compared = 0;
+        for (LabCluster.Scenario s : lab.scenarios()) {
+            if (s.pending() || s.observedNodeList().startsWith("None")) {
+                continue;
+            }
+            JobRecord full = backend.job(JobId.parse(s.jobId())).orElseThrow();
+            JobRecord fallback = noController.job(JobId.parse(s.jobId())).orElseThrow();
+            LogLocation a = backend.logLocation(full);
+            LogLocation b = noController.logLocation(fallback);
+            assertThat(b.source()).as(s.name()).isIn(LogLocation.Source.BATCH_SCRIPT, LogLocation.Source.DEFAULT);
+            assertThat(b.stdout()).as(s.name() + " stdout").isEqualTo(a.stdout());
+            assertThat(b.stderr()).as(s.name() + " stderr").isEqualTo(a.stderr());
+            assertThat(Path.of(a.stdout())).as(s.name()).isRegularFile();
+            assertThat(Path.of(a.stderr())).as(s.name()).isRegularFile();
+            compared++;
+        }
+        assertThat(compared).isGreaterThanOrEqualTo(10);
+        // the three shapes of the lab: %x-%j, SLURM's default name (stderr merged), and an array's %x-%A_%a
+        JobRecord fnf = backend.job(JobId.parse(lab.scenario("file_not_found").jobId())).orElseThrow();
+        assertThat(fnf.stdoutPath()).endsWith("/slurm-" + lab.scenario("file_not_found").jobId() + ".out")
+                .isEqualTo(fnf.stderrPath());
+        LabCluster.Scenario arr = lab.scenario("array_task_fail");
+        JobRecord task = backend.job(JobId.parse(arr.jobId())).orElseThrow();
+        assertThat(task.stderrPath()).endsWith("/array-" + arr.jobId() + ".err");
+        // every pattern at once: %u in a directory, %N, %4j, %J, %2t, %n, %%
+        LabCluster.Scenario pat = lab.scenario("log_patterns");
+        JobRecord patterns = backend.job(JobId.parse(pat.jobId())).orElseThrow();
+        assertThat(patterns.stdoutPath()).isEqualTo(pat.workDir() + "/logs-" + lab.fact("TEST_USER") + "/log_patterns."
+                + lab.fact("NODE") + "." + String.format("%04d", Long.parseLong(pat.jobId())) + ".out");
+        assertThat(patterns.stderrPath()).isEqualTo(pat.workDir() + "/logs-" + lab.fact("TEST_USER") + "/log_patterns."
+                + pat.jobId() + ".t00.n0.%.err");
+        JobRecord imp = backend.job(JobId.parse(lab.scenario("import_error").jobId())).orElseThrow();
+        assertThat(imp.stderrPath()).isEqualTo(lab.scenario("import_error").workDir() + "/import_error-"
+                + lab.scenario("import_error").jobId() + ".err");
+    }
+
+    @Test
+    void realLogTailsCarryTheKeyLines() {
+        JobRecord imp = backend.job(JobId.parse(lab.scenario("import_error").jobId())).orElseThrow();
+        LogTail err = backend.logTail(imp, LogStream.STDERR, 300);
+        assertThat(err.lines()).anyMatch(l -> l.contains("ModuleNotFoundError: No module named 'torch'"));
+        JobRecord oom = backend.job(JobId.parse(lab.scenario("oom").jobId())).orElseThrow();
+        String oomErr = String.join("\n", backend.logTail(oom, LogStream.STDERR, 300).lines());
+        assertThat(oomErr).containsAnyOf("oom-kill event", "exceeded memory limit", "Exceeded job memory limit");
+        JobRecord tl = backend.job(JobId.parse(lab.scenario("time_limit").jobId())).orElseThrow();
+        assertThat(backend.logTail(tl, LogStream.STDERR, 5).lines()).anyMatch(l -> l.contains("DUE TO TIME LIMIT"));
+    }
+
+    @Test
+    void bothExitCodeViewsOfTheSegfaultInAChild() {
+        JobRecord segv = backend.job(JobId.parse(lab.scenario("segfault").jobId())).orElseThrow();
+        assertThat(segv.exitCode()).isEqualTo(ExitCode.parse("11:0"));
+        assertThat(segv.exitCode().sacctWrappedSignal()).contains(11);
+        if (controllerRemembers(segv).orElse(false)) {
+            assertThat(segv.exitCodeView()).isEqualTo(ExitCode.parse("139:0"));
+            assertThat(segv.exitCodeView().shellSignal()).contains(11);
+        }
+        JobRecord self = backend.job(JobId.parse(lab.scenario("segfault_signal").jobId())).orElseThrow();
+        assertThat(self.exitCode()).isEqualTo(ExitCode.parse("0:11"));
+    }
+
+    @Test
+    void theVersionProbeAndTheFieldListMatchTheCluster() {
+        SlurmVersion v = backend.version();
+        assertThat(v.toString()).isEqualTo(lab.fact("SLURM_VERSION").replaceAll("^(\\d+)\\.(\\d)\\.", "$1.0$2."));
+        assertThat(v.toString()).startsWith(lab.fact("SLURM_VERSION").substring(0, 2));
+        // on 22.05 the field list must not name StdOut: the whole call would fail
+        assertThat(v.hasSacctStdio()).isEqualTo(v.compareTo(SlurmVersion.SACCT_STDIO) >= 0);
+    }
+
+    @Test
+    void windowsFilterByStateUserAndPartitionAndFoldSteps() {
+        JobQuery all = JobQuery.window(LocalDateTime.now().minusDays(1), LocalDateTime.now().plusMinutes(1));
+        Map<String, JobRecord> listed = backend.jobs(all).collect(Collectors.toMap(j -> j.id().toString(), j -> j, (a, b) -> a));
+        for (LabCluster.Scenario s : lab.scenarios()) {
+            assertThat(listed.keySet()).as("window lists " + s.name()).contains(s.jobId());
+            if (s.pending()) {
+                assertThat(listed.get(s.jobId()).optPendingReason()).contains(s.observedReason());
+            }
+        }
+        JobRecord completes = listed.get(lab.scenario("completes").jobId());
+        assertThat(completes.maxRss()).as("MaxRSS from the steps (the completes job holds 100 MB)").isNotNull();
+        assertThat(completes.maxRss().bytes()).isGreaterThan(50L << 20);
+        List<JobRecord> failed = backend.jobs(all.withStates(Set.of(JobState.FAILED)).withUser(lab.fact("TEST_USER"))).toList();
+        assertThat(failed).isNotEmpty().allMatch(j -> j.state() == JobState.FAILED);
+        assertThat(failed).extracting(j -> j.id().toString()).contains(lab.scenario("import_error").jobId(),
+                lab.scenario("array_task_fail").jobId(), lab.scenario("rejected_mem").jobId());
+        List<JobRecord> gpu = backend.jobs(all.withPartition("gpuA100x4")).toList();
+        assertThat(gpu).isNotEmpty().allMatch(j -> j.partition().equals("gpuA100x4"));
+        assertThat(gpu).extracting(j -> j.id().toString()).contains(lab.scenario("gpu_completes").jobId());
+        assertThat(gpu.stream().filter(j -> j.id().toString().equals(lab.scenario("gpu_completes").jobId()))
+                .findFirst().orElseThrow().gpus()).isEqualTo(2);
+    }
+
+    @Test
+    void partitionsAndTheirLimits() {
+        List<Partition> parts = backend.partitions();
+        assertThat(parts).extracting(Partition::name).containsExactly("cpu", "gpuA100x4");
+        assertThat(parts.get(0).isDefault()).isTrue();
+        assertThat(parts.get(0).maxTime().limit()).contains(Duration.ofHours(2));
+        assertThat(parts.get(1).maxTime().limit()).contains(Duration.ofMinutes(30));
+        assertThat(parts.get(1).gres()).contains("gpu:a100:4");
+    }
+
+    @Test
+    void unknownJobsAreNotFound() {
+        assertThat(backend.job(JobId.parse("999999"))).isEmpty();
+        assertThat(sw.diagnose("999999")).isInstanceOf(Diagnosis.NotFound.class);
+    }
+
+    @Test
+    void batchScriptsComeFromTheCluster() {
+        LabCluster.Scenario s = lab.scenario("import_error");
+        String script = backend.batchScript(backend.job(JobId.parse(s.jobId())).orElseThrow()).orElseThrow();
+        assertThat(script).startsWith("#!/bin/bash").contains("#SBATCH --job-name=import_error").contains("python3 train.py");
+        assertThat(script).isEqualTo(Files.exists(s.workDir().resolve("import_error.sbatch"))
+                ? readQuietly(s.workDir().resolve("import_error.sbatch")) : script);
+    }
+
+    static String readQuietly(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+}

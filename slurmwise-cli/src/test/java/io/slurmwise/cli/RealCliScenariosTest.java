@@ -1,0 +1,185 @@
+package io.slurmwise.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.slurmwise.backend.real.LabCluster;
+import io.slurmwise.taxonomy.Taxonomy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code slurmwise diagnose <id> --json}, {@code jobs} and {@code classify} through {@link Main#run} with
+ * SLURMWISE_BACKEND=real against the lab's real SLURM cluster, for every scenario of its manifest. Writes what
+ * slurmwise diagnosed per real job to target/real-scenario-diagnoses.tsv. Fails, never skips, without the cluster.
+ */
+@Tag("slurm")
+class RealCliScenariosTest {
+
+    record Result(int code, String out, String err, long millis) {
+        JsonNode json() throws IOException {
+            return new ObjectMapper().readTree(out);
+        }
+    }
+
+    static LabCluster lab;
+    static final Taxonomy TAXONOMY = Taxonomy.load(null);
+    static final List<String> TABLE = new ArrayList<>();
+
+    @BeforeAll
+    static void cluster() {
+        lab = LabCluster.require();
+    }
+
+    static Map<String, String> env(Map<String, String> extra) {
+        Map<String, String> env = new HashMap<>();
+        env.put("PATH", System.getenv("PATH"));
+        env.put("SLURMWISE_HOME", Path.of("target", "slurmwise-home").toAbsolutePath().toString());
+        env.put("SLURMWISE_BACKEND", "real");
+        env.putAll(extra);
+        env.values().removeIf(v -> v == null);
+        return env;
+    }
+
+    static Result run(Map<String, String> env, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        long t0 = System.nanoTime();
+        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err), env, false);
+        return new Result(code, out.toString(), err.toString(), (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    static Result run(String... args) {
+        return run(env(Map.of()), args);
+    }
+
+    @TestFactory
+    Stream<DynamicTest> diagnoseJsonForEveryScenario() {
+        return lab.scenarios().stream().map(s -> DynamicTest.dynamicTest(s.name() + " (job " + s.jobId() + ")", () -> {
+            Result r = run("diagnose", s.jobId(), "--json");
+            assertThat(r.code()).as(r.err()).isZero();
+            JsonNode j = r.json();
+            assertThat(j.get("schema").asText()).isEqualTo("slurmwise.diagnosis/v1");
+            assertThat(j.get("backend").asText()).isEqualTo("backend real (requested)");
+            assertThat(j.at("/job/id").asText()).isEqualTo(s.jobId());
+            assertThat(j.at("/job/state").asText()).isEqualTo(s.expectedState());
+            assertThat(j.at("/job/exit_code").asText()).isIn(s.acceptableExitCodes());
+            assertThat(j.at("/job/node_list").asText()).isEqualTo(s.observedNodeList());
+            String kind;
+            String evidence = "";
+            String confidence = "";
+            if (s.pending()) {
+                assertThat(j.get("status").asText()).isEqualTo("status_only");
+                assertThat(j.at("/pending/reason").asText()).isEqualTo(s.observedReason());
+                assertThat(j.at("/job/pending_reason").asText()).isEqualTo(s.observedReason());
+                kind = j.at("/pending/finding/kind").asText("none");
+                confidence = j.at("/pending/finding/confidence").asText("");
+                evidence = "pending: " + s.observedReason() + ", can start: " + j.at("/pending/can_start").asText();
+            } else if (s.expectedKind().equals("none")) {
+                assertThat(j.get("status").asText()).isEqualTo("status_only");
+                assertThat(j.get("summary").asText()).contains("COMPLETED");
+                kind = "none";
+                evidence = j.get("summary").asText();
+            } else {
+                assertThat(j.get("status").asText()).isEqualTo("failed");
+                kind = j.at("/finding/kind").asText();
+                confidence = j.at("/finding/confidence").asText();
+                JsonNode first = j.at("/finding/evidence/0");
+                evidence = first.get("source").asText() + (first.get("line").isNull() ? "" : ":" + first.get("line").asText())
+                        + " " + first.get("text").asText();
+                if (!s.observedNodeList().startsWith("None")) {
+                    assertThat(j.get("notices")).as("notices").isEmpty();
+                    for (JsonNode log : j.get("logs")) {
+                        assertThat(log.get("problem").isNull()).as(log.toString()).isTrue();
+                        assertThat(Path.of(log.get("path").asText())).isRegularFile().startsWith(s.workDir());
+                    }
+                }
+            }
+            if (s.expectedKind().equals("none")) {
+                assertThat(kind).isEqualTo("none");
+            } else {
+                assertThat(TAXONOMY.isA(kind, s.expectedKind())).as("kind " + kind + ", want " + s.expectedKind()).isTrue();
+            }
+            synchronized (TABLE) {
+                TABLE.add(String.join("\t", s.name(), s.jobId(), j.at("/job/state").asText()
+                                + (j.at("/job/state_detail").isNull() ? "" : " " + j.at("/job/state_detail").asText()),
+                        j.at("/job/exit_code").asText(), j.at("/job/exit_code_scontrol").asText("-"),
+                        s.expectedKind(), kind, confidence, evidence.replace('\t', ' ').replace('\n', ' '),
+                        Long.toString(r.millis())));
+            }
+        }));
+    }
+
+    @AfterAll
+    static void writeTable() throws IOException {
+        List<String> lines = new ArrayList<>();
+        lines.add("scenario\tjob\tstate\texit\texit_scontrol\texpected_kind\tdiagnosed_kind\tconfidence\tdeciding_evidence\tmillis");
+        lines.addAll(TABLE);
+        Files.createDirectories(Path.of("target"));
+        Files.write(Path.of("target", "real-scenario-diagnoses.tsv"), lines);
+    }
+
+    @Test
+    void theTextPanelNamesTheRealBackendAndTheEvidence() {
+        LabCluster.Scenario s = lab.scenario("import_error");
+        Result r = run("diagnose", s.jobId());
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("job " + s.jobId() + " import_error [FAILED] exit 1:0")
+                .contains("(import_error)").contains("ModuleNotFoundError: No module named 'torch'")
+                .contains("backend real (requested)");
+        Result auto = run(env(Map.of("SLURMWISE_BACKEND", "auto")), "diagnose", s.jobId());
+        assertThat(auto.out()).contains("backend real (auto)");
+    }
+
+    @Test
+    void jobsListsEveryScenarioAndFilters() throws IOException {
+        Result all = run("jobs", "--since", "now-1days", "--json");
+        assertThat(all.code()).as(all.err()).isZero();
+        List<String> ids = new ArrayList<>();
+        all.json().get("jobs").forEach(j -> ids.add(j.get("id").asText()));
+        for (LabCluster.Scenario s : lab.scenarios()) {
+            assertThat(ids).as(s.name()).contains(s.jobId());
+        }
+        Result failed = run("jobs", "--since", "now-1days", "--state", "FAILED,OUT_OF_MEMORY", "--user", lab.fact("TEST_USER"));
+        assertThat(failed.code()).isZero();
+        assertThat(failed.out()).contains(lab.scenario("import_error").jobId()).contains("OUT_OF_MEMORY")
+                .doesNotContain("COMPLETED ").contains("backend real (requested)");
+        Result pending = run("jobs", "--since", "now-1days", "--state", "PENDING", "--json");
+        List<String> reasons = new ArrayList<>();
+        pending.json().get("jobs").forEach(j -> reasons.add(j.get("pending_reason").asText()));
+        assertThat(reasons).contains("DependencyNeverSatisfied", "PartitionTimeLimit", "PartitionConfig",
+                "QOSMaxWallDurationPerJobLimit", "AssocGrpCPUMinutesLimit");
+    }
+
+    @Test
+    void classifyReadsARealLogWithTheRealBackendSelected() throws IOException {
+        LabCluster.Scenario s = lab.scenario("disk_quota");
+        Path err = s.workDir().resolve("disk_quota-" + s.jobId() + ".err");
+        Result r = run("classify", err.toString(), "--state", "FAILED", "--exit-code", "1:0", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.json().at("/finding/kind").asText()).isEqualTo("disk_quota");
+    }
+
+    @Test
+    void unknownJobsExitWithNotFound() {
+        Result r = run("diagnose", "999999");
+        assertThat(r.code()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(r.err()).contains("job 999999 not found (backend real (requested))");
+    }
+}
