@@ -136,13 +136,15 @@ public final class DiagnosisWorkflow {
         }
         Map<JobState, Long> byState = new TreeMap<>();
         tasks.forEach(t -> byState.merge(t.state(), 1L, Long::sum));
-        JobRecord pick = tasks.stream().filter(t -> !hasNoFailure(t)).findFirst().orElse(tasks.get(0));
+        JobRecord pick = tasks.stream().filter(t -> !hasNoFailure(t) && t.id().isArrayTask()).findFirst()
+                .orElse(tasks.get(0));
         StringBuilder sb = new StringBuilder("array job " + id + " has " + tasks.size() + " tasks (");
         byState.forEach((st, n) -> sb.append(n).append(' ').append(st).append(", "));
         sb.setLength(sb.length() - 2);
         sb.append("); showing task ").append(pick.id()).append(" (slurmwise diagnose <id>_<task> for another)");
         notices.add(sb.toString());
-        return Optional.of(pick);
+        // the task's own record, with what the backend adds to single jobs (log paths, pending reason)
+        return Optional.of(backend.job(pick.id()).orElse(pick));
     }
 
     /** Running, pending and successfully completed jobs have nothing to diagnose. */

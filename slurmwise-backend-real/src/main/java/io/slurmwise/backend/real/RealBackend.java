@@ -81,16 +81,39 @@ public final class RealBackend implements SlurmBackend {
 
     @Override
     public Optional<JobRecord> job(JobId id) {
-        List<String> fields = SacctFields.forJob(version());
-        // a step id (45.batch) names its job: ask for the job, whose row carries the record
-        String out = slurm.sacct(List.of("-P", "-j", id.withoutStep().toString(), "-o", String.join(",", fields)));
-        SacctRows rows = SacctRows.parse(out);
-        List<JobRecord> found;
-        try (Stream<JobRecord> s = SacctReader.stream(new StringReader(rows.readable()))) {
-            found = s.toList();
+        SacctRows rows = sacctRows(id);
+        List<JobRecord> found = records(rows);
+        if (isArray(id, found)) {
+            return Optional.empty(); // the id of a whole array: the diagnosis picks a task through arrayTasks()
         }
         Optional<JobRecord> pick = pick(id, found);
         return pick.map(r -> enrich(r, rows.extras(r.id().toString())));
+    }
+
+    @Override
+    public List<JobRecord> arrayTasks(JobId arrayJobId) {
+        List<JobRecord> found = records(sacctRows(arrayJobId));
+        return isArray(arrayJobId, found) ? found : List.of();
+    }
+
+    private SacctRows sacctRows(JobId id) {
+        List<String> fields = SacctFields.forJob(version());
+        // a step id (45.batch) names its job: ask for the job, whose row carries the record
+        String out = slurm.sacct(List.of("-P", "-j", id.withoutStep().toString(), "-o", String.join(",", fields)));
+        return SacctRows.parse(out);
+    }
+
+    private static List<JobRecord> records(SacctRows rows) {
+        try (Stream<JobRecord> s = SacctReader.stream(new StringReader(rows.readable()))) {
+            return s.toList();
+        }
+    }
+
+    /** sacct -j 53 answers with the tasks 53_1, 53_2, ... when 53 is an array job. */
+    private static boolean isArray(JobId id, List<JobRecord> found) {
+        return !id.isArrayTask() && id.arraySpec() == null && found.size() > 1
+                && found.stream().allMatch(r -> r.id().arrayJobId() == id.arrayJobId()
+                        && (r.id().isArrayTask() || r.id().arraySpec() != null));
     }
 
     private static Optional<JobRecord> pick(JobId id, List<JobRecord> found) {

@@ -138,13 +138,19 @@ class RealBackendReplayTest {
     }
 
     @Test
-    void unknownIdsAreEmptyAndArrayParentsAskForATask() {
+    void unknownIdsAreEmptyAndArrayIdsListTheirTasks() {
         forgetfulController("slurm-wlm 22.05.8");
         RealBackend b = RealBackend.create(fake.config());
         assertThat(b.job(JobId.parse("999999"))).isEmpty();
-        assertThatThrownBy(() -> b.job(JobId.parse("53"))).isInstanceOf(BackendException.class)
-                .hasMessageContaining("job 53 has 3 records in accounting (53_1 COMPLETED, 53_2 FAILED, 53_3 COMPLETED)")
-                .hasMessageContaining("slurmwise diagnose 53_2");
+        assertThat(b.job(JobId.parse("53"))).as("the id of a whole array is no single job").isEmpty();
+        assertThat(b.arrayTasks(JobId.parse("53"))).extracting(j -> j.id() + " " + j.state())
+                .containsExactly("53_1 COMPLETED", "53_2 FAILED", "53_3 COMPLETED");
+        try (io.slurmwise.Slurmwise sw = io.slurmwise.Slurmwise.builder().backend(b).build()) {
+            assertThat(sw.diagnose("53")).isInstanceOfSatisfying(io.slurmwise.diagnose.Diagnosis.Failed.class, f -> {
+                assertThat(f.job().id().toString()).isEqualTo("53_2");
+                assertThat(f.notices()).anyMatch(n -> n.startsWith("array job 53 has 3 tasks (2 COMPLETED, 1 FAILED)"));
+            });
+        }
     }
 
     @Test
