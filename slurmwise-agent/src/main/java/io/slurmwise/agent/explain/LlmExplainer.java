@@ -40,14 +40,20 @@ public final class LlmExplainer implements Explainer {
     private static final int MAX_EVIDENCE = 6;
     private static final int MAX_FIX_CHARS = 2500;
 
-    private final ChatModel model;
+    private final java.util.function.Supplier<ChatModel> modelFactory;
+    private ChatModel model;
     private final String modelName;
     private final String endpoint;
     private final Explainer fallback;
     private volatile String fallbackReason;
 
     public LlmExplainer(ChatModel model, String modelName, String endpoint, Explainer fallback) {
-        this.model = model;
+        this(() -> model, modelName, endpoint, fallback);
+    }
+
+    private LlmExplainer(java.util.function.Supplier<ChatModel> modelFactory, String modelName, String endpoint,
+                         Explainer fallback) {
+        this.modelFactory = modelFactory;
         this.modelName = modelName;
         this.endpoint = endpoint;
         this.fallback = fallback;
@@ -55,15 +61,19 @@ public final class LlmExplainer implements Explainer {
 
     /** A model behind any OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp server, OpenAI...). */
     public static LlmExplainer openAiCompatible(LlmSettings s, Explainer fallback) {
-        ChatModel m = OpenAiChatModel.builder()
-                .baseUrl(s.baseUrl())
-                .apiKey(s.apiKey())
-                .modelName(s.model())
-                .temperature(0.2)
-                .timeout(s.timeout())
-                .maxRetries(0)
-                .build();
-        return new LlmExplainer(m, s.model(), s.baseUrl(), fallback);
+        // built on first use, after a quick check that something listens: most runs have no model, and the
+        // client's classes are a large share of start-up
+        return new LlmExplainer(() -> {
+            Endpoints.requireListening(s.baseUrl());
+            return OpenAiChatModel.builder()
+                    .baseUrl(s.baseUrl())
+                    .apiKey(s.apiKey())
+                    .modelName(s.model())
+                    .temperature(0.2)
+                    .timeout(s.timeout())
+                    .maxRetries(0)
+                    .build();
+        }, s.model(), s.baseUrl(), fallback);
     }
 
     /** Why the last explanation came from the fallback, if it did. */
@@ -77,6 +87,9 @@ public final class LlmExplainer implements Explainer {
             return fallback.explain(job, finding, fixes);
         }
         try {
+            if (model == null) {
+                model = modelFactory.get();
+            }
             ChatResponse r = model.chat(SystemMessage.from(SYSTEM), UserMessage.from(prompt(job, finding, fixes)));
             String text = r.aiMessage() == null ? null : r.aiMessage().text();
             if (text == null || text.isBlank()) {
