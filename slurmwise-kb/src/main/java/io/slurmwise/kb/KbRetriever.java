@@ -1,0 +1,67 @@
+package io.slurmwise.kb;
+
+import io.slurmwise.classify.Finding;
+import io.slurmwise.diagnose.FixNote;
+import io.slurmwise.diagnose.NoteLookupRetriever;
+import io.slurmwise.diagnose.Retriever;
+import io.slurmwise.job.JobRecord;
+
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Finds fix notes for a finding in the knowledge base: the query is the kind's title and the evidence, and sections
+ * of the finding's own note are boosted, so the rules decide the note and the evidence decides which sections (and
+ * which related notes) come first. Its name in the diagnosis footer is {@code kb} ({@code rules + kb}).
+ *
+ * <pre>{@code
+ * KnowledgeBase kb = KnowledgeBase.open(taxonomy, KbConfig.from(settings), System.err::println);
+ * Slurmwise sw = Slurmwise.builder(settings).backendFromSettings().retriever(new KbRetriever(kb, System.err::println)).build();
+ * }</pre>
+ *
+ * When the knowledge base cannot answer (the model cannot load, the index cannot be written) it says so once and
+ * falls back to the kind's own note ({@link NoteLookupRetriever}); its name is then {@code notes}.
+ */
+public final class KbRetriever implements Retriever {
+
+    private final KnowledgeBase kb;
+    private final Consumer<String> notices;
+    private final NoteLookupRetriever fallback = new NoteLookupRetriever();
+    private boolean failed;
+
+    /** @param notices told once when the knowledge base fails and the kind's own note is used instead */
+    public KbRetriever(KnowledgeBase kb, Consumer<String> notices) {
+        this.kb = kb;
+        this.notices = notices == null ? m -> { } : notices;
+    }
+
+    public KnowledgeBase knowledgeBase() {
+        return kb;
+    }
+
+    @Override
+    public List<FixNote> retrieve(Finding finding, JobRecord job, int k) {
+        if (!failed) {
+            try {
+                return kb.search(QueryText.of(finding, job), k, Set.of(finding.kindId())).stream()
+                        .map(KbRetriever::fixNote).toList();
+            } catch (KbException e) {
+                failed = true;
+                notices.accept("the knowledge base cannot answer (" + e.getMessage() + "); showing the "
+                        + finding.kindId() + " note's own fixes");
+            }
+        }
+        return fallback.retrieve(finding, job, k);
+    }
+
+    public static FixNote fixNote(Hit h) {
+        Chunk c = h.chunk();
+        return new FixNote(c.kindId(), c.noteTitle(), c.section(), c.text(), h.score(), c.source());
+    }
+
+    @Override
+    public String name() {
+        return failed ? fallback.name() : "kb";
+    }
+}
