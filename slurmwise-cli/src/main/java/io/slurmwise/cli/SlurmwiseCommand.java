@@ -3,6 +3,7 @@ package io.slurmwise.cli;
 import io.slurmwise.cli.classify.ClassifyCommand;
 import io.slurmwise.cli.diagnose.DiagnoseCommand;
 import io.slurmwise.cli.jobs.JobsCommand;
+import io.slurmwise.cli.kb.KbCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Option;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Option;
         versionProvider = VersionProvider.class,
         description = {"Why did my SLURM job fail, what do I change, and what do failures cost. Read-only:",
                 "never submits, cancels, requeues or edits anything."},
-        subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, HelpCommand.class},
+        subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, KbCommand.class, HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:ok",
@@ -30,6 +31,8 @@ import picocli.CommandLine.Option;
             "  SLURMWISE_KNOWLEDGE  a folder of site notes replacing or extending the bundled ones",
             "  SLURMWISE_MOCK_DIR   fixtures for the mock backend (sacct.psv, logs/, scripts/)",
             "  SLURMWISE_LOG_TAIL   lines read from the end of each log (default 300)",
+            "  SLURMWISE_EMBEDDINGS minilm (default, all-minilm-l6-v2-q), all-minilm-l6-v2, hash",
+            "  SLURMWISE_CHROMA_URL a Chroma server for the knowledge index (else a file under SLURMWISE_HOME)",
             "  NO_COLOR             disables colour"})
 public final class SlurmwiseCommand {
 

@@ -20,8 +20,8 @@ import java.util.Set;
  */
 public final class Chunker {
 
-    /** Bumped when the chunking changes, so that indexes built by an older version are rebuilt. */
-    public static final int VERSION = 1;
+    /** Bumped when chunking or passage splitting changes, so that indexes built by an older version are rebuilt. */
+    public static final int VERSION = 2;
 
     private Chunker() {
     }

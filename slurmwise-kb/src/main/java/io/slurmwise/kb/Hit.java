@@ -1,11 +1,12 @@
 package io.slurmwise.kb;
 
 /**
- * A chunk found for a query.
+ * A section found for a query.
  *
- * @param similarity cosine similarity of the query and the chunk, -1..1
- * @param score      what results are ranked by: the similarity, plus the kind boost when the chunk's note is the
+ * @param passage    the passage of the section that matched best
+ * @param similarity how well that passage matches the query, about -1..1 (see {@link KnowledgeBase#search})
+ * @param score      what results are ranked by: the similarity, plus the kind boost when the section's note is the
  *                   finding's kind
  */
-public record Hit(Chunk chunk, double similarity, double score) {
+public record Hit(Chunk chunk, Passage passage, double similarity, double score) {
 }

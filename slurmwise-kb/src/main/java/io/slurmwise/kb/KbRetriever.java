@@ -7,8 +7,10 @@ import io.slurmwise.diagnose.Retriever;
 import io.slurmwise.job.JobRecord;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Finds fix notes for a finding in the knowledge base: the query is the kind's title and the evidence, and sections
@@ -25,18 +27,33 @@ import java.util.function.Consumer;
  */
 public final class KbRetriever implements Retriever {
 
-    private final KnowledgeBase kb;
+    /**
+     * A diagnosis asks what to change: among sections that match about as well, Fixes come first, then What to
+     * check, then the explanations.
+     */
+    public static final Map<String, Double> ACTIONABLE = Map.of("fixes", 0.15, "what to check", 0.10);
+
+    private final Supplier<KnowledgeBase> kbSupplier;
+    private KnowledgeBase kb;
     private final Consumer<String> notices;
     private final NoteLookupRetriever fallback = new NoteLookupRetriever();
     private boolean failed;
 
     /** @param notices told once when the knowledge base fails and the kind's own note is used instead */
     public KbRetriever(KnowledgeBase kb, Consumer<String> notices) {
-        this.kb = kb;
+        this(() -> kb, notices);
+    }
+
+    /** Opens the knowledge base on the first retrieval (so building a facade never touches it). */
+    public KbRetriever(Supplier<KnowledgeBase> kb, Consumer<String> notices) {
+        this.kbSupplier = kb;
         this.notices = notices == null ? m -> { } : notices;
     }
 
     public KnowledgeBase knowledgeBase() {
+        if (kb == null) {
+            kb = kbSupplier.get();
+        }
         return kb;
     }
 
@@ -44,8 +61,8 @@ public final class KbRetriever implements Retriever {
     public List<FixNote> retrieve(Finding finding, JobRecord job, int k) {
         if (!failed) {
             try {
-                return kb.search(QueryText.of(finding, job), k, Set.of(finding.kindId())).stream()
-                        .map(KbRetriever::fixNote).toList();
+                return knowledgeBase().search(QueryText.of(finding, job), k, Set.of(finding.kindId()), ACTIONABLE)
+                        .stream().map(KbRetriever::fixNote).toList();
             } catch (KbException e) {
                 failed = true;
                 notices.accept("the knowledge base cannot answer (" + e.getMessage() + "); showing the "

@@ -11,8 +11,8 @@ import dev.langchain4j.store.embedding.chroma.ChromaApiVersion;
 import dev.langchain4j.store.embedding.chroma.ChromaEmbeddingStore;
 import dev.langchain4j.store.embedding.filter.Filter;
 import io.slurmwise.kb.Chunk;
-import io.slurmwise.kb.Hit;
 import io.slurmwise.kb.KbException;
+import io.slurmwise.kb.Passage;
 
 import java.io.IOException;
 import java.net.URI;
@@ -23,13 +23,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
 import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metadataKey;
 
 /**
- * The chunks in a Chroma server (API v2), through langchain4j-chroma, in an explicit tenant and database. The
+ * The passages in a Chroma server (API v2), through langchain4j-chroma, in an explicit tenant and database. The
  * collection is named after the index key ({@code slurmwise-kb-<model>-<hash>}), so a change of notes or model
  * fills a new collection and older ones of the same model are deleted. Chroma ranks by cosine distance; scores are
  * converted back to cosine similarity so that they match the embedded store's.
@@ -103,15 +104,15 @@ public final class ChromaStore implements VectorStore {
     }
 
     @Override
-    public boolean holds(IndexKey key, int chunkCount) {
+    public boolean holds(IndexKey key, int count) {
         String name = collectionName(key);
         try {
             JsonNode c = getJson(collectionsPath() + "/" + enc(name));
             if (c == null || !c.hasNonNull("id")) {
                 return false;
             }
-            JsonNode count = getJson(collectionsPath() + "/" + enc(c.get("id").asText()) + "/count");
-            if (count == null || count.asInt(-1) != chunkCount) {
+            JsonNode stored = getJson(collectionsPath() + "/" + enc(c.get("id").asText()) + "/count");
+            if (stored == null || stored.asInt(-1) != count) {
                 return false;
             }
         } catch (IOException e) {
@@ -122,25 +123,25 @@ public final class ChromaStore implements VectorStore {
     }
 
     @Override
-    public void replace(IndexKey key, List<Chunk> chunks, List<float[]> vectors) {
-        if (chunks.size() != vectors.size() || chunks.isEmpty()) {
-            throw new IllegalArgumentException(chunks.size() + " chunks but " + vectors.size() + " vectors");
+    public void replace(IndexKey key, List<Passage> passages, List<float[]> vectors) {
+        if (passages.size() != vectors.size() || passages.isEmpty()) {
+            throw new IllegalArgumentException(passages.size() + " passages but " + vectors.size() + " vectors");
         }
         String name = collectionName(key);
         try {
             open(name);
             // an incomplete collection of this key (an interrupted build) is emptied, not appended to
             store.removeAll();
-            for (int from = 0; from < chunks.size(); from += BATCH) {
-                int to = Math.min(chunks.size(), from + BATCH);
+            for (int from = 0; from < passages.size(); from += BATCH) {
+                int to = Math.min(passages.size(), from + BATCH);
                 List<String> ids = new ArrayList<>();
                 List<Embedding> embeddings = new ArrayList<>();
                 List<TextSegment> segments = new ArrayList<>();
                 for (int i = from; i < to; i++) {
-                    Chunk c = chunks.get(i);
-                    ids.add(c.id());
+                    Passage p = passages.get(i);
+                    ids.add(p.id());
                     embeddings.add(Embedding.from(vectors.get(i)));
-                    segments.add(TextSegment.from(c.text(), metadata(c)));
+                    segments.add(TextSegment.from(p.text(), metadata(p.chunk())));
                 }
                 store.addAll(ids, embeddings, segments);
             }
@@ -151,7 +152,7 @@ public final class ChromaStore implements VectorStore {
     }
 
     @Override
-    public List<Hit> nearest(float[] query, int n, Set<String> kinds) {
+    public List<Match> nearest(float[] query, int n, Set<String> kinds) {
         if (store == null) {
             throw new IllegalStateException("no Chroma collection is open; call holds() or replace() first");
         }
@@ -165,14 +166,13 @@ public final class ChromaStore implements VectorStore {
         } catch (RuntimeException e) {
             throw new KbException("the Chroma query at " + url + " failed: " + e.getMessage(), e);
         }
-        List<Hit> hits = new ArrayList<>();
+        List<Match> out = new ArrayList<>();
         for (EmbeddingMatch<TextSegment> m : matches) {
             // langchain4j reports 1 - distance/2 for Chroma's cosine distance; turn it back into the cosine
-            double sim = 2 * m.score() - 1;
-            hits.add(new Hit(chunk(m.embeddingId(), m.embedded()), sim, sim));
+            out.add(new Match(m.embeddingId(), 2 * m.score() - 1));
         }
-        hits.sort(EmbeddedStore.BY_SCORE);
-        return hits;
+        out.sort(Comparator.comparingDouble(Match::similarity).reversed().thenComparing(Match::passageId));
+        return out;
     }
 
     private void open(String name) {
@@ -211,18 +211,12 @@ public final class ChromaStore implements VectorStore {
     private static Metadata metadata(Chunk c) {
         Metadata m = new Metadata();
         m.put("kind", c.kindId());
+        m.put("chunk", c.id());
         m.put("note_title", c.noteTitle());
         m.put("section", c.section());
         m.put("position", c.position());
         m.put("source", c.source());
         return m;
-    }
-
-    private static Chunk chunk(String id, TextSegment s) {
-        Metadata m = s.metadata();
-        Integer pos = m.getInteger("position");
-        return new Chunk(id, m.getString("kind"), m.getString("note_title"), m.getString("section"),
-                pos == null ? 0 : pos, s.text(), m.getString("source"));
     }
 
     private String collectionsPath() {

@@ -1,8 +1,7 @@
 package io.slurmwise.kb.store;
 
-import io.slurmwise.kb.Chunk;
-import io.slurmwise.kb.Hit;
 import io.slurmwise.kb.KbException;
+import io.slurmwise.kb.Passage;
 import io.slurmwise.kb.embed.Embedder;
 
 import java.io.BufferedInputStream;
@@ -11,7 +10,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -24,8 +22,8 @@ import java.util.Set;
 
 /**
  * The default store: one file per model under {@code SLURMWISE_HOME/kb/}, named after the index key
- * ({@code index-<model>-<hash>.bin}), loaded whole and searched exactly (a dot product per chunk: the bundled notes
- * are ~130 chunks). Files are written to a temporary name and moved into place, so a reader never sees half an
+ * ({@code index-<model>-<hash>.bin}), loaded whole and searched exactly (a dot product per passage: the bundled
+ * notes make ~350 passages of 384 floats, about 0.5 MB). Files are written to a temporary name and moved into place, so a reader never sees half an
  * index and two concurrent builds cannot corrupt each other.
  *
  * <pre>{@code
@@ -35,11 +33,12 @@ import java.util.Set;
 public final class EmbeddedStore implements VectorStore {
 
     private static final int MAGIC = 0x53574b42; // "SWKB"
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
 
     private final Path dir;
     private IndexKey loadedKey;
-    private List<Chunk> chunks = List.of();
+    private List<String> ids = List.of();
+    private List<String> kinds = List.of();
     private List<float[]> vectors = List.of();
 
     public EmbeddedStore(Path dir) {
@@ -62,9 +61,9 @@ public final class EmbeddedStore implements VectorStore {
     }
 
     @Override
-    public boolean holds(IndexKey key, int chunkCount) {
+    public boolean holds(IndexKey key, int count) {
         if (key.equals(loadedKey)) {
-            return chunks.size() == chunkCount;
+            return ids.size() == count;
         }
         Path f = file(key);
         if (!Files.isRegularFile(f)) {
@@ -79,22 +78,24 @@ public final class EmbeddedStore implements VectorStore {
                 return false;
             }
             int dim = in.readInt();
-            int count = in.readInt();
-            if (count != chunkCount || dim <= 0) {
+            int n = in.readInt();
+            if (n != count || dim <= 0) {
                 return false;
             }
-            List<Chunk> cs = new ArrayList<>(count);
-            List<float[]> vs = new ArrayList<>(count);
-            for (int i = 0; i < count; i++) {
-                cs.add(new Chunk(in.readUTF(), in.readUTF(), in.readUTF(), in.readUTF(), in.readInt(), readText(in),
-                        in.readUTF()));
+            List<String> is = new ArrayList<>(n);
+            List<String> ks = new ArrayList<>(n);
+            List<float[]> vs = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                is.add(in.readUTF());
+                ks.add(in.readUTF());
                 float[] v = new float[dim];
                 for (int j = 0; j < dim; j++) {
                     v[j] = in.readFloat();
                 }
                 vs.add(v);
             }
-            this.chunks = cs;
+            this.ids = is;
+            this.kinds = ks;
             this.vectors = vs;
             this.loadedKey = key;
             return true;
@@ -105,9 +106,9 @@ public final class EmbeddedStore implements VectorStore {
     }
 
     @Override
-    public void replace(IndexKey key, List<Chunk> newChunks, List<float[]> newVectors) {
-        if (newChunks.size() != newVectors.size() || newChunks.isEmpty()) {
-            throw new IllegalArgumentException(newChunks.size() + " chunks but " + newVectors.size() + " vectors");
+    public void replace(IndexKey key, List<Passage> passages, List<float[]> newVectors) {
+        if (passages.size() != newVectors.size() || passages.isEmpty()) {
+            throw new IllegalArgumentException(passages.size() + " passages but " + newVectors.size() + " vectors");
         }
         Path target = file(key);
         Path tmp = null;
@@ -121,16 +122,10 @@ public final class EmbeddedStore implements VectorStore {
                 out.writeUTF(key.embedderId());
                 out.writeUTF(key.notesHash());
                 out.writeInt(newVectors.get(0).length);
-                out.writeInt(newChunks.size());
-                for (int i = 0; i < newChunks.size(); i++) {
-                    Chunk c = newChunks.get(i);
-                    out.writeUTF(c.id());
-                    out.writeUTF(c.kindId());
-                    out.writeUTF(c.noteTitle());
-                    out.writeUTF(c.section());
-                    out.writeInt(c.position());
-                    writeText(out, c.text());
-                    out.writeUTF(c.source());
+                out.writeInt(passages.size());
+                for (int i = 0; i < passages.size(); i++) {
+                    out.writeUTF(passages.get(i).id());
+                    out.writeUTF(passages.get(i).chunk().kindId());
                     for (float x : newVectors.get(i)) {
                         out.writeFloat(x);
                     }
@@ -155,7 +150,8 @@ public final class EmbeddedStore implements VectorStore {
                 }
             }
         }
-        this.chunks = List.copyOf(newChunks);
+        this.ids = passages.stream().map(Passage::id).toList();
+        this.kinds = passages.stream().map(p -> p.chunk().kindId()).toList();
         this.vectors = List.copyOf(newVectors);
         this.loadedKey = key;
     }
@@ -172,39 +168,17 @@ public final class EmbeddedStore implements VectorStore {
     }
 
     @Override
-    public List<Hit> nearest(float[] query, int n, Set<String> kinds) {
+    public List<Match> nearest(float[] query, int n, Set<String> only) {
         if (loadedKey == null) {
             throw new IllegalStateException("the embedded index is not loaded; call holds() or replace() first");
         }
-        List<Hit> hits = new ArrayList<>();
-        for (int i = 0; i < chunks.size(); i++) {
-            Chunk c = chunks.get(i);
-            if (kinds == null || kinds.contains(c.kindId())) {
-                double sim = Embedder.dot(query, vectors.get(i));
-                hits.add(new Hit(c, sim, sim));
+        List<Match> out = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            if (only == null || only.contains(kinds.get(i))) {
+                out.add(new Match(ids.get(i), Embedder.dot(query, vectors.get(i))));
             }
         }
-        hits.sort(BY_SCORE);
-        return hits.size() > n ? List.copyOf(hits.subList(0, n)) : hits;
-    }
-
-    /** Best first; equal scores by chunk id, so every store ranks ties the same way. */
-    public static final Comparator<Hit> BY_SCORE = Comparator.comparingDouble(Hit::score).reversed()
-            .thenComparing(h -> h.chunk().id());
-
-    private static void writeText(DataOutputStream out, String s) throws IOException {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(b.length);
-        out.write(b);
-    }
-
-    private static String readText(DataInputStream in) throws IOException {
-        int n = in.readInt();
-        if (n < 0 || n > (64 << 20)) {
-            throw new IOException("bad text length " + n);
-        }
-        byte[] b = new byte[n];
-        in.readFully(b);
-        return new String(b, StandardCharsets.UTF_8);
+        out.sort(Comparator.comparingDouble(Match::similarity).reversed().thenComparing(Match::passageId));
+        return out.size() > n ? List.copyOf(out.subList(0, n)) : out;
     }
 }
