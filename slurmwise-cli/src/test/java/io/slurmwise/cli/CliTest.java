@@ -27,6 +27,8 @@ class CliTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         Map<String, String> env = new HashMap<>(Map.of("SLURMWISE_BACKEND", "mock"));
+        // the knowledge index goes where surefire says, never into the developer's ~/.slurmwise
+        env.put("SLURMWISE_HOME", System.getenv().getOrDefault("SLURMWISE_HOME", "target/slurmwise-home"));
         env.putAll(extraEnv);
         int code = Main.run(args, new PrintWriter(out), new PrintWriter(err), env, terminal);
         return new Result(code, out.toString(), err.toString());

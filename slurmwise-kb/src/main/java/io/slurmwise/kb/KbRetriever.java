@@ -61,8 +61,8 @@ public final class KbRetriever implements Retriever {
     public List<FixNote> retrieve(Finding finding, JobRecord job, int k) {
         if (!failed) {
             try {
-                return knowledgeBase().search(QueryText.of(finding, job), k, Set.of(finding.kindId()), ACTIONABLE)
-                        .stream().map(KbRetriever::fixNote).toList();
+                return withOwnFixes(knowledgeBase().search(QueryText.of(finding, job), k + EXTRA, Set.of(finding.kindId()),
+                        ACTIONABLE), finding.kindId(), k).stream().map(KbRetriever::fixNote).toList();
             } catch (KbException e) {
                 failed = true;
                 notices.accept("the knowledge base cannot answer (" + e.getMessage() + "); showing the "
@@ -70,6 +70,26 @@ public final class KbRetriever implements Retriever {
             }
         }
         return fallback.retrieve(finding, job, k);
+    }
+
+    /** Sections ranked beyond k, so that the finding's own Fixes can be found when it is not in the top k. */
+    private static final int EXTRA = 20;
+
+    /**
+     * The best {@code k} sections, with the Fixes section of the finding's own note always among them (in place of
+     * the k-th when it ranked lower): a diagnosis must say what to change.
+     */
+    static List<Hit> withOwnFixes(List<Hit> ranked, String kindId, int k) {
+        List<Hit> top = new java.util.ArrayList<>(ranked.subList(0, Math.min(k, ranked.size())));
+        boolean has = top.stream().anyMatch(h -> isOwnFixes(h, kindId));
+        if (!has && !top.isEmpty()) {
+            ranked.stream().filter(h -> isOwnFixes(h, kindId)).findFirst().ifPresent(f -> top.set(top.size() - 1, f));
+        }
+        return top;
+    }
+
+    private static boolean isOwnFixes(Hit h, String kindId) {
+        return h.chunk().kindId().equals(kindId) && "fixes".equalsIgnoreCase(h.chunk().section());
     }
 
     public static FixNote fixNote(Hit h) {

@@ -253,6 +253,10 @@ public final class ChromaStore implements VectorStore {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
+        } catch (java.net.ConnectException e) {
+            throw new IOException("connection refused", e);
+        } catch (java.net.http.HttpTimeoutException e) {
+            throw new IOException("no answer within " + timeout.toSeconds() + " s", e);
         } catch (IOException e) {
             String m = e.getMessage();
             throw new IOException(m == null || m.isBlank() ? e.getClass().getSimpleName() : m, e);
