@@ -85,12 +85,12 @@ abstract class RetrievalQualityContract {
                 + "\n  " + f + "\n  " + e);
         assertThat(d.recall1()).as(d.toString()).isGreaterThanOrEqualTo(0.97);
         assertThat(d.mrr()).as(d.toString()).isGreaterThanOrEqualTo(0.98);
-        assertThat(f.recall1()).as(f.toString()).isGreaterThanOrEqualTo(0.92);
-        assertThat(f.recall3()).as(f.toString()).isGreaterThanOrEqualTo(0.96);
-        assertThat(f.mrr()).as(f.toString()).isGreaterThanOrEqualTo(0.94);
-        assertThat(e.recall1()).as(e.toString()).isGreaterThanOrEqualTo(0.73);
+        assertThat(f.recall1()).as(f.toString()).isGreaterThanOrEqualTo(0.95);
+        assertThat(f.recall3()).as(f.toString()).isGreaterThanOrEqualTo(0.97);
+        assertThat(f.mrr()).as(f.toString()).isGreaterThanOrEqualTo(0.96);
+        assertThat(e.recall1()).as(e.toString()).isGreaterThanOrEqualTo(0.76);
         assertThat(e.recall3()).as(e.toString()).isGreaterThanOrEqualTo(0.86);
-        assertThat(e.mrr()).as(e.toString()).isGreaterThanOrEqualTo(0.81);
+        assertThat(e.mrr()).as(e.toString()).isGreaterThanOrEqualTo(0.83);
     }
 
     @Test
@@ -102,18 +102,25 @@ abstract class RetrievalQualityContract {
         System.out.println("[" + getClass().getSimpleName() + "] hash\n  " + d + "\n  " + f + "\n  " + e);
         assertThat(d.recall1()).as(d.toString()).isGreaterThanOrEqualTo(0.97);
         assertThat(d.mrr()).as(d.toString()).isGreaterThanOrEqualTo(0.98);
-        assertThat(f.recall1()).as(f.toString()).isGreaterThanOrEqualTo(0.89);
-        assertThat(f.mrr()).as(f.toString()).isGreaterThanOrEqualTo(0.92);
-        assertThat(e.recall1()).as(e.toString()).isGreaterThanOrEqualTo(0.74);
-        assertThat(e.mrr()).as(e.toString()).isGreaterThanOrEqualTo(0.82);
+        assertThat(f.recall1()).as(f.toString()).isGreaterThanOrEqualTo(0.93);
+        assertThat(f.mrr()).as(f.toString()).isGreaterThanOrEqualTo(0.94);
+        assertThat(e.recall1()).as(e.toString()).isGreaterThanOrEqualTo(0.78);
+        assertThat(e.mrr()).as(e.toString()).isGreaterThanOrEqualTo(0.85);
     }
 
-    /** The kind boost must matter: without it some queries land on another note, with it none do. */
+    /**
+     * A cascade: the rules found a CUDA OOM on one rank, but most evidence lines are the NCCL timeouts of the other
+     * ranks. By text alone the nccl note wins; the kind boost puts the rules' verdict first.
+     */
     @Test
     void theKindBoostPutsTheRulesVerdictFirst() {
         KnowledgeBase kb = kb(Embedders.choose(null));
-        assertThat(findingText(kb).misses()).isNotEmpty();
-        assertThat(diagnosis(kb).misses()).isEmpty();
+        String query = "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=88210, OpType=ALLREDUCE) ran for"
+                + " 1800583 milliseconds before timing out.\nSome NCCL operations have failed or timed out.";
+        assertThat(kb.search(query, 1, Set.of()).get(0).chunk().kindId()).isEqualTo("nccl");
+        List<Hit> boosted = kb.search(query, 3, Set.of("cuda_oom"));
+        assertThat(boosted.get(0).chunk().kindId()).isEqualTo("cuda_oom");
+        assertThat(boosted.get(0).score() - boosted.get(0).similarity()).isEqualTo(KbConfig.DEFAULT_KIND_BOOST);
     }
 
     static boolean fullModelAvailable() {
