@@ -15,7 +15,7 @@ import java.util.Set;
  * written). Empty sections are skipped.
  *
  * <pre>{@code
- * List<Chunk> chunks = Chunker.chunks(Taxonomy.load(null));   // ~130 chunks for the 23 bundled notes
+ * List<Chunk> chunks = Chunker.chunks(Taxonomy.load(null));   // 117 sections of the 23 bundled notes
  * }</pre>
  */
 public final class Chunker {

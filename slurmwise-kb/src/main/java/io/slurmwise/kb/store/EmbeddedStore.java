@@ -23,8 +23,8 @@ import java.util.Set;
 /**
  * The default store: one file per model under {@code SLURMWISE_HOME/kb/}, named after the index key
  * ({@code index-<model>-<hash>.bin}), loaded whole and searched exactly (a dot product per passage: the bundled
- * notes make ~350 passages of 384 floats, about 0.5 MB). Files are written to a temporary name and moved into place, so a reader never sees half an
- * index and two concurrent builds cannot corrupt each other.
+ * notes make ~355 passages of 384 floats, about 0.5 MB). Files are written to a temporary name and moved into
+ * place, so a reader never sees half an index and two concurrent builds cannot corrupt each other.
  *
  * <pre>{@code
  * VectorStore s = new EmbeddedStore(Path.of(System.getProperty("user.home"), ".slurmwise", "kb"));
