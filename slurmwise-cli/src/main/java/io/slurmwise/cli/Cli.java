@@ -4,6 +4,11 @@ import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.Backends;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.config.Settings;
+import io.slurmwise.kb.KbConfig;
+import io.slurmwise.kb.KbException;
+import io.slurmwise.kb.KbRetriever;
+import io.slurmwise.kb.KnowledgeBase;
+import io.slurmwise.taxonomy.Taxonomy;
 
 import io.slurmwise.agent.explain.LlmExplainer;
 import io.slurmwise.agent.explain.LlmSettings;
@@ -13,11 +18,14 @@ import io.slurmwise.diagnose.TemplateExplainer;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.time.LocalDateTime;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What every command shares: the output streams, the environment, the terminal style, and the {@link Slurmwise}
- * built lazily from the settings (so `--help` and `classify` never touch a backend).
+ * built lazily from the settings (so `--help` and `classify` never touch a backend), with the knowledge base as its
+ * retriever (opened on the first retrieval, so `jobs` never loads the embedding model).
  */
 public final class Cli implements AutoCloseable {
 
@@ -31,6 +39,9 @@ public final class Cli implements AutoCloseable {
     private String backendReason;
     private boolean noLlm;
     private LlmExplainer llm;
+    private Taxonomy taxonomy;
+    private KnowledgeBase knowledgeBase;
+    private final Set<String> noticed = new HashSet<>();
 
     public Cli(PrintWriter out, PrintWriter err, Map<String, String> env, boolean terminal) {
         this.out = out;
@@ -102,7 +113,8 @@ public final class Cli implements AutoCloseable {
             Settings s = settings();
             Backends.Selection sel = Backends.select(s);
             backendReason = sel.reason();
-            slurmwise = Slurmwise.builder(s).backend(sel.backend()).explainer(explainer(s)).build();
+            slurmwise = Slurmwise.builder(s).taxonomy(taxonomy()).backend(sel.backend())
+                    .retriever(new KbRetriever(this::knowledgeBase, this::notice)).explainer(explainer(s)).build();
         }
         return slurmwise;
     }
@@ -127,6 +139,48 @@ public final class Cli implements AutoCloseable {
         return llm == null ? Optional.empty() : llm.fallbackReason();
     }
 
+    /** The failure kinds and their notes (bundled, plus SLURMWISE_KNOWLEDGE), loaded once. */
+    public Taxonomy taxonomy() {
+        if (taxonomy == null) {
+            taxonomy = Taxonomy.load(settings().knowledgeDir());
+        }
+        return taxonomy;
+    }
+
+    /**
+     * The knowledge base as SLURMWISE_EMBEDDINGS and SLURMWISE_CHROMA_URL say; opening it reads the notes only.
+     *
+     * @throws UserError (invalid configuration) for an unknown SLURMWISE_EMBEDDINGS value
+     */
+    public KnowledgeBase knowledgeBase() {
+        return knowledgeBase(null);
+    }
+
+    /** As {@link #knowledgeBase()}, with Chroma at {@code chromaUrl} required (no fallback) when it is not null. */
+    public KnowledgeBase knowledgeBase(String chromaUrl) {
+        if (knowledgeBase == null) {
+            KbConfig c;
+            try {
+                c = KbConfig.from(settings());
+            } catch (KbException e) {
+                throw new UserError(ExitCodes.CONFIG, e.getMessage());
+            }
+            if (chromaUrl != null) {
+                c = c.withChroma(chromaUrl, true);
+            }
+            knowledgeBase = KnowledgeBase.open(taxonomy(), c, this::notice);
+        }
+        return knowledgeBase;
+    }
+
+    /** Tells the user something once per run on stderr (a fallback, a first index build), never on stdout. */
+    public void notice(String message) {
+        if (noticed.add(message)) {
+            err.println("slurmwise: " + message);
+            err.flush();
+        }
+    }
+
     /** Which backend answered and why ("backend mock (auto; real: sacct is not on PATH)"). */
     public String backendReason() {
         slurmwise();
@@ -137,6 +191,9 @@ public final class Cli implements AutoCloseable {
     public void close() {
         if (slurmwise != null) {
             slurmwise.close();
+        }
+        if (knowledgeBase != null) {
+            knowledgeBase.close();
         }
         out.flush();
         err.flush();

@@ -5,6 +5,7 @@ import io.slurmwise.cli.classify.ClassifyCommand;
 import io.slurmwise.cli.diagnose.DiagnoseCommand;
 import io.slurmwise.cli.eval.EvalCommand;
 import io.slurmwise.cli.jobs.JobsCommand;
+import io.slurmwise.cli.kb.KbCommand;
 import io.slurmwise.cli.mcp.McpCommand;
 import io.slurmwise.cli.stats.StatsCommand;
 import io.slurmwise.cli.watch.WatchCommand;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Option;
         description = {"Why did my SLURM job fail, what do I change, and what do failures cost. Read-only:",
                 "never submits, cancels, requeues or edits anything."},
         subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, StatsCommand.class,
-                EvalCommand.class, WatchCommand.class, McpCommand.class, ChatCommand.class, HelpCommand.class},
+                EvalCommand.class, WatchCommand.class, KbCommand.class, McpCommand.class, ChatCommand.class,
+                HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:ok",
@@ -39,6 +41,8 @@ import picocli.CommandLine.Option;
             "  SLURMWISE_NO_LLM     never ask a language model to word explanations",
             "  SLURMWISE_LLM_BASE_URL, SLURMWISE_LLM_MODEL  OpenAI-compatible endpoint",
             "  SLURMWISE_ENERGY_FILE  site energy settings for stats (watts per GPU model/partition, PUE, ...)",
+            "  SLURMWISE_EMBEDDINGS minilm (default, all-minilm-l6-v2-q), all-minilm-l6-v2, hash",
+            "  SLURMWISE_CHROMA_URL a Chroma server for the knowledge index (else a file under SLURMWISE_HOME)",
             "  NO_COLOR             disables colour"})
 public final class SlurmwiseCommand {
 

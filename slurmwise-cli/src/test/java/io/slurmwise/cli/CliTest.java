@@ -29,6 +29,8 @@ class CliTest {
         StringWriter err = new StringWriter();
         // no language model unless a test brings its own server
         Map<String, String> env = new HashMap<>(Map.of("SLURMWISE_BACKEND", "mock", "SLURMWISE_NO_LLM", "1"));
+        // the knowledge index goes where surefire says, never into the developer's ~/.slurmwise
+        env.put("SLURMWISE_HOME", System.getenv().getOrDefault("SLURMWISE_HOME", "target/slurmwise-home"));
         env.putAll(extraEnv);
         int code = Main.run(args, new PrintWriter(out), new PrintWriter(err), env, terminal);
         return new Result(code, out.toString(), err.toString());
@@ -173,7 +175,7 @@ class CliTest {
             env.put("SLURMWISE_LLM_BASE_URL", llm.baseUrl());
             env.put("SLURMWISE_LLM_MODEL", "test-model");
             Result r = run(env, false, "diagnose", "1001");
-            assertThat(r.out()).contains("Job 1001 ran out of host memory at 31.8G of 32G.").contains("rules + llm:test-model")
+            assertThat(r.out()).contains("Job 1001 ran out of host memory at 31.8G of 32G.").contains("rules + kb + llm:test-model")
                     .contains("(oom)");
             Result off = run(env, false, "diagnose", "1001", "--no-llm");
             assertThat(off.out()).doesNotContain("ran out of host memory at").contains("The deciding evidence");

@@ -23,7 +23,7 @@ class EvalCliTest {
         assertThat(j.get("schema").asText()).isEqualTo("slurmwise.eval/v1");
         assertThat(j.get("split").asText()).isEqualTo("test");
         assertThat(j.get("cases").asInt()).isEqualTo(j.get("correct").asInt() + j.get("wrong").size());
-        assertThat(j.at("/retrieval/retriever").asText()).isEqualTo("notes");
+        assertThat(j.at("/retrieval/retriever").asText()).isEqualTo("kb"); // the CLI retrieves with the knowledge base
         // every wrong case is listed with its id, in the text too
         j.get("wrong").forEach(w -> assertThat(r.out()).contains(w.get("id").asText()));
         JsonNode dev = CliTest.run("eval", "--split", "dev", "--json").json();

@@ -10,6 +10,7 @@ import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.patch.Patch;
 import io.slurmwise.taxonomy.Note;
+import io.slurmwise.taxonomy.NoteSection;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -160,26 +161,41 @@ public final class DiagnosisRenderer {
         }
     }
 
+    /** Lines of a section shown after the first one; the whole note is one command away. */
+    private static final int MORE_LINES = 5;
+
+    /**
+     * The retrieved sections, best first, each titled with its note, section, score and path: the first one and
+     * every Fixes section whole (Fixes as numbered items), the others cut to a few lines.
+     */
     private void addFixes(Panel panel, List<FixNote> fixes, Note note) {
         if (fixes.isEmpty()) {
             return;
         }
-        FixNote first = fixes.get(0);
-        if ("Fixes".equalsIgnoreCase(first.section()) && first.kindId().equals(note.kindId())) {
-            panel.heading("Fixes " + style.dim("(" + note.source() + ")"));
-            List<String> items = note.fixes();
-            for (int i = 0; i < items.size(); i++) {
-                panel.item((i + 1) + ".", items.get(i));
-            }
-            return;
-        }
-        panel.heading("Fixes");
+        panel.heading("Fix notes " + style.dim("(best first; score, note)"));
+        boolean first = true;
         for (FixNote n : fixes) {
-            panel.item("›", n.noteTitle() + " — " + n.section() + style.dim(String.format(Locale.ROOT, " (%.2f, %s)",
-                    n.score(), n.source())));
-            for (String line : n.text().split("\n")) {
-                panel.item(" ", line);
+            panel.item("▸", style.bold(n.kindId() + " › " + n.section())
+                    + style.dim(String.format(Locale.ROOT, " · %.2f · %s", n.score(), n.source())));
+            boolean isFixes = "fixes".equalsIgnoreCase(n.section());
+            List<String> items = isFixes ? new NoteSection(n.section(), n.text()).numberedItems() : List.of();
+            if (!items.isEmpty()) {
+                for (int i = 0; i < items.size(); i++) {
+                    panel.item("  " + (i + 1) + ".", items.get(i));
+                }
+            } else {
+                List<String> lines = n.text().lines().toList();
+                int show = first ? lines.size() : Math.min(lines.size(), MORE_LINES);
+                for (int i = 0; i < show; i++) {
+                    panel.item("  ", lines.get(i));
+                }
+                if (show < lines.size()) {
+                    int more = lines.size() - show;
+                    panel.item("  ", style.dim("… " + more + (more == 1 ? " more line" : " more lines")
+                            + ": slurmwise kb show " + n.kindId()));
+                }
             }
+            first = false;
         }
     }
 }

@@ -1,0 +1,14 @@
+package io.slurmwise.kb;
+
+/** The knowledge base cannot do what was asked; the message says what happened and what to do. */
+public class KbException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public KbException(String message) {
+        super(message);
+    }
+
+    public KbException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,46 @@
+package io.slurmwise.kb.store;
+
+import io.slurmwise.kb.Passage;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Where the embedded passages live: {@link EmbeddedStore} (a file under SLURMWISE_HOME, the default) or
+ * {@link ChromaStore} (a Chroma server). Both answer the same queries with the same ranking.
+ *
+ * <pre>{@code
+ * VectorStore s = new EmbeddedStore(home.resolve("kb"));
+ * if (!s.holds(key, passages.size())) s.replace(key, passages, vectors);
+ * List<VectorStore.Match> m = s.nearest(queryVector, 10, null);
+ * }</pre>
+ */
+public interface VectorStore extends AutoCloseable {
+
+    /** A stored passage and its cosine similarity to the query (-1..1). */
+    record Match(String passageId, double similarity) {
+    }
+
+    /** {@code embedded} or {@code chroma}. */
+    String name();
+
+    /** Where: a file path, or the server URL with tenant, database and collection. */
+    String location();
+
+    /** True when the store holds the complete index for {@code key} ({@code count} passages). */
+    boolean holds(IndexKey key, int count);
+
+    /** Replaces whatever the store holds for this key's model with these passages and their vectors. */
+    void replace(IndexKey key, List<Passage> passages, List<float[]> vectors);
+
+    /**
+     * The {@code n} passages most similar to {@code query} (a unit vector), best first.
+     *
+     * @param kinds only passages of notes of these kinds, or null for all
+     */
+    List<Match> nearest(float[] query, int n, Set<String> kinds);
+
+    @Override
+    default void close() {
+    }
+}
