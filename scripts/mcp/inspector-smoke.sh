@@ -9,14 +9,15 @@ if [ ! -x "$dir/node_modules/.bin/mcp-inspector" ]; then
   (cd "$dir" && npm install --silent --no-audit --no-fund @modelcontextprotocol/inspector@2.12.0 >/dev/null 2>&1)
 fi
 inspector="$dir/node_modules/.bin/mcp-inspector"
-export SLURMWISE_BACKEND="${SLURMWISE_BACKEND:-mock}" SLURMWISE_NO_LLM=1
+# the Inspector starts the server with a clean environment: choose the backend with a flag
+backend="${SLURMWISE_BACKEND:-mock}"
 "$root/slurmwise" --version >/dev/null   # build outside the client's startup timeout
 
-tools=$("$inspector" --cli "$root/slurmwise" mcp --method tools/list)
+tools=$("$inspector" --cli "$root/slurmwise" --backend "$backend" mcp --method tools/list)
 for t in diagnose_job list_jobs classify_log failure_kinds; do
   grep -q "\"$t\"" <<<"$tools" || { echo "tools/list lacks $t: $tools" >&2; exit 1; }
 done
-result=$("$inspector" --cli "$root/slurmwise" mcp --method tools/call --tool-name diagnose_job --tool-arg job_id=1001)
+result=$("$inspector" --cli "$root/slurmwise" --backend "$backend" mcp --method tools/call --tool-name diagnose_job --tool-arg job_id=1001)
 grep -q 'slurmwise.diagnosis/v1' <<<"$result" || { echo "diagnose_job answered: $result" >&2; exit 1; }
 grep -q '\\"kind\\" : \\"oom\\"' <<<"$result" || { echo "diagnose_job did not find oom: $result" >&2; exit 1; }
 echo "mcp-inspector: 4 tools listed; diagnose_job 1001 -> oom"
