@@ -16,7 +16,7 @@ class EmbeddedRetrievalTest extends RetrievalQualityContract {
 
     /**
      * Why the quantized model ships: the full one (83 MB jar against 16 MB) is not better on these queries. Load
-     * and embedding times are measured by scripts/bench-kb.sh, not here.
+     * and embedding times are measured by scripts/bench/kb.sh, not here.
      */
     @Test
     void theFullModelIsNoBetterThanTheQuantizedOne() {

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# bench-kb.sh [RUNS]: whole-command timings of the knowledge base, each command in a fresh JVM, medians of RUNS
+# scripts/bench/kb.sh [RUNS]: whole-command timings of the knowledge base, each command in a fresh JVM, medians of RUNS
 # (default 5). Measures, for the shipped quantized model, the full model and the hash embeddings: model load and
 # index build (from `kb build --json`), and `diagnose 1001` with the index in place; plus `jobs` (never loads the
 # model) as the start-up floor. Needs the CLI built (./slurmwise --version) and writes nothing outside a temp dir.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 runs="${1:-5}"
 cd "$root"
 ./slurmwise --version >/dev/null
