@@ -9,6 +9,7 @@ import io.slurmwise.job.DataSize;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.MemoryRequest;
 import io.slurmwise.job.Partition;
+import io.slurmwise.job.SlurmTime;
 import io.slurmwise.job.TimeLimit;
 import io.slurmwise.taxonomy.Taxonomy;
 
@@ -298,7 +299,7 @@ public final class PatchSuggester {
     private void time(Context cx, Draft d) {
         JobRecord job = cx.job();
         Duration elapsed = job.elapsed();
-        Optional<Duration> scriptLimit = d.script.option("time").flatMap(o -> SbatchTime.parse(o.value()));
+        Optional<Duration> scriptLimit = d.script.option("time").flatMap(o -> SlurmTime.parseDuration(o.value()));
         Duration limit = job.timeLimit().limit().orElse(scriptLimit.orElse(null));
         if (elapsed == null || elapsed.isZero()) {
             d.advice.add("The elapsed time is unknown, so no new --time can be computed: check it with"
@@ -316,31 +317,31 @@ public final class PatchSuggester {
         }
         String why = measured
                 ? String.format(Locale.ROOT, "it did about %.0f%% of the work in %s (%s), so the whole run needs"
-                + " about %s with 20%% headroom", progress.fraction() * 100, SbatchTime.format(elapsed), progress.line(),
-                SbatchTime.format(need))
-                : "no progress could be read from the logs, so the " + SbatchTime.format(elapsed) + " it ran is doubled: "
-                + SbatchTime.format(need);
+                + " about %s with 20%% headroom", progress.fraction() * 100, SlurmTime.format(elapsed), progress.line(),
+                SlurmTime.format(need))
+                : "no progress could be read from the logs, so the " + SlurmTime.format(elapsed) + " it ran is doubled: "
+                + SlurmTime.format(need);
         Optional<Partition> part = partition(cx, d.script);
         Duration max = part.flatMap(p -> p.maxTime().kind() == TimeLimit.Kind.LIMITED ? p.maxTime().limit()
                 : Optional.empty()).orElse(null);
         if (max == null || need.compareTo(max) <= 0) {
-            d.script = d.script.withOption("time", SbatchTime.format(need));
-            d.change("--time=" + SbatchTime.format(need) + (limit == null ? "" : " (was " + SbatchTime.format(limit) + ")"),
+            d.script = d.script.withOption("time", SlurmTime.format(need));
+            d.change("--time=" + SlurmTime.format(need) + (limit == null ? "" : " (was " + SlurmTime.format(limit) + ")"),
                     why + (part.isEmpty() ? " (the partition's MaxTime is unknown)"
                             : ", within the " + part.get().maxTime() + " MaxTime of partition " + part.get().name()));
             return;
         }
         // capped: the partition cannot give this run the time it needs
         String pname = part.get().name();
-        String cap = SbatchTime.format(max);
+        String cap = SlurmTime.format(max);
         if (limit == null || max.compareTo(limit) > 0) {
             d.script = d.script.withOption("time", cap);
         }
         int at = d.script.option("time").map(BatchScript.Option::line).orElse(d.script.lastDirectiveLine() + 1);
-        d.script = d.script.insertLines(at, List.of("# slurmwise: this run needs about " + SbatchTime.format(need)
+        d.script = d.script.insertLines(at, List.of("# slurmwise: this run needs about " + SlurmTime.format(need)
                 + ", but partition " + pname + " allows at most " + cap + ": checkpoint and requeue, or a longer partition"));
         d.change("--time=" + cap + (limit == null || max.compareTo(limit) > 0
-                        ? (limit == null ? "" : " (was " + SbatchTime.format(limit) + ")")
+                        ? (limit == null ? "" : " (was " + SlurmTime.format(limit) + ")")
                         : " (unchanged: already the maximum)") + ", capped by partition " + pname,
                 why + "; partition " + pname + " allows at most " + cap + " (MaxTime)");
         boolean gpus = usesGpus(cx.job(), d.script);
@@ -354,7 +355,7 @@ public final class PatchSuggester {
                 .map(p -> p.name() + " (MaxTime " + p.maxTime() + (p.gres().isBlank() ? "" : ", " + p.gres()) + ")")
                 .toList();
         d.advice.add("Partition " + pname + " allows at most " + cap + " and this run needs about "
-                + SbatchTime.format(need) + ". Either make it resumable (save a checkpoint, and let --requeue with"
+                + SlurmTime.format(need) + ". Either make it resumable (save a checkpoint, and let --requeue with"
                 + " --signal=" + SIGNAL + " bring it back for the rest), or move it to a partition with a longer MaxTime"
                 + (longer.isEmpty() ? " (none of this cluster's partitions has one" + (gpus ? " with GPUs" : "") + ")"
                 : ": " + String.join(", ", longer) + (gpus ? "; adjust --gres to that partition's GPU type" : ""))

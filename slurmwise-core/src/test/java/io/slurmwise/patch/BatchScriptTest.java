@@ -1,5 +1,6 @@
 package io.slurmwise.patch;
 
+import io.slurmwise.job.SlurmTime;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -58,7 +59,7 @@ class BatchScriptTest {
         // the last --time wins in sbatch, so that is the one changed
         BatchScript t = s.withOption("time", "2-00:00:00");
         assertThat(t.text()).contains("#SBATCH -t 1:00:00\n#SBATCH --time=2-00:00:00\n");
-        assertThat(SbatchTime.parse(t.option("time").orElseThrow().value())).contains(Duration.ofDays(2));
+        assertThat(SlurmTime.parseDuration(t.option("time").orElseThrow().value())).contains(Duration.ofDays(2));
         BatchScript u = BatchScript.parse("#!/bin/bash\n#SBATCH -t 1:00:00\nrun\n").withOption("time", "20:00:00");
         assertThat(u.text()).isEqualTo("#!/bin/bash\n#SBATCH -t 20:00:00\nrun\n");
     }
@@ -86,11 +87,11 @@ class BatchScriptTest {
     void quotedValuesAndSbatchTimeForms() {
         BatchScript s = BatchScript.parse("#!/bin/bash\n#SBATCH --job-name=\"my job\" --time=90\n");
         assertThat(s.option("job-name").orElseThrow().value()).isEqualTo("my job");
-        assertThat(SbatchTime.parse("90")).contains(Duration.ofMinutes(90));
-        assertThat(SbatchTime.parse("30:00")).contains(Duration.ofMinutes(30));
-        assertThat(SbatchTime.parse("1-12")).contains(Duration.ofHours(36));
-        assertThat(SbatchTime.parse("1-00:30")).contains(Duration.ofHours(24).plusMinutes(30));
-        assertThat(SbatchTime.parse("nonsense")).isEmpty();
+        assertThat(SlurmTime.parseDuration("90")).contains(Duration.ofMinutes(90));
+        assertThat(SlurmTime.parseDuration("30:00")).contains(Duration.ofMinutes(30));
+        assertThat(SlurmTime.parseDuration("1-12")).contains(Duration.ofHours(36));
+        assertThat(SlurmTime.parseDuration("1-00:30")).contains(Duration.ofHours(24).plusMinutes(30));
+        assertThat(SlurmTime.parseDuration("nonsense")).isEmpty();
     }
 
     @Test

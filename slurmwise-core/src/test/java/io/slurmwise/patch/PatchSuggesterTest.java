@@ -1,5 +1,6 @@
 package io.slurmwise.patch;
 
+import io.slurmwise.job.SlurmTime;
 import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
 import io.slurmwise.Slurmwise;
@@ -113,7 +114,7 @@ class PatchSuggesterTest {
         String patched = ((Patch.Suggested) p).patched();
         // 1h for 30% of the work: 3h20m, +20% = 4h
         assertThat(patched).contains("#SBATCH -t 04:00:00\n").doesNotContain("slurmwise:");
-        assertThat(BatchScript.parse(patched).option("time").flatMap(o -> SbatchTime.parse(o.value()))).contains(Duration.ofHours(4));
+        assertThat(BatchScript.parse(patched).option("time").flatMap(o -> SlurmTime.parseDuration(o.value()))).contains(Duration.ofHours(4));
     }
 
     @Test
