@@ -6,6 +6,7 @@ import io.slurmwise.cli.render.Style;
 import io.slurmwise.config.Settings;
 import io.slurmwise.kb.KbConfig;
 import io.slurmwise.kb.KbException;
+import io.slurmwise.diagnose.NoteLookupRetriever;
 import io.slurmwise.kb.KbRetriever;
 import io.slurmwise.kb.KnowledgeBase;
 import io.slurmwise.taxonomy.Taxonomy;
@@ -38,6 +39,7 @@ public final class Cli implements AutoCloseable {
     private Slurmwise slurmwise;
     private String backendReason;
     private boolean noLlm;
+    private boolean direct;
     private LlmExplainer llm;
     private Taxonomy taxonomy;
     private KnowledgeBase knowledgeBase;
@@ -94,6 +96,15 @@ public final class Cli implements AutoCloseable {
         this.noLlm = true;
     }
 
+    /**
+     * Rules and the kind's own note only (--direct): no language model, no embedding index; the fastest,
+     * fully deterministic path. Call before {@link #slurmwise()}.
+     */
+    public void direct() {
+        this.direct = true;
+        this.noLlm = true;
+    }
+
     public Settings settings() {
         try {
             Settings s = Settings.from(env);
@@ -114,7 +125,8 @@ public final class Cli implements AutoCloseable {
             Backends.Selection sel = Backends.select(s);
             backendReason = sel.reason();
             slurmwise = Slurmwise.builder(s).taxonomy(taxonomy()).backend(sel.backend())
-                    .retriever(new KbRetriever(this::knowledgeBase, this::notice)).explainer(explainer(s)).build();
+                    .retriever(direct ? new NoteLookupRetriever() : new KbRetriever(this::knowledgeBase, this::notice))
+                    .explainer(explainer(s)).build();
         }
         return slurmwise;
     }

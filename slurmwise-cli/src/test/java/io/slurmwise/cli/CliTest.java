@@ -56,6 +56,13 @@ class CliTest {
     }
 
     @Test
+    void directDiagnosisUsesTheRulesAndTheKindsNoteOnly() {
+        Result r = run("diagnose", "1001", "--direct");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("(oom)").contains("╰─ rules ·").doesNotContain("rules + kb");
+    }
+
+    @Test
     void diagnoseShowsTheTimeLimitPanel() {
         Result r = run("diagnose", "22542799");
         assertThat(r.code()).isZero();

@@ -35,7 +35,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Option(names = "--no-llm", description = "Word the explanation from a template, never a language model (also: SLURMWISE_NO_LLM=1).")
     private boolean noLlm;
 
-    @Option(names = "--direct", description = "Run the deterministic workflow in-process (no chat agent in between).")
+    @Option(names = "--direct", description = "Rules and the kind's own note only: no language model, no embedding index (fastest).")
     private boolean direct;
 
     @Override
@@ -44,6 +44,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
         JobId id = JobId.parse(jobId);
         if (noLlm) {
             cli.disableLlm();
+        }
+        if (direct) {
+            cli.direct();
         }
         Slurmwise sw = cli.slurmwise();
         Diagnosis d = sw.diagnose(id);
