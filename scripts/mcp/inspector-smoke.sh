@@ -14,10 +14,10 @@ backend="${SLURMWISE_BACKEND:-mock}"
 "$root/slurmwise" --version >/dev/null   # build outside the client's startup timeout
 
 tools=$("$inspector" --cli "$root/slurmwise" --backend "$backend" mcp --method tools/list)
-for t in diagnose_job list_jobs classify_log failure_kinds; do
+for t in diagnose_job list_jobs classify_log failure_kinds fleet_stats; do
   grep -q "\"$t\"" <<<"$tools" || { echo "tools/list lacks $t: $tools" >&2; exit 1; }
 done
 result=$("$inspector" --cli "$root/slurmwise" --backend "$backend" mcp --method tools/call --tool-name diagnose_job --tool-arg job_id=1001)
 grep -q 'slurmwise.diagnosis/v1' <<<"$result" || { echo "diagnose_job answered: $result" >&2; exit 1; }
 grep -q '\\"kind\\" : \\"oom\\"' <<<"$result" || { echo "diagnose_job did not find oom: $result" >&2; exit 1; }
-echo "mcp-inspector: 4 tools listed; diagnose_job 1001 -> oom"
+echo "mcp-inspector: 5 tools listed; diagnose_job 1001 -> oom"

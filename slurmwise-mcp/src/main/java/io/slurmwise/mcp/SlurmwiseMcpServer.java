@@ -57,7 +57,8 @@ public final class SlurmwiseMcpServer {
         McpSyncServer server = McpServer.sync(transport)
                 .serverInfo("slurmwise", version())
                 .instructions("Read-only SLURM failure diagnosis. Call diagnose_job for a job id; list_jobs to find "
-                        + "failed jobs; classify_log for a pasted log; failure_kinds for the taxonomy and its fixes. "
+                        + "failed jobs; classify_log for a pasted log; failure_kinds for the taxonomy and its fixes; "
+                        + "fleet_stats for what failures cost (estimates, by kind, partition, user and day). "
                         + "The cause in a diagnosis is decided by rules: report it as given.")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(specifications(tools, mapper))

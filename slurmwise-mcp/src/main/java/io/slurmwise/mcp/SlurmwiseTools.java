@@ -15,6 +15,11 @@ import io.slurmwise.job.JobState;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.taxonomy.FailureKind;
 import io.slurmwise.taxonomy.NoteSection;
+import io.slurmwise.stats.EnergyModel;
+import io.slurmwise.stats.FleetReport;
+import io.slurmwise.stats.FleetScan;
+import io.slurmwise.view.StatsContext;
+import io.slurmwise.view.StatsViews;
 import io.slurmwise.view.Views;
 
 import java.nio.charset.StandardCharsets;
@@ -53,6 +58,7 @@ public final class SlurmwiseTools {
         m.put("list_jobs", this::listJobs);
         m.put("classify_log", this::classifyLog);
         m.put("failure_kinds", this::failureKinds);
+        m.put("fleet_stats", this::fleetStats);
         return m;
     }
 
@@ -112,6 +118,19 @@ public final class SlurmwiseTools {
         List<FixNote> fixes = slurmwise.retriever().retrieve(f, null, 3);
         Explanation e = new TemplateExplainer().explain(null, f, fixes);
         return Views.classification(List.of("log"), f, fixes, e);
+    }
+
+    /** The stats report of {@code slurmwise stats --json}, from accounting records only (no logs are read). */
+    public Object fleetStats(Map<String, Object> args) {
+        LocalDateTime now = LocalDateTime.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        String user = optional(args, "user");
+        JobQuery q = new JobQuery(SlurmTime.parseWhen(orDefault(args, "since", "now-30days"), now),
+                SlurmTime.parseWhen(orDefault(args, "until", "now"), now), null, user, user == null,
+                optional(args, "partition"));
+        FleetReport report = slurmwise.fleetScan().readLogs(false).energy(EnergyModel.defaults()).build().run(q).report();
+        return StatsViews.json(new StatsContext(report, q, FleetScan.DEFAULT_SLICE,
+                FleetScan.slices(q.since(), q.until(), FleetScan.DEFAULT_SLICE).size(), false, backendReason,
+                slurmwise.taxonomy()));
     }
 
     public Object failureKinds(Map<String, Object> args) {

@@ -16,7 +16,8 @@ import java.util.List;
 public record ToolDefinition(String name, String title, String description, JsonNode inputSchema) {
 
     /** The tools, in the order clients see them. */
-    public static final List<String> NAMES = List.of("diagnose_job", "list_jobs", "classify_log", "failure_kinds");
+    public static final List<String> NAMES = List.of("diagnose_job", "list_jobs", "classify_log", "failure_kinds",
+            "fleet_stats");
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -59,7 +59,7 @@ class McpServerTest {
     void listsOnlyReadOnlyTools() {
         McpSchema.ListToolsResult tools = client.listTools();
         assertThat(tools.tools()).extracting(McpSchema.Tool::name)
-                .containsExactly("diagnose_job", "list_jobs", "classify_log", "failure_kinds");
+                .containsExactly("diagnose_job", "list_jobs", "classify_log", "failure_kinds", "fleet_stats");
         assertThat(tools.tools()).allSatisfy(t -> {
             assertThat(t.annotations().readOnlyHint()).isTrue();
             assertThat(t.annotations().destructiveHint()).isFalse();
@@ -96,6 +96,15 @@ class McpServerTest {
     void explainsTheTaxonomy() throws Exception {
         assertThat(call("failure_kinds", Map.of()).get("kinds").size()).isGreaterThanOrEqualTo(19);
         assertThat(call("failure_kinds", Map.of("kind", "cuda_oom")).at("/sections/Fixes").asText()).contains("PYTORCH_CUDA_ALLOC_CONF");
+    }
+
+    @Test
+    void reportsWhatFailuresCost() throws Exception {
+        JsonNode s = call("fleet_stats", Map.of("since", "now-40days"));
+        assertThat(s.get("schema").asText()).isEqualTo("slurmwise.stats/v1");
+        assertThat(s.at("/total/failed").asInt()).isPositive();
+        assertThat(s.at("/total/wasted_gpu_hours").asDouble()).isPositive();
+        assertThat(s.get("by_partition").size()).isGreaterThanOrEqualTo(3);
     }
 
     @Test

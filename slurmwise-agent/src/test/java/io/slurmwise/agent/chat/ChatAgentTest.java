@@ -30,7 +30,7 @@ class ChatAgentTest {
             assertThat(answer).isEqualTo("The rules say oom.");
             // the first request offered every tool; the second carried the tool's result
             JsonNode first = server.requests().get(0);
-            assertThat(first.path("tools")).hasSize(4);
+            assertThat(first.path("tools")).hasSize(5);
             assertThat(FakeOpenAiServer.text(server.requests().get(1))).contains("\"kind\":\"oom\"");
         }
     }

@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 
 /** {@code slurmwise mcp}: the read-only MCP server on stdin/stdout, for agents and IDEs. */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
-        description = {"Serve the read-only MCP tools (diagnose_job, list_jobs, classify_log, failure_kinds)",
+        description = {"Serve the read-only MCP tools (diagnose_job, list_jobs, classify_log, failure_kinds, fleet_stats)",
                 "over stdio until the client closes stdin. Example client configuration:",
                 "  {\"command\": \"/path/to/slurmwise\", \"args\": [\"mcp\"]}"})
 public final class McpCommand implements Callable<Integer> {

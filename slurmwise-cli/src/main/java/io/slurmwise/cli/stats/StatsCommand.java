@@ -1,5 +1,7 @@
 package io.slurmwise.cli.stats;
 
+import io.slurmwise.view.StatsViews;
+import io.slurmwise.view.StatsContext;
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.JobQuery;
 import io.slurmwise.cli.Cli;

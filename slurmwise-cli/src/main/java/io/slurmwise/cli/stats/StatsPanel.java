@@ -1,5 +1,6 @@
 package io.slurmwise.cli.stats;
 
+import io.slurmwise.view.StatsContext;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
 import io.slurmwise.stats.FleetReport;

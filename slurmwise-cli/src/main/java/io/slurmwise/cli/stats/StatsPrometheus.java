@@ -1,5 +1,6 @@
 package io.slurmwise.cli.stats;
 
+import io.slurmwise.view.StatsContext;
 import io.slurmwise.stats.FleetReport;
 import io.slurmwise.stats.FleetReport.Breakdown;
 import io.slurmwise.stats.Outcome;

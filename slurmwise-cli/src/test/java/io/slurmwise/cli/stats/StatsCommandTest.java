@@ -1,5 +1,6 @@
 package io.slurmwise.cli.stats;
 
+import io.slurmwise.view.StatsViews;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.slurmwise.cli.ExitCodes;
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,7 @@ class StatsCommandTest {
 
     @Test
     void jsonFollowsTheDocumentedSchema() throws IOException {
-        SchemaCheck schema = SchemaCheck.load("io/slurmwise/cli/stats/stats-v1.schema.json");
+        SchemaCheck schema = SchemaCheck.load("io/slurmwise/view/stats-v1.schema.json");
         for (Map<String, String> env : List.of(seed(), Map.<String, String>of())) {
             StatsRun.Result r = StatsRun.run(env, "stats", "--json");
             assertThat(r.code()).as(r.err()).isZero();

@@ -1,4 +1,4 @@
-package io.slurmwise.cli.stats;
+package io.slurmwise.view;
 
 import io.slurmwise.backend.JobQuery;
 import io.slurmwise.stats.FleetReport;
@@ -8,19 +8,19 @@ import io.slurmwise.taxonomy.Taxonomy;
 import java.time.Duration;
 
 /** A report and what produced it: the query, the slicing, where the kinds came from, the backend. */
-record StatsContext(FleetReport report, JobQuery query, Duration sliceLength, int slices, boolean logsRead,
+public record StatsContext(FleetReport report, JobQuery query, Duration sliceLength, int slices, boolean logsRead,
                     String backend, Taxonomy taxonomy) {
 
-    String kindTitle(String id) {
+    public String kindTitle(String id) {
         return taxonomy.find(id).map(FailureKind::title).orElse(id);
     }
 
-    String scope() {
+    public String scope() {
         String who = query.user() != null ? "user " + query.user() : query.allUsers() ? "all users" : "jobs visible to you";
         return query.partition() == null ? who : who + " · partition " + query.partition();
     }
 
-    String kindsFrom() {
+    public String kindsFrom() {
         return logsRead ? "records and log tails" : "accounting records only";
     }
 }

@@ -1,4 +1,4 @@
-package io.slurmwise.cli.stats;
+package io.slurmwise.view;
 
 import io.slurmwise.stats.EnergyModel;
 import io.slurmwise.stats.FleetReport;
@@ -15,12 +15,12 @@ import java.util.TreeMap;
  * in {@code stats-v1.schema.json} next to this class; keys are snake_case; unknown values are null, never zero.
  * A new field is added without changing the version; renaming or removing one makes {@code v2}.
  */
-final class StatsViews {
+public final class StatsViews {
 
-    static final String SCHEMA = "slurmwise.stats/v1";
+    public static final String SCHEMA = "slurmwise.stats/v1";
 
     /** Breakdown columns in order: the JSON keys and the CSV header share them. */
-    static final List<String> COLUMNS = List.of("key", "jobs", "ended", "completed", "failed", "cancelled", "preempted",
+    public static final List<String> COLUMNS = List.of("key", "jobs", "ended", "completed", "failed", "cancelled", "preempted",
             "pending", "running", "other", "failure_rate", "wasted_gpu_hours", "wasted_cpu_hours",
             "wasted_energy_kwh_estimated", "wasted_co2e_kg_estimated", "wasted_energy_kwh_measured",
             "wasted_measured_jobs", "interrupted_gpu_hours", "interrupted_cpu_hours",
@@ -30,7 +30,7 @@ final class StatsViews {
     private StatsViews() {
     }
 
-    static Map<String, Object> json(StatsContext ctx) {
+    public static Map<String, Object> json(StatsContext ctx) {
         FleetReport r = ctx.report();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("schema", SCHEMA);
@@ -64,7 +64,7 @@ final class StatsViews {
         return m;
     }
 
-    static Map<String, Object> breakdown(Breakdown b) {
+    public static Map<String, Object> breakdown(Breakdown b) {
         List<Object> v = values(b);
         Map<String, Object> m = new LinkedHashMap<>();
         for (int i = 0; i < COLUMNS.size(); i++) {
@@ -74,7 +74,7 @@ final class StatsViews {
     }
 
     /** The breakdown's values in {@link #COLUMNS} order. */
-    static List<Object> values(Breakdown b) {
+    public static List<Object> values(Breakdown b) {
         return java.util.Arrays.asList(b.key(), b.jobs(), b.ended(), b.completed(), b.failed(), b.cancelled(),
                 b.preempted(), b.pending(), b.running(), b.unknown(), b.failureRate(), b.wastedGpuHours(),
                 b.wastedCpuHours(), b.wastedKwh(), b.wastedCo2Kg(), b.measuredWastedKwh(), b.measuredWastedJobs(),
@@ -82,7 +82,7 @@ final class StatsViews {
                 b.usedCpuHours(), b.usedKwh(), b.measuredUsedKwh(), b.measuredUsedJobs());
     }
 
-    static Map<String, Object> top(FleetReport.TopEntry e) {
+    public static Map<String, Object> top(FleetReport.TopEntry e) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", e.id());
         m.put("array", e.array());
@@ -105,7 +105,7 @@ final class StatsViews {
         return m;
     }
 
-    static Map<String, Object> efficiency(FleetReport.Efficiency e) {
+    public static Map<String, Object> efficiency(FleetReport.Efficiency e) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("completed_jobs", e.completedJobs());
         m.put("cpu_jobs", e.cpuJobs());
@@ -122,7 +122,7 @@ final class StatsViews {
         return m;
     }
 
-    static Map<String, Object> energy(EnergyModel e) {
+    public static Map<String, Object> energy(EnergyModel e) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("gpu_watts", e.fallbackGpuWatts());
         m.put("gpu_watts_uniform", e.uniformGpuWatts());
