@@ -96,11 +96,9 @@ public final class SlurmwiseMcpServer {
 
     private static McpSchema.Tool tool(ToolDefinition def, McpJsonMapper mapper) {
         try {
-            return McpSchema.Tool.builder()
-                    .name(def.name())
+            return McpSchema.Tool.builder(def.name(), mapper, JSON.writeValueAsString(def.inputSchema()))
                     .title(def.title())
                     .description(def.description())
-                    .inputSchema(mapper, JSON.writeValueAsString(def.inputSchema()))
                     .annotations(new McpSchema.ToolAnnotations(def.title(), true, false, true, false, null))
                     .build();
         } catch (IOException e) {

@@ -22,7 +22,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -99,8 +98,7 @@ public final class ChatAgent {
     static ToolSpecification spec(ToolDefinition def) {
         JsonObjectSchema.Builder params = JsonObjectSchema.builder();
         JsonNode props = def.inputSchema().path("properties");
-        for (Iterator<Map.Entry<String, JsonNode>> it = props.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> p = it.next();
+        for (Map.Entry<String, JsonNode> p : props.properties()) {
             String description = p.getValue().path("description").asText(null);
             if ("integer".equals(p.getValue().path("type").asText())) {
                 params.addIntegerProperty(p.getKey(), description);

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -56,8 +55,7 @@ record WatchState(LocalDateTime windowEnd, Map<String, LocalDateTime> diagnosed)
             throw new IOException(file + " is not a " + SCHEMA + " file; move it away to start afresh");
         }
         Map<String, LocalDateTime> done = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = n.path("diagnosed").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : n.path("diagnosed").properties()) {
             done.put(e.getKey(), e.getValue().isNull() ? null : LocalDateTime.parse(e.getValue().asText()));
         }
         String end = n.path("window_end").asText(null);
