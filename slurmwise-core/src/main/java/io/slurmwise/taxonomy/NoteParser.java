@@ -34,7 +34,6 @@ public final class NoteParser {
 
     private final String source;
     private final String text;
-    private int bodyStartLine;
 
     private NoteParser(String source, String text) {
         this.source = source;
@@ -59,7 +58,6 @@ public final class NoteParser {
         }
         String yaml = text.substring(4, close + 1);
         String body = close + 5 <= text.length() ? text.substring(close + 5) : "";
-        bodyStartLine = (int) yaml.chars().filter(c -> c == '\n').count() + 3;
 
         Node root;
         try {
