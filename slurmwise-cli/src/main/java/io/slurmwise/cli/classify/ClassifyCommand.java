@@ -72,7 +72,7 @@ public final class ClassifyCommand implements Callable<Integer> {
         for (String f : files) {
             logs.add(read(f, tail));
         }
-        Taxonomy taxonomy = Taxonomy.load(cli.settings().knowledgeDir());
+        Taxonomy taxonomy = cli.taxonomy();
         Finding finding = new Classifier(taxonomy).classify(facts, logs);
         List<FixNote> fixes = new NoteLookupRetriever().retrieve(finding, null, 3);
         Explanation explanation = new TemplateExplainer().explain(null, finding, fixes);
