@@ -113,12 +113,7 @@ public final class FleetStats {
         String name;
         String user;
         String partition;
-        final long[] outcomes = new long[Outcome.values().length];
-        long failedGpuSeconds;
-        long failedCpuSeconds;
-        long failedJoules;
-        long failedMeasuredJoules;
-        long failedMeasuredJobs;
+        final Tally tally = new Tally(); // the tasks by outcome and the waste of the failed ones
         long failedElapsedSeconds;
         int maxGpus;
         int maxCpus;
@@ -136,14 +131,7 @@ public final class FleetStats {
             name = minString(name, a.name);
             user = minString(user, a.user);
             partition = minString(partition, a.partition);
-            for (int i = 0; i < outcomes.length; i++) {
-                outcomes[i] += a.outcomes[i];
-            }
-            failedGpuSeconds += a.failedGpuSeconds;
-            failedCpuSeconds += a.failedCpuSeconds;
-            failedJoules += a.failedJoules;
-            failedMeasuredJoules += a.failedMeasuredJoules;
-            failedMeasuredJobs += a.failedMeasuredJobs;
+            tally.merge(a.tally);
             failedElapsedSeconds += a.failedElapsedSeconds;
             maxGpus = Math.max(maxGpus, a.maxGpus);
             maxCpus = Math.max(maxCpus, a.maxCpus);
@@ -156,15 +144,15 @@ public final class FleetStats {
 
         long tasks() {
             long n = 0;
-            for (long c : outcomes) {
+            for (long c : tally.outcomes) {
                 n += c;
             }
             return n;
         }
 
-        static final Comparator<ArrayAcc> RANK = Comparator.<ArrayAcc>comparingLong(a -> a.failedJoules).reversed()
-                .thenComparing(Comparator.<ArrayAcc>comparingLong(a -> a.failedGpuSeconds).reversed())
-                .thenComparing(Comparator.<ArrayAcc>comparingLong(a -> a.failedCpuSeconds).reversed())
+        static final Comparator<ArrayAcc> RANK = Comparator.<ArrayAcc>comparingLong(a -> a.tally.failedJoules).reversed()
+                .thenComparing(Comparator.<ArrayAcc>comparingLong(a -> a.tally.failedGpuSeconds).reversed())
+                .thenComparing(Comparator.<ArrayAcc>comparingLong(a -> a.tally.failedCpuSeconds).reversed())
                 .thenComparingLong(a -> a.arrayId);
     }
 
@@ -269,22 +257,15 @@ public final class FleetStats {
         a.name = minString(a.name, job.name());
         a.user = minString(a.user, job.user());
         a.partition = minString(a.partition, job.partition());
-        a.outcomes[o.ordinal()]++;
+        a.tally.add(o, gpuSeconds, cpuSeconds, joules, measured);
         int task = job.id().arrayTask();
         a.minTask = Math.min(a.minTask, task);
         a.maxTask = Math.max(a.maxTask, task);
         a.lastEnd = maxTime(a.lastEnd, job.end());
         if (o == Outcome.FAILED) {
-            a.failedGpuSeconds += gpuSeconds;
-            a.failedCpuSeconds += cpuSeconds;
-            a.failedJoules += joules;
             a.failedElapsedSeconds += seconds;
             a.maxGpus = Math.max(a.maxGpus, gpus);
             a.maxCpus = Math.max(a.maxCpus, cpus);
-            if (measured != null) {
-                a.failedMeasuredJoules += measured;
-                a.failedMeasuredJobs++;
-            }
             a.kinds.merge(kind, 1L, Long::sum);
             a.failedStates |= 1 << job.state().ordinal();
         }
@@ -431,22 +412,23 @@ public final class FleetStats {
                     w.measuredJoules() == null ? null : w.measuredJoules() / 3.6e6, w.end())));
         }
         for (ArrayAcc a : arrays.values()) {
-            if (a.failedJoules == 0 && a.failedCpuSeconds == 0 && a.failedGpuSeconds == 0) {
+            Tally t = a.tally;
+            if (t.failedJoules == 0 && t.failedCpuSeconds == 0 && t.failedGpuSeconds == 0) {
                 continue;
             }
             Map<String, Long> tasks = new LinkedHashMap<>();
             for (Outcome o : Outcome.values()) {
-                if (a.outcomes[o.ordinal()] > 0) {
-                    tasks.put(o.id(), a.outcomes[o.ordinal()]);
+                if (t.outcomes[o.ordinal()] > 0) {
+                    tasks.put(o.id(), t.outcomes[o.ordinal()]);
                 }
             }
             String id = a.arrayId + "_[" + (a.minTask == a.maxTask ? String.valueOf(a.minTask)
                     : a.minTask + "-" + a.maxTask) + "]";
-            all.add(new Ranked(a.failedJoules, a.failedGpuSeconds, a.failedCpuSeconds, id, new FleetReport.TopEntry(id,
+            all.add(new Ranked(t.failedJoules, t.failedGpuSeconds, t.failedCpuSeconds, id, new FleetReport.TopEntry(id,
                     true, a.name, a.user, a.partition, states(a.failedStates), a.kinds, tasks,
-                    a.tasks(), a.failedElapsedSeconds, a.maxGpus, a.maxCpus, hours(a.failedGpuSeconds),
-                    hours(a.failedCpuSeconds), energy.facilityKwh(a.failedJoules), energy.co2Kg(a.failedJoules),
-                    a.failedMeasuredJobs == 0 ? null : a.failedMeasuredJoules / 3.6e6, a.lastEnd)));
+                    a.tasks(), a.failedElapsedSeconds, a.maxGpus, a.maxCpus, hours(t.failedGpuSeconds),
+                    hours(t.failedCpuSeconds), energy.facilityKwh(t.failedJoules), energy.co2Kg(t.failedJoules),
+                    t.failedMeasuredJobs == 0 ? null : t.failedMeasuredJoules / 3.6e6, a.lastEnd)));
         }
         all.sort(Comparator.comparingLong(Ranked::joules).reversed()
                 .thenComparing(Comparator.comparingLong(Ranked::gpuSeconds).reversed())
