@@ -51,24 +51,26 @@ public final class Classifier {
      */
     static final double COMPLETED_FACTOR = 0.7;
     /** What a memory kind keeps of its score when the measured peak was far below the limit. */
-    static final double CONTRADICTED_FACTOR = 0.7;
+    static final double CONTRADICTED_FACTOR = 0.5;
     private static final int MAX_EVIDENCE_PER_KIND = 6;
 
     private final Taxonomy taxonomy;
     private final SignatureScanner scanner;
+    /** Signatures tested only on the last non-blank line of each log. */
+    private final List<Signature> lastLineSignatures = new ArrayList<>();
+    private final Map<String, List<Pattern>> ignore = new HashMap<>();
     private final Map<String, Set<String>> consequences = new HashMap<>();
 
     public Classifier(Taxonomy taxonomy) {
         this.taxonomy = taxonomy;
-        List<Signature> all = new ArrayList<>();
+        List<Signature> anyLine = new ArrayList<>();
         for (FailureKind k : taxonomy.kinds()) {
-            all.addAll(k.signatures());
-        }
-        Map<String, List<Pattern>> ignore = new HashMap<>();
-        for (FailureKind k : taxonomy.kinds()) {
+            for (Signature sig : k.signatures()) {
+                (sig.lastLine() ? lastLineSignatures : anyLine).add(sig);
+            }
             ignore.put(k.id(), k.ignore());
         }
-        this.scanner = new SignatureScanner(all, ignore);
+        this.scanner = new SignatureScanner(anyLine, ignore);
         for (FailureKind k : taxonomy.kinds()) {
             consequences.put(k.id(), k.explains());
         }
@@ -81,7 +83,7 @@ public final class Classifier {
     /** Per-kind accumulation while scanning. */
     private static final class Score {
         final FailureKind kind;
-        final Set<String> signaturesSeen = new HashSet<>();
+        final Set<Signature> signaturesSeen = new HashSet<>();
         final List<Evidence> evidence = new ArrayList<>();
         double miss = 1.0; // product of (1 - w)
         long firstLine = Long.MAX_VALUE;
@@ -128,16 +130,66 @@ public final class Classifier {
         Evidence.Source source = tail.stream() == LogStream.STDOUT ? Evidence.Source.STDOUT : Evidence.Source.STDERR;
         boolean inFile = tail.firstLine() > 0;
         long base = inFile ? tail.firstLine() : 1;
-        scanner.scan(tail.content(), (sig, lineIndex, line) -> {
+        SignatureScanner.MatchSink sink = (sig, lineIndex, line) -> {
             if (!sig.appliesTo(tail.stream())) {
                 return;
             }
             FailureKind kind = taxonomy.kind(sig.kindId());
             Score s = scores.computeIfAbsent(kind.id(), k -> new Score(kind));
             // each signature adds its weight once; further matching lines only add evidence to show
-            double weight = s.signaturesSeen.add(sig.pattern()) ? sig.weight() : 0;
+            double weight = s.signaturesSeen.add(sig) ? sig.weight() : 0;
             s.add(new Evidence(source, base + lineIndex, inFile, line.strip(), kind.id(), weight));
-        });
+        };
+        scanner.scan(tail.content(), sink);
+        if (!lastLineSignatures.isEmpty()) {
+            scanLastLine(tail.content(), sink);
+        }
+    }
+
+    /**
+     * Tests the last-line signatures on the last non-blank line of one log. Only the end of that line is decoded
+     * (at most {@link SignatureScanner#WINDOW} bytes), so the cost does not grow with the log.
+     */
+    private void scanLastLine(byte[] content, SignatureScanner.MatchSink sink) {
+        int end = content.length;
+        while (end > 0 && isBlank(content[end - 1])) {
+            end--;
+        }
+        if (end == 0) {
+            return;
+        }
+        int start = end;
+        while (start > 0 && content[start - 1] != '\n' && end - start < SignatureScanner.WINDOW) {
+            start--;
+        }
+        String line = new String(content, start, end - start, java.nio.charset.StandardCharsets.UTF_8);
+        long lineIndex = -1;
+        for (Signature sig : lastLineSignatures) {
+            if (sig.regex().matcher(line).find() && !ignored(sig.kindId(), line)) {
+                if (lineIndex < 0) {
+                    lineIndex = 0;
+                    for (int i = 0; i < start; i++) {
+                        if (content[i] == '\n') {
+                            lineIndex++;
+                        }
+                    }
+                }
+                sink.match(sig, lineIndex, line);
+            }
+        }
+    }
+
+    private static boolean isBlank(byte b) {
+        return b == '\n' || b == '\r' || b == ' ' || b == '\t';
+    }
+
+    private boolean ignored(String kindId, String line) {
+        for (Pattern p : ignore.getOrDefault(kindId, List.of())) {
+            if (p.matcher(line).find()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void accountingEvidence(JobFacts f, Map<String, Score> scores) {

@@ -29,7 +29,7 @@ public final class NoteParser {
 
     private static final Set<String> FIELDS = Set.of("id", "title", "category", "parent", "sacct_states",
             "exit_signals", "pending_reasons", "explains", "signatures", "ignore", "checks");
-    private static final Set<String> SIGNATURE_FIELDS = Set.of("pattern", "weight", "stream");
+    private static final Set<String> SIGNATURE_FIELDS = Set.of("pattern", "weight", "stream", "last_line");
     private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[a-z][a-z0-9_]{0,63}");
 
     private final String source;
@@ -176,14 +176,14 @@ public final class NoteParser {
         }
         List<Signature> sigs = new ArrayList<>();
         for (RawSignature r : signatures) {
-            sigs.add(new Signature(id, r.pattern, r.regex, r.weight, r.stream));
+            sigs.add(new Signature(id, r.pattern, r.regex, r.weight, r.stream, r.lastLine));
         }
         Note note = new Note(id, title, sections(body), source);
         return new FailureKind(id, title, category, parent, states, signals, pending, explains, sigs, ignore, checks,
                 note);
     }
 
-    private record RawSignature(String pattern, Pattern regex, double weight, LogStream stream) {
+    private record RawSignature(String pattern, Pattern regex, double weight, LogStream stream, boolean lastLine) {
     }
 
     private RawSignature signature(Node n) {
@@ -194,11 +194,12 @@ public final class NoteParser {
         Pattern regex = null;
         Double weight = null;
         LogStream stream = null;
+        boolean lastLine = false;
         for (NodeTuple t : m.getValue()) {
             String key = scalar(t.getKeyNode(), "field name");
             Node v = t.getValueNode();
             if (!SIGNATURE_FIELDS.contains(key)) {
-                throw error(line(t.getKeyNode()), "unknown signature field '" + key + "'; allowed: pattern, weight, stream");
+                throw error(line(t.getKeyNode()), "unknown signature field '" + key + "'; allowed: pattern, weight, stream, last_line");
             }
             switch (key) {
                 case "pattern" -> {
@@ -225,13 +226,20 @@ public final class NoteParser {
                         default -> throw error(line(v), "stream '" + s + "' must be stdout, stderr or any");
                     };
                 }
+                case "last_line" -> {
+                    String b = scalar(v, "last_line");
+                    if (!b.equals("true") && !b.equals("false")) {
+                        throw error(line(v), "last_line '" + b + "' must be true or false");
+                    }
+                    lastLine = b.equals("true");
+                }
                 default -> throw new IllegalStateException(key);
             }
         }
         if (pattern == null || weight == null) {
             throw error(line(n), "a signature needs both 'pattern' and 'weight'");
         }
-        return new RawSignature(pattern, regex, weight, stream);
+        return new RawSignature(pattern, regex, weight, stream, lastLine);
     }
 
     private Pattern regex(Node n) {

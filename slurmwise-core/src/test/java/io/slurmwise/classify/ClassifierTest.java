@@ -86,6 +86,55 @@ class ClassifierTest {
     }
 
     @Test
+    void aKilledThatEndsTheLogIsProbableOomButNotTheSameWordMidLog() {
+        // the kernel's SIGKILL and nothing after it: no cancel, time limit or preemption message followed
+        assertThat(classify(JobFacts.NONE, "loading shards\n100%|#####| 205944/205944 [18:54<00:00]\nKilled\n").kindId())
+                .isEqualTo("oom");
+        // glued to a progress bar that had no newline, and bash's job-control form
+        assertThat(classify(JobFacts.NONE, " 31%|####  | 331/1063 [01:06<03:59,  3.06it/s]Killed").kindId()).isEqualTo("oom");
+        assertThat(classify(JobFacts.NONE, "epoch 5\n/bin/bash: line 27: 318 Killed sh start.sh\n\n").kindId())
+                .isEqualTo("oom");
+        // the script went on after the kill: a sub-step died, nothing says why
+        Finding midLog = classify(JobFacts.NONE, "Killed\nretrying with smaller chunks\nall done\n");
+        assertThat(midLog.isUnknown()).isTrue();
+        Finding evidence = classify(JobFacts.NONE, "a\nb\nKilled\n");
+        assertThat(evidence.evidence()).anySatisfy(e -> assertThat(e.line()).isEqualTo(3));
+    }
+
+    @Test
+    void aKilledAtTheEndDoesNotOutweighTheAccountingRecord() {
+        // a completed job: only strong evidence of a hidden crash may call it a failure
+        assertThat(classify(state(JobState.COMPLETED, "0:0"), "done\nKilled\n").isUnknown()).isTrue();
+        // SLURM's own time-limit message names the cause
+        assertThat(classify(state(JobState.TIMEOUT, "0:0"),
+                "slurmstepd: error: *** JOB 9 ON c001 CANCELLED AT 2026-11-20T14:02:11 DUE TO TIME LIMIT ***\nKilled\n")
+                .kindId()).isEqualTo("time_limit");
+        // a measured peak far below the limit outweighs a log ending in Killed
+        JobFacts farBelow = new JobFacts(JobState.FAILED, ExitCode.parse("0:9"), DataSize.tryParse("2G").orElseThrow(),
+                DataSize.tryParse("32G").orElseThrow(), null, null, null, "c001");
+        assertThat(classify(farBelow, "step 1\nKilled\n").kindId()).isNotEqualTo("oom");
+    }
+
+    @Test
+    void onlyReqNodeNotAvailFormsThatNameAnObstacleAreAResourcesProblem() {
+        for (String obstacle : List.of("ReqNodeNotAvail", "ReqNodeNotAvail, UnavailableNodes:gpu[001-004]",
+                "ReqNodeNotAvail, Reserved for maintenance", "ReqNodeNotAvail,_Reserved_for_maintenance")) {
+            JobFacts f = new JobFacts(JobState.PENDING, ExitCode.parse("0:0"), null, null, null, null, obstacle, null);
+            assertThat(classify(f, "").kindId()).as(obstacle).isEqualTo("resources_unavailable");
+            assertThat(classify(JobFacts.NONE, "JobState=PENDING Reason=" + obstacle.replace(' ', '_') + " Dependency=(null)")
+                    .kindId()).as("scontrol text " + obstacle).isEqualTo("resources_unavailable");
+        }
+        // the scheduler's waits: busy nodes, or nodes held for higher-priority partitions or for the next job
+        for (String wait : List.of("Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions",
+                "ReqNodeNotAvail, May be reserved for other job")) {
+            JobFacts f = new JobFacts(JobState.PENDING, ExitCode.parse("0:0"), null, null, null, null, wait, null);
+            assertThat(classify(f, "").isUnknown()).as(wait).isTrue();
+            assertThat(classify(JobFacts.NONE, "  1 compute ping user PD 0:00 2 (" + wait + ")").isUnknown())
+                    .as("squeue text " + wait).isTrue();
+        }
+    }
+
+    @Test
     void theStateAloneDecidesWhenTheLogIsEmpty() {
         assertThat(classify(state(JobState.TIMEOUT, "0:0"), "").kindId()).isEqualTo("time_limit");
         assertThat(classify(state(JobState.OUT_OF_MEMORY, "0:125"), "").kindId()).isEqualTo("oom");

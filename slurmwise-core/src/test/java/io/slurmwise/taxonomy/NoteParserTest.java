@@ -54,6 +54,15 @@ class NoteParserTest {
     }
 
     @Test
+    void lastLineSignaturesAreMarkedAndTheFlagIsCheckedStrictly() {
+        FailureKind k = NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    last_line: true"));
+        assertThat(k.signatures().get(0).lastLine()).isFalse();
+        assertThat(k.signatures().get(1).lastLine()).isTrue();
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    last_line: yes please")))
+                .hasMessageStartingWith("x.md:13: last_line 'yes please' must be true or false");
+    }
+
+    @Test
     void unknownFieldIsRejectedWithFileAndLine() {
         String bad = GOOD.replace("category: runtime", "category: runtime\nseverity: high");
         assertThatThrownBy(() -> NoteParser.parse("site/cuda_oom.md", bad))
