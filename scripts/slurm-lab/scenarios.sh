@@ -293,6 +293,8 @@ OOM=$(submit oom oom.sbatch)
 SEGV=$(submit segfault segfault.sbatch)
 SEGV2=$(submit segfault_signal segfault_signal.sbatch)
 FNF=$(submit file_not_found file_not_found.sbatch)
+# a '|' in the job name: sacct -P's own separator inside a field (slurmwise asks sacct for another delimiter)
+PIPE=$(submit pipe_in_name --job-name='prep|v2 run' file_not_found.sbatch)
 [[ -z $DISKFULL_DIR ]] || DQ=$(submit disk_quota disk_quota.sbatch)
 ARR=$(submit array array.sbatch)
 PAT=$(submit log_patterns log_patterns.sbatch)
@@ -327,6 +329,7 @@ if [[ $MODE == cgroup ]]; then add_row oom "$OOM" OUT_OF_MEMORY oom; else add_ro
 add_row segfault "$SEGV" FAILED segfault
 add_row segfault_signal "$SEGV2" FAILED segfault
 add_row file_not_found "$FNF" FAILED file_not_found
+add_row pipe_in_name "$PIPE" FAILED file_not_found
 [[ -z $DISKFULL_DIR ]] || add_row disk_quota "$DQ" FAILED disk_quota
 add_row array_task_fail "${ARR}_2" FAILED permission
 add_row array_task_ok "${ARR}_1" COMPLETED none
@@ -341,7 +344,7 @@ add_row allocation_exhausted "$EXH" PENDING allocation_exhausted;    WANT_REASON
 
 # ------------------------------------------------------------------ 3. wait for final states
 say "waiting for the running jobs to end (the time_limit job needs 60-90 s)"
-RUNNABLE=("$TL" "$CANCEL" "$PYERR" "$OK" "$OOM" "$SEGV" "$SEGV2" "$FNF" "$ARR" "$PAT" "$GPU")
+RUNNABLE=("$TL" "$CANCEL" "$PYERR" "$OK" "$OOM" "$SEGV" "$SEGV2" "$FNF" "$PIPE" "$ARR" "$PAT" "$GPU")
 [[ -z $DISKFULL_DIR ]] || RUNNABLE+=("$DQ")
 wait_gone "${RUNNABLE[@]}"
 # accounting is written asynchronously: wait until sacct has every final state

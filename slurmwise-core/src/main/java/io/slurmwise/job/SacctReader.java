@@ -26,10 +26,20 @@ import java.util.stream.StreamSupport;
  * }
  * }</pre>
  *
- * Fields are found by header name, so any subset and order works. Rows with the wrong number of fields are
- * skipped and counted ({@link #malformedRows()}).
+ * Fields are found by header name, so any subset and order works. The separator is {@code '|'} (sacct's default)
+ * or {@link #DELIMITER}, which the real backend asks for with {@code --delimiter} so that no name or path can
+ * contain it; the header (or, without one, the first row) tells which. With {@code '|'}, a row with too many
+ * fields whose extra separators can only be inside the job name (the one free-text field users name freely:
+ * {@code sbatch -J "prep|v2"}) is repaired when the header has a JobName column and the repaired row's State is a
+ * SLURM state. Other rows with the wrong number of fields are skipped and counted ({@link #malformedRows()}).
  */
 public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
+
+    /**
+     * The field delimiter slurmwise passes to {@code sacct -P --delimiter}: the ASCII unit separator, which no
+     * name or path holds, then '|' (an argument cannot end in a control character: the process library trims it).
+     */
+    public static final String DELIMITER = "\u001f|";
 
     /** The fields slurmwise asks sacct for, in this order (StdOut/StdErr only where sacct has them, 23.02+). */
     public static final List<String> FIELDS = List.of("JobID", "JobName", "User", "Account", "Partition", "QOS",
@@ -40,6 +50,10 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
     private final BufferedReader in;
     private final Map<String, Integer> column = new HashMap<>();
     private final int width;
+    /** The header as read from the input; null when the caller named the fields. */
+    private final String readHeader;
+    /** {@code "|"} or {@link #DELIMITER}; null until the header or the first row shows which. */
+    private String separator;
     private JobRecord.Builder current;
     private String currentKey;
     private JobRecord ready;
@@ -56,12 +70,13 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
                 throw new UncheckedIOException(e);
             }
         }
+        this.readHeader = headerLine == null ? header : null;
         if (header == null) {
             width = 0;
             exhausted = true;
             return;
         }
-        String[] names = header.split("\\|", -1);
+        String[] names = split(header, header.contains(DELIMITER) ? DELIMITER : "|");
         for (int i = 0; i < names.length; i++) {
             column.put(names[i].strip().toLowerCase(Locale.ROOT), i);
         }
@@ -78,7 +93,10 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         return new SacctReader(reader, null);
     }
 
-    /** For {@code sacct -P -n} output, whose header the caller knows (the field list it asked for). */
+    /**
+     * For {@code sacct -P -n} output, whose header the caller knows (the field list it asked for); the separator is
+     * taken from the first row.
+     */
     public static SacctReader open(Reader reader, List<String> fields) {
         return new SacctReader(reader, String.join("|", fields));
     }
@@ -130,7 +148,14 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         if (line.isBlank()) {
             return;
         }
-        String[] f = line.split("\\|", -1);
+        if (separator == null) {
+            boolean ours = readHeader != null ? readHeader.contains(DELIMITER) : line.contains(DELIMITER);
+            separator = ours ? DELIMITER : "|";
+        }
+        String[] f = split(line, separator);
+        if (f.length > width && separator.equals("|")) {
+            f = repairJobName(f);
+        }
         if (f.length != width) {
             malformed++;
             return;
@@ -150,6 +175,41 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         flush();
         current = parseAllocation(id, f);
         currentKey = id.toString();
+    }
+
+    /** Splits a row at every occurrence of a literal delimiter, keeping empty fields (as sacct prints them). */
+    public static String[] split(String line, String delimiter) {
+        int n = 1;
+        for (int i = line.indexOf(delimiter); i >= 0; i = line.indexOf(delimiter, i + delimiter.length())) {
+            n++;
+        }
+        String[] out = new String[n];
+        int start = 0;
+        for (int k = 0; k < n - 1; k++) {
+            int end = line.indexOf(delimiter, start);
+            out[k] = line.substring(start, end);
+            start = end + delimiter.length();
+        }
+        out[n - 1] = line.substring(start);
+        return out;
+    }
+
+    /**
+     * Joins the surplus fields of a '|'-separated row back into its JobName. Returns the row unchanged when the
+     * header has no JobName or the repaired row's State is not a SLURM state (then another column held the '|').
+     */
+    private String[] repairJobName(String[] f) {
+        Integer name = column.get("jobname");
+        Integer state = column.get("state");
+        if (name == null || state == null) {
+            return f;
+        }
+        int extra = f.length - width;
+        String[] out = new String[width];
+        System.arraycopy(f, 0, out, 0, name);
+        out[name] = String.join("|", java.util.Arrays.asList(f).subList(name, name + extra + 1));
+        System.arraycopy(f, name + extra + 1, out, name + 1, width - name - 1);
+        return JobState.parse(out[state]) == JobState.UNKNOWN ? f : out;
     }
 
     private void flush() {

@@ -76,6 +76,46 @@ class SacctReaderTest {
     }
 
     @Test
+    void readsTheUnitSeparatorDelimiterWherePipesAreJustText() {
+        String d = SacctReader.DELIMITER;
+        String text = String.join(d, "JobID", "JobName", "State", "ExitCode", "WorkDir") + "\n"
+                + String.join(d, "254", "prep|v2 run", "FAILED", "3:0", "/scratch/a|b") + "\n"
+                + String.join(d, "254.batch", "batch", "FAILED", "3:0", "") + "\n";
+        SacctReader r = SacctReader.open(new StringReader(text));
+        JobRecord j = r.next();
+        assertThat(j.name()).isEqualTo("prep|v2 run");
+        assertThat(j.workDir()).isEqualTo("/scratch/a|b");
+        assertThat(r.hasNext()).isFalse();
+        assertThat(r.malformedRows()).isZero();
+        SacctReader headerless = SacctReader.open(new StringReader(String.join(d, "7", "x|y", "FAILED", "0:11", "/w") + "\n"),
+                List.of("JobID", "JobName", "State", "ExitCode", "WorkDir"));
+        assertThat(headerless.next().name()).isEqualTo("x|y");
+    }
+
+    @Test
+    void aPipeInAJobNameOfAPipeExportIsRepairedAndOtherwiseCounted() {
+        String text = "JobID|JobName|State|ExitCode|WorkDir\n"
+                + "254|prep|v2|run|FAILED|3:0|/tmp\n"        // sbatch -J 'prep|v2|run'
+                + "254.batch|batch|FAILED|3:0|\n"
+                + "255|ok|FAILED|1:0|/x|y\n"                 // the '|' is in WorkDir: not a job name, skipped
+                + "256|plain|TIMEOUT|0:0|/w\n";
+        SacctReader r = SacctReader.open(new StringReader(text));
+        List<JobRecord> jobs = new java.util.ArrayList<>();
+        r.forEachRemaining(jobs::add);
+        assertThat(jobs).extracting(JobRecord::name).containsExactly("prep|v2|run", "plain");
+        assertThat(jobs.get(0).state()).isEqualTo(JobState.FAILED);
+        assertThat(jobs.get(0).workDir()).isEqualTo("/tmp");
+        assertThat(r.malformedRows()).isEqualTo(1);
+    }
+
+    @Test
+    void splitKeepsEmptyFieldsAroundALiteralDelimiter() {
+        assertThat(SacctReader.split("a||b|", "|")).containsExactly("a", "", "b", "");
+        assertThat(SacctReader.split("x\u001f|y|z\u001f|", SacctReader.DELIMITER)).containsExactly("x", "y|z", "");
+        assertThat(SacctReader.split("", "|")).containsExactly("");
+    }
+
+    @Test
     void headerlessOutputWithKnownFields() {
         SacctReader r = SacctReader.open(new StringReader("7|FAILED|0:11\n"), List.of("JobID", "State", "ExitCode"));
         assertThat(r.next().exitCode().signal()).isEqualTo(11);

@@ -13,12 +13,13 @@ import java.util.regex.Pattern;
  * it looks a program up, so nothing outside this list can run:
  *
  * <pre>
- * sacct    [-P] [-n] [-X] [-a] [--batch-script] [-j IDS] [-S TIME] [-E TIME] [-s STATES] [-u USER] [-r PARTITION] [-o FIELDS]
+ * sacct    [-P] [--delimiter=US] [-n] [-X] [-a] [--batch-script] [-j IDS] [-S TIME] [-E TIME] [-s STATES] [-u USER] [-r PARTITION] [-o FIELDS]
  * scontrol show job ID | show partition [NAME] | show node [NAME] | write batch_script ID -
  * sinfo    [-h] [-o FORMAT] [-p PARTITION]
  * squeue   [-h] [-o FORMAT] [-j IDS] [-t STATES] [-u USER] [-p PARTITION]
  * any of them: --version
  * </pre>
+ * (US is the ASCII unit separator, U+001F, the only control character any argument may hold.)
  *
  * Every option value is checked against the shape slurmwise itself builds (job ids parse as {@link JobId}, times
  * are ISO timestamps, names cannot start with a dash), so no value can smuggle in another option. The rules are
@@ -44,7 +45,9 @@ public final class Allowlist {
 
     private enum Value { JOB_IDS, TIME, STATES, NAME, SACCT_FIELDS, FORMAT }
 
-    private static final Set<String> SACCT_FLAGS = Set.of("-P", "-n", "-X", "-a", "--batch-script");
+    // --delimiter only with the one value the backend uses (the ASCII unit separator)
+    private static final Set<String> SACCT_FLAGS = Set.of("-P", "-n", "-X", "-a", "--batch-script",
+            SlurmCommands.DELIMITER);
     private static final Map<String, Value> SACCT_OPTIONS = Map.of("-j", Value.JOB_IDS, "-S", Value.TIME,
             "-E", Value.TIME, "-s", Value.STATES, "-u", Value.NAME, "-r", Value.NAME, "-o", Value.SACCT_FIELDS);
     private static final Set<String> SINFO_FLAGS = Set.of("-h");
@@ -79,7 +82,8 @@ public final class Allowlist {
             if (a == null || a.isEmpty() || a.length() > MAX_ARG_LENGTH) {
                 throw forbidden(tool, args, "an empty, null or oversized argument");
             }
-            for (int i = 0; i < a.length(); i++) {
+            // the one exception is the exact sacct delimiter option, whose value is the ASCII unit separator
+            for (int i = 0; i < a.length() && !(tool == SlurmTool.SACCT && a.equals(SlurmCommands.DELIMITER)); i++) {
                 if (Character.isISOControl(a.charAt(i))) {
                     throw forbidden(tool, args, "a control character in an argument");
                 }

@@ -27,9 +27,33 @@ public record Invocation(SlurmTool tool, List<String> args, Duration timeout, lo
         }
     }
 
-    /** The command as a user would type it, for messages: {@code scontrol show job 1001}. */
+    /**
+     * The command as a user would type it, for messages: {@code scontrol show job 1001}. An argument holding a
+     * control character (sacct's delimiter) is shown in bash's {@code $'...'} quoting, so it can be pasted.
+     */
     public String display() {
-        return String.join(" ", commandLine());
+        StringBuilder b = new StringBuilder();
+        for (String a : commandLine()) {
+            if (!b.isEmpty()) {
+                b.append(' ');
+            }
+            b.append(a.chars().anyMatch(Character::isISOControl) ? ansiC(a) : a);
+        }
+        return b.toString();
+    }
+
+    private static String ansiC(String a) {
+        StringBuilder b = new StringBuilder("$'");
+        for (char c : a.toCharArray()) {
+            if (Character.isISOControl(c)) {
+                b.append(String.format(java.util.Locale.ROOT, "\\x%02x", (int) c));
+            } else if (c == '\'' || c == '\\') {
+                b.append('\\').append(c);
+            } else {
+                b.append(c);
+            }
+        }
+        return b.append('\'').toString();
     }
 
     /** Program name first, then the arguments. */

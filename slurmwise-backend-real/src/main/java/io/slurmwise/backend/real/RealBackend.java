@@ -300,12 +300,13 @@ public final class RealBackend implements SlurmBackend {
         args.addAll(window);
         Map<String, DataSize> max = new HashMap<>();
         for (String line : slurm.sacct(args).split("\\R")) {
-            int bar = line.indexOf('|');
+            String sep = line.contains(SacctReader.DELIMITER) ? SacctReader.DELIMITER : "|";
+            int bar = line.indexOf(sep);
             if (bar <= 0) {
                 continue;
             }
             Optional<JobId> id = JobId.tryParse(line.substring(0, bar));
-            Optional<DataSize> v = DataSize.tryParse(line.substring(bar + 1), DataSize.KIB);
+            Optional<DataSize> v = DataSize.tryParse(line.substring(bar + sep.length()), DataSize.KIB);
             if (id.isPresent() && v.isPresent()) {
                 max.merge(id.get().withoutStep().toString(), v.get(), (a, c) -> a.compareTo(c) >= 0 ? a : c);
             }

@@ -1,13 +1,16 @@
 package io.slurmwise.backend.real;
 
+import io.slurmwise.job.SacctReader;
+
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * Reads the columns of {@code sacct -P} output that {@link io.slurmwise.job.SacctReader} does not keep (JobIDRaw,
- * SubmitLine), per allocation row, and repairs rows whose last column (SubmitLine, free text) contains the '|'
- * separator so the reader does not skip them.
+ * SubmitLine), per allocation row. The backend asks sacct for {@link SacctReader#DELIMITER} between fields;
+ * with sacct's default '|' (a fixture, an older caller), rows whose last column (SubmitLine, free text) contains
+ * '|' are repaired so the reader does not skip them.
  */
 final class SacctRows {
 
@@ -28,7 +31,8 @@ final class SacctRows {
         if (lines.length == 0 || lines[0].isBlank()) {
             return new SacctRows(text, Map.of());
         }
-        String[] header = lines[0].split("\\|", -1);
+        String sep = lines[0].contains(SacctReader.DELIMITER) ? SacctReader.DELIMITER : "|";
+        String[] header = SacctReader.split(lines[0], sep);
         int width = header.length;
         int jobId = -1;
         int raw = -1;
@@ -50,7 +54,13 @@ final class SacctRows {
             if (line.isEmpty()) {
                 continue;
             }
-            String[] f = line.split("\\|", freeLast ? width : -1);
+            String[] f = SacctReader.split(line, sep);
+            if (freeLast && f.length > width) {
+                // the free-text last column held the separator: glue it back
+                String[] g = java.util.Arrays.copyOf(f, width);
+                g[width - 1] = String.join(sep, java.util.Arrays.asList(f).subList(width - 1, f.length));
+                f = g;
+            }
             if (freeLast && f.length == width) {
                 // blank the free-text column for the reader, which ignores it anyway
                 int cut = line.length() - f[width - 1].length();

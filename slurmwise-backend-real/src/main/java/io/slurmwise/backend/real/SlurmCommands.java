@@ -56,12 +56,29 @@ final class SlurmCommands {
 
     /** Runs sacct and returns its stdout; any non-zero exit is an error. */
     String sacct(List<String> args) {
-        CommandResult r = run(SlurmTool.SACCT, args);
+        CommandResult r = run(SlurmTool.SACCT, withUnitSeparator(args));
         if (!r.ok()) {
             throw failure(r);
         }
         return r.stdout();
     }
+
+    /**
+     * Parsable output separated by {@link io.slurmwise.job.SacctReader#DELIMITER} instead of '|': job names, paths
+     * and submit lines may contain '|' (sbatch -J "a|b"), never the ASCII unit separator.
+     */
+    static List<String> withUnitSeparator(List<String> args) {
+        int p = args.indexOf("-P");
+        if (p < 0) {
+            return args;
+        }
+        List<String> out = new java.util.ArrayList<>(args);
+        out.add(p + 1, DELIMITER);
+        return out;
+    }
+
+    /** The sacct option that sets {@link io.slurmwise.job.SacctReader#DELIMITER} as the field delimiter. */
+    static final String DELIMITER = "--delimiter=" + io.slurmwise.job.SacctReader.DELIMITER;
 
     /** {@code scontrol show job ID}; empty when slurmctld does not (or no longer) know the job. */
     Optional<String> scontrolShowJob(JobId id) {

@@ -26,7 +26,8 @@ class AllowlistTest {
 
         @Override
         public String toString() {
-            return tool.executable() + " " + String.join(" ", args);
+            // as FakeSlurm logs it: the unit separator of sacct's --delimiter shows as ^_
+            return (tool.executable() + " " + String.join(" ", args)).replace("\u001f", "^_");
         }
     }
 
@@ -34,6 +35,7 @@ class AllowlistTest {
     static final List<Cmd> ALLOWED = List.of(
             Cmd.of(SlurmTool.SACCT, "--version"),
             Cmd.of(SlurmTool.SACCT, "-P", "-j", "45", "-o", "JobID,State,ExitCode,JobIDRaw"),
+            Cmd.of(SlurmTool.SACCT, "-P", "--delimiter=\u001f|", "-j", "45", "-o", "JobID,JobName,State"),
             Cmd.of(SlurmTool.SACCT, "-P", "-j", "53_2", "-o", "JobID,SubmitLine"),
             Cmd.of(SlurmTool.SACCT, "-X", "-P", "-o", "JobID,State", "-S", "2026-11-01T00:00:00",
                     "-E", "2026-11-30T12:00:00", "-a", "-r", "gpuA100x4", "-s", "FAILED,TIMEOUT,OUT_OF_MEMORY"),
@@ -53,6 +55,12 @@ class AllowlistTest {
 
     /** Writes, cancels, reconfigures, files, option smuggling and malformed values: all refused. */
     static final List<Cmd> FORBIDDEN = List.of(
+            // the delimiter option only with the unit separator; other control characters nowhere
+            Cmd.of(SlurmTool.SACCT, "-P", "--delimiter=,", "-j", "45"),
+            Cmd.of(SlurmTool.SACCT, "-P", "--delimiter=\u001e", "-j", "45"),
+            Cmd.of(SlurmTool.SACCT, "-P", "-j", "45", "-o", "JobID\u001f"),
+            Cmd.of(SlurmTool.SQUEUE, "-h", "--delimiter=\u001f|"),
+            Cmd.of(SlurmTool.SACCT, "-P", "--delimiter=\u001f", "-j", "45"),
             Cmd.of(SlurmTool.SCONTROL, "update", "JobId=45", "TimeLimit=1:00:00"),
             Cmd.of(SlurmTool.SCONTROL, "requeue", "45"),
             Cmd.of(SlurmTool.SCONTROL, "hold", "45"),

@@ -33,7 +33,8 @@ final class FakeSlurm {
     /** Installs {@code name} running {@code body} (bash); "$@" are its arguments. */
     FakeSlurm tool(String name, String body) {
         Path p = bin.resolve(name);
-        String script = "#!/bin/bash\nprintf '%s\\n' \"" + name + " $*\" >> '" + log + "'\n" + body + "\n";
+        // the call log shows the ASCII unit separator (sacct --delimiter) as ^_, like cat -A
+        String script = "#!/bin/bash\nUS=$'\\x1f'\nprintf '%s\\n' \"" + name + " ${*//$US/^_}\" >> '" + log + "'\n" + body + "\n";
         try {
             Files.writeString(p, script, StandardCharsets.UTF_8);
             Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));

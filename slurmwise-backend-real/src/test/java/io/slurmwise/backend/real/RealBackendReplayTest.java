@@ -62,9 +62,9 @@ class RealBackendReplayTest {
                 case "$*" in
                   --version) echo '%s';;
                   "-j 53_2 --batch-script") /bin/cat '%s';;
-                  "-P -j 53_2 -o "*) /bin/cat '%s';;
-                  "-P -j 46 -o "*) /bin/cat '%s';;
-                  "-P -j 53 -o "*) /bin/cat '%s';;
+                  "-P --delimiter="?"| -j 53_2 -o "*) /bin/cat '%s';;
+                  "-P --delimiter="?"| -j 46 -o "*) /bin/cat '%s';;
+                  "-P --delimiter="?"| -j 53 -o "*) /bin/cat '%s';;
                   *) /bin/cat '%s';;
                 esac""".formatted(sacctVersion, script, job, pending, parent, unknown));
         fake.tool("scontrol", """
@@ -96,7 +96,7 @@ class RealBackendReplayTest {
         assertThat(err.lines()).singleElement().asString().endsWith("Permission denied");
         List<String> calls = fake.calls();
         assertThat(calls.get(0)).isEqualTo("sacct --version");
-        assertThat(calls.get(1)).startsWith("sacct -P -j 53_2 -o JobID,").endsWith(",JobIDRaw").doesNotContain("StdOut");
+        assertThat(calls.get(1)).startsWith("sacct -P --delimiter=^_| -j 53_2 -o JobID,").endsWith(",JobIDRaw").doesNotContain("StdOut");
         assertThat(calls.subList(2, calls.size())).containsExactly("scontrol show job 53_2",
                 "scontrol write batch_script 53_2 -", "sacct -j 53_2 --batch-script");
     }
@@ -216,7 +216,7 @@ class RealBackendReplayTest {
         // the dependency job was never eligible: sacct's window omits it, sacct -j has it (real 22.05 output)
         Path dependency = fake.file("dep.psv", RealCaptures.output("sacct_job_pending.txt"));
         Path steps = fake.file("steps.psv", "45|\n45.batch|3412K\n45.extern|592K\n");
-        fake.tool("sacct", "case \"$*\" in --version) echo 'slurm-wlm 22.05.8';; \"-X -P -j 46 \"*) /bin/cat '" + dependency
+        fake.tool("sacct", "case \"$*\" in --version) echo 'slurm-wlm 22.05.8';; \"-X -P --delimiter=\"?\"| -j 46 \"*) /bin/cat '" + dependency
                 + "';; \"-X -P\"*) /bin/cat '" + alloc + "';; *) /bin/cat '" + steps + "';; esac");
         fake.tool("squeue", "echo '46|DependencyNeverSatisfied'; echo '55|PartitionTimeLimit'");
         RealBackend b = RealBackend.create(fake.config());
@@ -228,14 +228,14 @@ class RealBackendReplayTest {
         assertThat(jobs.get(1).optPendingReason()).contains("DependencyNeverSatisfied");
         assertThat(jobs.get(2).optPendingReason()).as("squeue's reason, not sacct's stale one").contains("PartitionTimeLimit");
         List<String> calls = fake.calls();
-        assertThat(calls.get(1)).startsWith("sacct -X -P -o JobID,").endsWith("-S 2026-11-01T00:00:00 -E 2026-11-30T12:00:30 -a");
+        assertThat(calls.get(1)).startsWith("sacct -X -P --delimiter=^_| -o JobID,").endsWith("-S 2026-11-01T00:00:00 -E 2026-11-30T12:00:30 -a");
         assertThat(calls.subList(2, calls.size())).containsExactly("squeue -h -o %i|%r -t PENDING",
-                "sacct -X -P -j 46 -o " + header.replace('|', ','),
-                "sacct -P -n -o JobID,MaxRSS -S 2026-11-01T00:00:00 -E 2026-11-30T12:00:30 -a");
+                "sacct -X -P --delimiter=^_| -j 46 -o " + header.replace('|', ','),
+                "sacct -P --delimiter=^_| -n -o JobID,MaxRSS -S 2026-11-01T00:00:00 -E 2026-11-30T12:00:30 -a");
         List<JobRecord> failed = b.jobs(JobQuery.window(since, until).withStates(Set.of(JobState.FAILED))
                 .withUser("slurmtest").withPartition("cpu")).toList();
         assertThat(failed).extracting(j -> j.id().toString()).containsExactly("45");
-        assertThat(fake.calls()).anyMatch(c -> c.startsWith("sacct -X -P") && c.endsWith("-u slurmtest -r cpu -s FAILED"));
+        assertThat(fake.calls()).anyMatch(c -> c.startsWith("sacct -X -P --delimiter=^_|") && c.endsWith("-u slurmtest -r cpu -s FAILED"));
         List<JobRecord> gpuPending = b.jobs(JobQuery.window(since, until).withPartition("gpuA100x4")
                 .withStates(Set.of(JobState.PENDING))).toList();
         assertThat(gpuPending).extracting(j -> j.id().toString()).as("46 is in partition cpu").containsExactly("55");

@@ -147,6 +147,13 @@ class RealClusterScenariosTest {
         JobRecord fnf = backend.job(JobId.parse(lab.scenario("file_not_found").jobId())).orElseThrow();
         assertThat(fnf.stdoutPath()).endsWith("/slurm-" + lab.scenario("file_not_found").jobId() + ".out")
                 .isEqualTo(fnf.stderrPath());
+        // sacct -P's separator inside a field: the record is whole (name, state, log path); the window listing
+        // keeps the row too (windowsFilterByStateUserAndPartitionAndFoldSteps lists every scenario)
+        LabCluster.Scenario pipe = lab.scenario("pipe_in_name");
+        JobRecord piped = backend.job(JobId.parse(pipe.jobId())).orElseThrow();
+        assertThat(piped.name()).isEqualTo("prep|v2 run");
+        assertThat(piped.state()).isEqualTo(io.slurmwise.job.JobState.FAILED);
+        assertThat(piped.stdoutPath()).endsWith("/slurm-" + pipe.jobId() + ".out");
         LabCluster.Scenario arr = lab.scenario("array_task_fail");
         JobRecord task = backend.job(JobId.parse(arr.jobId())).orElseThrow();
         assertThat(task.stderrPath()).endsWith("/array-" + arr.jobId() + ".err");

@@ -100,7 +100,7 @@ class SlurmCommandsTest {
         FakeSlurm fake = new FakeSlurm(dir).printing("sacct", "", RealCaptures.output("sacct_invalid_state.txt"), 1);
         assertThatThrownBy(() -> new SlurmCommands(fake.config()).sacct(List.of("-X", "-P", "-s", "COMPLETING")))
                 .isInstanceOfSatisfying(SlurmCommandException.class, e -> assertThat(e.failure()).isEqualTo(Failure.FAILED))
-                .hasMessage("`sacct -X -P -s COMPLETING` failed with exit code 1: sacct: fatal: job state COMPLETING"
+                .hasMessage("`sacct -X -P $'--delimiter=\\x1f|' -s COMPLETING` failed with exit code 1: sacct: fatal: job state COMPLETING"
                         + " is not supported / accounted");
     }
 
