@@ -139,7 +139,7 @@ public final class KnowledgeBase implements AutoCloseable {
             if (config.chromaUrl() != null) {
                 try {
                     store = ChromaStore.connect(config.chromaUrl(), config.chromaTenant(), config.chromaDatabase(),
-                            config.chromaTimeout());
+                            config.chromaTimeout(), config.chromaAuth());
                 } catch (KbException e) {
                     if (config.chromaRequired()) {
                         throw e;

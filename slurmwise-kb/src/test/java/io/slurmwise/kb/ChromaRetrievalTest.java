@@ -53,14 +53,14 @@ class ChromaRetrievalTest extends RetrievalQualityContract {
 
     @Override
     KbConfig config(Embedders.Choice model) {
-        return new KbConfig(INDEX_DIR, model, url, null, "slurmwise-test", true, null, KbConfig.DEFAULT_KIND_BOOST);
+        return new KbConfig(INDEX_DIR, model, url, null, "slurmwise-test", null, true, null, KbConfig.DEFAULT_KIND_BOOST);
     }
 
     @Test
     void chromaRanksExactlyAsTheEmbeddedStore() {
         KnowledgeBase chroma = kb(Embedders.choose(null));
         KnowledgeBase embedded = KnowledgeBase.open(TAXONOMY, new KbConfig(INDEX_DIR, Embedders.choose(null), null,
-                null, null, false, null, KbConfig.DEFAULT_KIND_BOOST), m -> { });
+                null, null, null, false, null, KbConfig.DEFAULT_KIND_BOOST), m -> { });
         assertThat(chroma.store().name()).isEqualTo("chroma");
         assertThat(embedded.store().name()).isEqualTo("embedded");
         List<String> differ = new ArrayList<>();

@@ -11,7 +11,7 @@ class EmbeddedRetrievalTest extends RetrievalQualityContract {
 
     @Override
     KbConfig config(Embedders.Choice model) {
-        return new KbConfig(INDEX_DIR, model, null, null, null, false, null, KbConfig.DEFAULT_KIND_BOOST);
+        return new KbConfig(INDEX_DIR, model, null, null, null, null, false, null, KbConfig.DEFAULT_KIND_BOOST);
     }
 
     /**

@@ -27,7 +27,7 @@ class KbRetrieverTest {
     @BeforeAll
     static void open() {
         KnowledgeBase kb = KnowledgeBase.open(T, new KbConfig(RetrievalQualityContract.INDEX_DIR, Embedders.choose(null),
-                null, null, null, false, null, KbConfig.DEFAULT_KIND_BOOST), NOTICES::add);
+                null, null, null, null, false, null, KbConfig.DEFAULT_KIND_BOOST), NOTICES::add);
         sw = Slurmwise.builder().backend(MockBackend.bundled()).taxonomy(T).retriever(new KbRetriever(kb, NOTICES::add)).build();
     }
 

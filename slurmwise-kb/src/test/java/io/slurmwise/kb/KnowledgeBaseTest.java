@@ -26,7 +26,7 @@ class KnowledgeBaseTest {
     static final Taxonomy T = Taxonomy.load(null);
 
     static KbConfig hash(Path dir) {
-        return new KbConfig(dir, Embedders.choose("hash"), null, null, null, false, null, KbConfig.DEFAULT_KIND_BOOST);
+        return new KbConfig(dir, Embedders.choose("hash"), null, null, null, null, false, null, KbConfig.DEFAULT_KIND_BOOST);
     }
 
     @Test

@@ -2,14 +2,8 @@ package io.slurmwise.kb.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.langchain4j.data.document.Metadata;
-import dev.langchain4j.data.embedding.Embedding;
-import dev.langchain4j.data.segment.TextSegment;
-import dev.langchain4j.store.embedding.EmbeddingMatch;
-import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
-import dev.langchain4j.store.embedding.chroma.ChromaApiVersion;
-import dev.langchain4j.store.embedding.chroma.ChromaEmbeddingStore;
-import dev.langchain4j.store.embedding.filter.Filter;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.slurmwise.kb.Chunk;
 import io.slurmwise.kb.KbException;
 import io.slurmwise.kb.Passage;
@@ -27,16 +21,16 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
-import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metadataKey;
-
 /**
- * The passages in a Chroma server (API v2), through langchain4j-chroma, in an explicit tenant and database. The
- * collection is named after the index key ({@code slurmwise-kb-<model>-<hash>}), so a change of notes or model
- * fills a new collection and older ones of the same model are deleted. Chroma ranks by cosine distance; scores are
- * converted back to cosine similarity so that they match the embedded store's.
+ * The passages in a Chroma server, through its HTTP API v2, in an explicit tenant and database (both created when
+ * missing). The collection is named after the index key ({@code slurmwise-kb-<model>-<hash>}) and uses cosine
+ * distance, so a change of notes or model fills a new collection and older ones of the same model are deleted;
+ * distances are turned back into cosine similarity so that scores match the embedded store's. A secured server
+ * (Chroma's token auth, or the proxy a site puts in front of it) gets the token of {@link ChromaAuth} on every
+ * request; a refusal (HTTP 401/403) says which setting to fix.
  *
  * <pre>{@code
- * VectorStore s = ChromaStore.connect("http://127.0.0.1:8000", "slurmwise", "knowledge", Duration.ofSeconds(5));
+ * VectorStore s = ChromaStore.connect("http://127.0.0.1:8000", "slurmwise", "knowledge", Duration.ofSeconds(5), null);
  * }</pre>
  */
 public final class ChromaStore implements VectorStore {
@@ -51,24 +45,33 @@ public final class ChromaStore implements VectorStore {
     private final String tenant;
     private final String database;
     private final Duration timeout;
+    private final ChromaAuth auth;
     private final HttpClient http;
-    private ChromaEmbeddingStore store;
     private String collection;
+    private String collectionId;
 
-    private ChromaStore(String url, String tenant, String database, Duration timeout) {
+    private ChromaStore(String url, String tenant, String database, Duration timeout, ChromaAuth auth) {
         this.url = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         this.tenant = tenant;
         this.database = database;
         this.timeout = timeout;
+        this.auth = auth;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
     }
 
-    /**
-     * Checks that a Chroma server answers at {@code url} ({@code /api/v2/heartbeat}) and returns a store on it.
-     *
-     * @throws KbException when the server does not answer; the message says how to start one or what to unset
-     */
+    /** {@link #connect(String, String, String, Duration, ChromaAuth)} without a token. */
     public static ChromaStore connect(String url, String tenant, String database, Duration timeout) {
+        return connect(url, tenant, database, timeout, null);
+    }
+
+    /**
+     * Checks that a Chroma server answers at {@code url} ({@code /api/v2/heartbeat}) and accepts this client
+     * (the tenant, read with the token), and returns a store on it.
+     *
+     * @param auth the token to send, or null for an open server
+     * @throws KbException when the server does not answer or refuses the token; the message says what to do
+     */
+    public static ChromaStore connect(String url, String tenant, String database, Duration timeout, ChromaAuth auth) {
         URI uri;
         try {
             uri = URI.create(url);
@@ -78,9 +81,10 @@ public final class ChromaStore implements VectorStore {
         } catch (IllegalArgumentException e) {
             throw new KbException("SLURMWISE_CHROMA_URL='" + url + "' is not a URL; use e.g. http://127.0.0.1:8000");
         }
-        ChromaStore s = new ChromaStore(url, tenant, database, timeout);
+        ChromaStore s = new ChromaStore(url, tenant, database, timeout, auth);
         try {
-            s.get("/api/v2/heartbeat");
+            s.call("GET", "/api/v2/heartbeat", null);
+            s.call("GET", "/api/v2/tenants/" + enc(tenant), null); // protected: a wrong token shows here
         } catch (IOException e) {
             throw new KbException("Chroma at " + url + " did not answer (" + e.getMessage() + "); start it (see"
                     + " scripts/chroma/) or unset SLURMWISE_CHROMA_URL to use the embedded index", e);
@@ -107,18 +111,19 @@ public final class ChromaStore implements VectorStore {
     public boolean holds(IndexKey key, int count) {
         String name = collectionName(key);
         try {
-            JsonNode c = getJson(collectionsPath() + "/" + enc(name));
+            JsonNode c = call("GET", collectionsPath() + "/" + enc(name), null);
             if (c == null || !c.hasNonNull("id")) {
                 return false;
             }
-            JsonNode stored = getJson(collectionsPath() + "/" + enc(c.get("id").asText()) + "/count");
+            JsonNode stored = call("GET", collectionsPath() + "/" + enc(c.get("id").asText()) + "/count", null);
             if (stored == null || stored.asInt(-1) != count) {
                 return false;
             }
+            collection = name;
+            collectionId = c.get("id").asText();
         } catch (IOException e) {
             throw unreachable(e);
         }
-        open(name);
         return true;
     }
 
@@ -129,63 +134,86 @@ public final class ChromaStore implements VectorStore {
         }
         String name = collectionName(key);
         try {
-            open(name);
-            // an incomplete collection of this key (an interrupted build) is emptied, not appended to
-            store.removeAll();
+            ensureTenantAndDatabase();
+            // an incomplete collection of this key (an interrupted build) is dropped, not appended to
+            call("DELETE", collectionsPath() + "/" + enc(name), null);
+            ObjectNode create = JSON.createObjectNode().put("name", name).put("get_or_create", true);
+            create.putObject("metadata").put("hnsw:space", "cosine");
+            JsonNode c = call("POST", collectionsPath(), create);
+            if (c == null || !c.hasNonNull("id")) {
+                throw new IOException("Chroma did not create the collection " + name);
+            }
+            String id = c.get("id").asText();
             for (int from = 0; from < passages.size(); from += BATCH) {
                 int to = Math.min(passages.size(), from + BATCH);
-                List<String> ids = new ArrayList<>();
-                List<Embedding> embeddings = new ArrayList<>();
-                List<TextSegment> segments = new ArrayList<>();
+                ObjectNode add = JSON.createObjectNode();
+                ArrayNode ids = add.putArray("ids");
+                ArrayNode embeddings = add.putArray("embeddings");
+                ArrayNode documents = add.putArray("documents");
+                ArrayNode metadatas = add.putArray("metadatas");
                 for (int i = from; i < to; i++) {
                     Passage p = passages.get(i);
                     ids.add(p.id());
-                    embeddings.add(Embedding.from(vectors.get(i)));
-                    segments.add(TextSegment.from(p.text(), metadata(p.chunk())));
+                    ArrayNode v = embeddings.addArray();
+                    for (float x : vectors.get(i)) {
+                        v.add(x);
+                    }
+                    documents.add(p.text());
+                    metadatas.add(metadata(p.chunk()));
                 }
-                store.addAll(ids, embeddings, segments);
+                requireAnswer(call("POST", collectionsPath() + "/" + enc(id) + "/add", add), "add to " + name);
             }
+            collection = name;
+            collectionId = id;
             removeStale(key, name);
-        } catch (RuntimeException e) {
+        } catch (IOException e) {
             throw new KbException("cannot fill the Chroma collection " + name + " at " + url + ": " + e.getMessage(), e);
         }
     }
 
     @Override
     public List<Match> nearest(float[] query, int n, Set<String> kinds) {
-        if (store == null) {
+        if (collectionId == null) {
             throw new IllegalStateException("no Chroma collection is open; call holds() or replace() first");
         }
-        Filter filter = kinds == null ? null
-                : kinds.size() == 1 ? metadataKey("kind").isEqualTo(kinds.iterator().next())
-                : metadataKey("kind").isIn(kinds);
-        List<EmbeddingMatch<TextSegment>> matches;
+        if (kinds != null && kinds.isEmpty()) {
+            return List.of();
+        }
+        ObjectNode q = JSON.createObjectNode();
+        ArrayNode v = q.putArray("query_embeddings").addArray();
+        for (float x : query) {
+            v.add(x);
+        }
+        q.put("n_results", n);
+        if (kinds != null) {
+            ArrayNode in = q.putObject("where").putObject("kind").putArray("$in");
+            kinds.stream().sorted().forEach(in::add);
+        }
+        q.putArray("include").add("distances");
+        JsonNode r;
         try {
-            matches = store.search(EmbeddingSearchRequest.builder().queryEmbedding(Embedding.from(query))
-                    .maxResults(n).filter(filter).build()).matches();
-        } catch (RuntimeException e) {
+            r = requireAnswer(call("POST", collectionsPath() + "/" + enc(collectionId) + "/query", q), "query");
+        } catch (IOException e) {
             throw new KbException("the Chroma query at " + url + " failed: " + e.getMessage(), e);
         }
+        JsonNode ids = r.path("ids").path(0);
+        JsonNode distances = r.path("distances").path(0);
         List<Match> out = new ArrayList<>();
-        for (EmbeddingMatch<TextSegment> m : matches) {
-            // langchain4j reports 1 - distance/2 for Chroma's cosine distance; turn it back into the cosine
-            out.add(new Match(m.embeddingId(), 2 * m.score() - 1));
+        for (int i = 0; i < ids.size(); i++) {
+            // cosine distance is 1 - cosine similarity
+            out.add(new Match(ids.get(i).asText(), 1.0 - distances.path(i).asDouble(1.0)));
         }
         out.sort(Comparator.comparingDouble(Match::similarity).reversed().thenComparing(Match::passageId));
         return out;
     }
 
-    private void open(String name) {
-        if (name.equals(collection) && store != null) {
-            return;
+    private void ensureTenantAndDatabase() throws IOException {
+        if (call("GET", "/api/v2/tenants/" + enc(tenant), null) == null) {
+            requireAnswer(call("POST", "/api/v2/tenants", JSON.createObjectNode().put("name", tenant)), "create tenant");
         }
-        try {
-            store = ChromaEmbeddingStore.builder().apiVersion(ChromaApiVersion.V2).baseUrl(url)
-                    .tenantName(tenant).databaseName(database).collectionName(name).timeout(timeout).build();
-            collection = name;
-        } catch (RuntimeException e) {
-            throw new KbException("cannot open the Chroma collection " + name + " at " + url + " (tenant " + tenant
-                    + ", database " + database + "): " + e.getMessage(), e);
+        String databases = "/api/v2/tenants/" + enc(tenant) + "/databases";
+        if (call("GET", databases + "/" + enc(database), null) == null) {
+            requireAnswer(call("POST", databases, JSON.createObjectNode().put("name", database)), "create database");
         }
     }
 
@@ -193,14 +221,14 @@ public final class ChromaStore implements VectorStore {
     private void removeStale(IndexKey key, String keep) {
         String prefix = PREFIX + key.embedderName() + "-";
         try {
-            JsonNode list = getJson(collectionsPath());
+            JsonNode list = call("GET", collectionsPath(), null);
             if (list == null || !list.isArray()) {
                 return;
             }
             for (JsonNode c : list) {
                 String n = c.path("name").asText("");
                 if (n.startsWith(prefix) && !n.equals(keep) && n.length() == keep.length()) {
-                    send(HttpRequest.newBuilder(URI.create(url + collectionsPath() + "/" + enc(n))).DELETE());
+                    call("DELETE", collectionsPath() + "/" + enc(n), null);
                 }
             }
         } catch (IOException e) {
@@ -208,8 +236,8 @@ public final class ChromaStore implements VectorStore {
         }
     }
 
-    private static Metadata metadata(Chunk c) {
-        Metadata m = new Metadata();
+    private static ObjectNode metadata(Chunk c) {
+        ObjectNode m = JSON.createObjectNode();
         m.put("kind", c.kindId());
         m.put("chunk", c.id());
         m.put("note_title", c.noteTitle());
@@ -231,20 +259,55 @@ public final class ChromaStore implements VectorStore {
         return new KbException("Chroma at " + url + " stopped answering: " + e.getMessage(), e);
     }
 
-    /** The JSON body, or null for a 4xx/5xx answer (Chroma answers a missing collection with an error status). */
-    private JsonNode getJson(String path) throws IOException {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(url + path)).GET());
-        if (r.statusCode() >= 400) {
+    /**
+     * One request with the token; the JSON answer, or null for "not found" (Chroma answers a missing tenant,
+     * database or collection with an error status).
+     *
+     * @throws KbException when the server refuses the token (HTTP 401 or 403)
+     * @throws IOException for other error statuses and transport failures
+     */
+    private JsonNode call(String method, String path, JsonNode body) throws IOException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + path)).header("Accept", "application/json");
+        if (auth != null) {
+            b.header(auth.header(), auth.value());
+        }
+        if (body != null) {
+            b.header("Content-Type", "application/json")
+                    .method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+        } else {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        }
+        HttpResponse<String> r = send(b);
+        int code = r.statusCode();
+        if (code == 401 || code == 403) {
+            throw new KbException("Chroma at " + url + " refused " + method + " " + path + " (HTTP " + code + ") "
+                    + (auth == null ? "without a token: set SLURMWISE_CHROMA_TOKEN to the site's token"
+                    : "with the token in " + auth.header() + ": check SLURMWISE_CHROMA_TOKEN, or set"
+                    + " SLURMWISE_CHROMA_TOKEN_HEADER=" + (auth.header().equals(ChromaAuth.AUTHORIZATION)
+                    ? ChromaAuth.X_CHROMA_TOKEN : ChromaAuth.AUTHORIZATION) + " if the server reads it there"));
+        }
+        if (code == 404 || (code >= 400 && r.body().contains("NotFoundError"))) {
             return null;
         }
-        return JSON.readTree(r.body());
+        if (code >= 400) {
+            String message = r.body();
+            try {
+                message = JSON.readTree(r.body()).path("message").asText(r.body());
+            } catch (IOException ignored) {
+                // not JSON: keep the body
+            }
+            throw new IOException("HTTP " + code + " from " + method + " " + path + ": "
+                    + (message.length() > 300 ? message.substring(0, 300) + "..." : message));
+        }
+        String text = r.body();
+        return text == null || text.isBlank() ? JSON.createObjectNode() : JSON.readTree(text);
     }
 
-    private void get(String path) throws IOException {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(url + path)).GET());
-        if (r.statusCode() >= 400) {
-            throw new IOException("HTTP " + r.statusCode() + " from " + path);
+    private static JsonNode requireAnswer(JsonNode n, String what) throws IOException {
+        if (n == null) {
+            throw new IOException(what + ": not found");
         }
+        return n;
     }
 
     private HttpResponse<String> send(HttpRequest.Builder b) throws IOException {
