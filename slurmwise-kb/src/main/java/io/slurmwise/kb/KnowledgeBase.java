@@ -120,14 +120,31 @@ public final class KnowledgeBase implements AutoCloseable {
         return key;
     }
 
-    /** The embedding model, loaded on first call. */
-    public Embedder embedder() {
+    /** The embedding model, loaded on first call (by whichever thread asks first; the others wait for it). */
+    public synchronized Embedder embedder() {
         if (embedder == null) {
             long t0 = System.nanoTime();
             embedder = config.embeddings().load();
             modelLoad = Duration.ofNanos(System.nanoTime() - t0);
         }
         return embedder;
+    }
+
+    /**
+     * Starts loading the embedding model on a background daemon thread, so that it overlaps the work a diagnosis
+     * does before it needs the model (accounting queries, log reads, the rules). A load that fails here fails
+     * again, and is reported, where the model is first used.
+     */
+    public void prewarm() {
+        Thread t = new Thread(() -> {
+            try {
+                embedder();
+            } catch (RuntimeException | LinkageError e) {
+                // reported by the caller that needs the model
+            }
+        }, "slurmwise-kb-prewarm");
+        t.setDaemon(true);
+        t.start();
     }
 
     /**
