@@ -44,7 +44,22 @@ class KbCliTest {
         assertThat(j.at("/results/0/kind").asText()).isEqualTo("disk_quota");
         assertThat(j.at("/results/0/score").asDouble()).isPositive();
         assertThat(j.at("/results/0/source").asText()).isEqualTo("knowledge/disk_quota.md");
+        assertThat(j.get("rules_kind").asText()).isEqualTo("disk_quota");
         assertThat(run("kb", "search", "x", "-k", "0").code()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
+    void theRulesReadingOfAPastedLinePutsItsNoteFirstUnlessTurnedOff() throws IOException {
+        // NCCL's own words in a line that a CUDA OOM caused: the rules see the OOM, the words point at NCCL
+        String line = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB; NCCL watchdog"
+                + " collective operation timeout ProcessGroupNCCL ncclRemoteError";
+        JsonNode ruled = run("kb", "search", line, "--json", "-k", "3").json();
+        assertThat(ruled.get("rules_kind").asText()).isEqualTo("cuda_oom");
+        assertThat(ruled.at("/results/0/kind").asText()).isEqualTo("cuda_oom");
+        JsonNode plain = run("kb", "search", line, "--json", "-k", "3", "--no-rules").json();
+        assertThat(plain.get("rules_kind").isNull()).isTrue();
+        CliTest.Result text = run("kb", "search", "how do I ask for more GPUs");
+        assertThat(text.out()).contains("the rules recognise no failure in it");
     }
 
     @Test

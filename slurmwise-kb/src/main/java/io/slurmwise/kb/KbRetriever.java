@@ -1,6 +1,8 @@
 package io.slurmwise.kb;
 
+import io.slurmwise.classify.Classifier;
 import io.slurmwise.classify.Finding;
+import io.slurmwise.classify.JobFacts;
 import io.slurmwise.diagnose.FixNote;
 import io.slurmwise.diagnose.NoteLookupRetriever;
 import io.slurmwise.diagnose.Retriever;
@@ -8,6 +10,7 @@ import io.slurmwise.job.JobRecord;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -70,6 +73,16 @@ public final class KbRetriever implements Retriever {
             }
         }
         return fallback.retrieve(finding, job, k);
+    }
+
+    /**
+     * What {@code kb search} boosts for a pasted text: the kind the rules find in the text alone (as a log with no
+     * accounting record), so that a pasted error message ranks its own note first as a diagnosis does; nothing
+     * when the rules recognise nothing.
+     */
+    public static Optional<Finding> rulesOnText(Classifier rules, String text) {
+        Finding f = rules.classifyText(JobFacts.NONE, text);
+        return f.isUnknown() ? Optional.empty() : Optional.of(f);
     }
 
     /** Sections ranked beyond k, so that the finding's own Fixes can be found when it is not in the top k. */

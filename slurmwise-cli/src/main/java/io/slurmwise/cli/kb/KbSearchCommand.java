@@ -6,7 +6,10 @@ import io.slurmwise.cli.UserError;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.cli.render.Panel;
 import io.slurmwise.cli.render.Style;
+import io.slurmwise.classify.Classifier;
+import io.slurmwise.classify.Finding;
 import io.slurmwise.kb.Hit;
+import io.slurmwise.kb.KbRetriever;
 import io.slurmwise.kb.KbException;
 import io.slurmwise.kb.KnowledgeBase;
 import picocli.CommandLine.Command;
@@ -18,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -39,6 +43,10 @@ public final class KbSearchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Machine-readable output (schema slurmwise.kb-search/v1).")
     private boolean json;
 
+    @Option(names = "--no-rules", description = "Rank by similarity alone: do not let the rules' reading of the"
+            + " text put its kind's note first.")
+    private boolean noRules;
+
     @Override
     public Integer call() {
         if (k < 1 || k > 100) {
@@ -50,9 +58,12 @@ public final class KbSearchCommand implements Callable<Integer> {
             throw new UserError(ExitCodes.USAGE, "the search text is empty");
         }
         KnowledgeBase base = cli.knowledgeBase();
+        // a pasted error message: the rules name its kind and that note comes first, as in a diagnosis
+        Optional<Finding> rules = noRules ? Optional.empty()
+                : KbRetriever.rulesOnText(new Classifier(cli.taxonomy()), query);
         List<Hit> hits;
         try {
-            hits = base.search(query, k, Set.of());
+            hits = base.search(query, k, rules.map(f -> Set.of(f.kindId())).orElse(Set.of()));
         } catch (KbException e) {
             throw new UserError(ExitCodes.CONFIG, e.getMessage());
         }
@@ -62,6 +73,7 @@ public final class KbSearchCommand implements Callable<Integer> {
             m.put("query", query);
             m.put("model", base.config().embeddings().name());
             m.put("store", base.store().name());
+            m.put("rules_kind", rules.map(Finding::kindId).orElse(null));
             m.put("results", hits.stream().map(KbSearchCommand::view).toList());
             Json.print(cli.out(), m);
             return ExitCodes.OK;
@@ -77,8 +89,9 @@ public final class KbSearchCommand implements Callable<Integer> {
                 panel.item("  ", line);
             }
         }
-        panel.footer("model " + base.config().embeddings().name() + " · " + base.store().name() + " store · "
-                + "slurmwise kb show <kind> for a whole note").print(cli.out());
+        panel.footer(rules.map(f -> "rules read it as " + f.kindId() + " (its note first) · ").orElse(noRules ? ""
+                : "the rules recognise no failure in it · ") + "model " + base.config().embeddings().name() + " · "
+                + base.store().name() + " store · slurmwise kb show <kind> for a whole note").print(cli.out());
         return ExitCodes.OK;
     }
 
