@@ -2,6 +2,7 @@ package io.slurmwise.cli;
 
 import io.slurmwise.cli.chat.ChatCommand;
 import io.slurmwise.cli.classify.ClassifyCommand;
+import io.slurmwise.cli.doctor.DoctorCommand;
 import io.slurmwise.cli.diagnose.DiagnoseCommand;
 import io.slurmwise.cli.eval.EvalCommand;
 import io.slurmwise.cli.jobs.JobsCommand;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Option;
                 "never submits, cancels, requeues or edits anything."},
         subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, StatsCommand.class,
                 EvalCommand.class, WatchCommand.class, KbCommand.class, McpCommand.class, ChatCommand.class,
-                HelpCommand.class},
+                DoctorCommand.class, HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:ok",
@@ -43,6 +44,7 @@ import picocli.CommandLine.Option;
             "  SLURMWISE_ENERGY_FILE  site energy settings for stats (watts per GPU model/partition, PUE, ...)",
             "  SLURMWISE_EMBEDDINGS minilm (default, all-minilm-l6-v2-q), all-minilm-l6-v2, hash",
             "  SLURMWISE_CHROMA_URL a Chroma server for the knowledge index (else a file under SLURMWISE_HOME)",
+            "  SLURMWISE_CHROMA_TOKEN  its token, if it is secured (SLURMWISE_CHROMA_TOKEN_HEADER: X-Chroma-Token or Authorization)",
             "  NO_COLOR             disables colour"})
 public final class SlurmwiseCommand {
 

@@ -69,6 +69,24 @@ class RealCliScenariosTest {
         return run(env(Map.of()), args);
     }
 
+    @Test
+    void doctorFindsTheRealClusterHealthy() throws IOException {
+        Result r = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "doctor", "--json");
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertThat(j.get("ok").asBoolean()).isTrue();
+        Map<String, String> status = new java.util.HashMap<>();
+        Map<String, String> detail = new java.util.HashMap<>();
+        j.get("checks").forEach(c -> {
+            status.put(c.get("name").asText(), c.get("status").asText());
+            detail.put(c.get("name").asText(), c.get("detail").asText());
+        });
+        assertThat(status).containsEntry("backend", "ok").containsEntry("accounting", "ok")
+                .containsEntry("controller", "ok").containsEntry("language model", "skip");
+        assertThat(detail.get("backend")).contains("real");
+        assertThat(detail.get("controller")).contains("gpuA100x4");
+    }
+
     @TestFactory
     Stream<DynamicTest> diagnoseJsonForEveryScenario() {
         return lab.scenarios().stream().map(s -> DynamicTest.dynamicTest(s.name() + " (job " + s.jobId() + ")", () -> {

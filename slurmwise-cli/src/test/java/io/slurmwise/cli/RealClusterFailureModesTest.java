@@ -66,6 +66,11 @@ class RealClusterFailureModesTest {
                     .contains("Connection refused").contains("check that slurmdbd is running");
             assertThat(r.millis()).as("within slurmwise's sacct timeout")
                     .isLessThan(RealBackendConfig.DEFAULT_SACCT_TIMEOUT.toMillis());
+            RealCliScenariosTest.Result doctor = run("doctor", "--json");
+            assertThat(doctor.code()).as(doctor.out()).isEqualTo(ExitCodes.BACKEND);
+            var checks = new ObjectMapper().readTree(doctor.out()).get("checks");
+            assertThat(checks.toString()).contains("\"name\":\"accounting\",\"status\":\"fail\"")
+                    .contains("check that slurmdbd is running");
             RealCliScenariosTest.Result jobs = run("jobs", "--since", "now-1days");
             timing("jobs (slurmdbd down)", jobs.millis());
             assertThat(jobs.code()).isEqualTo(ExitCodes.BACKEND);
@@ -107,6 +112,13 @@ class RealClusterFailureModesTest {
             assertThat(Path.of(j.at("/logs/1/path").asText())).isRegularFile();
             assertThat(f.millis()).isLessThan(3_000 + 10_000);
 
+            // the controller down degrades slurmwise, it does not stop it: doctor warns and exits 0
+            RealCliScenariosTest.Result doctor = run(quick, "doctor", "--json");
+            assertThat(doctor.code()).as(doctor.out()).isZero();
+            String checks = new ObjectMapper().readTree(doctor.out()).get("checks").toString();
+            assertThat(checks).contains("\"name\":\"accounting\",\"status\":\"ok\"")
+                    .contains("\"name\":\"controller\",\"status\":\"warn\"")
+                    .contains("Finished jobs can still be diagnosed");
             RealCliScenariosTest.Result list = run(quick, "jobs", "--since", "now-1days", "--json");
             timing("jobs (slurmctld down, 3 s timeout)", list.millis());
             assertThat(list.code()).as(list.err()).isZero();

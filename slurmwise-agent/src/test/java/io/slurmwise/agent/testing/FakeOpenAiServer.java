@@ -74,8 +74,24 @@ public final class FakeOpenAiServer implements AutoCloseable {
                 out.write(body);
             }
         });
+        // the models it serves, as OpenAI's GET /v1/models lists them (what LlmProbe reads)
+        server.createContext("/v1/models", ex -> {
+            ObjectNode res = JSON.createObjectNode().put("object", "list");
+            for (String id : MODELS) {
+                res.withArray("data").addObject().put("id", id).put("object", "model").put("owned_by", "fake");
+            }
+            byte[] body = JSON.writeValueAsBytes(res);
+            ex.getResponseHeaders().add("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, body.length);
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(body);
+            }
+        });
         server.start();
     }
+
+    /** What GET /v1/models lists: the default model name and the one the tests use. */
+    public static final List<String> MODELS = List.of("qwen2.5:7b", "fake-model");
 
     public String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";

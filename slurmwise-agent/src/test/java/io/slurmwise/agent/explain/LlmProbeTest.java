@@ -1,0 +1,47 @@
+package io.slurmwise.agent.explain;
+
+import io.slurmwise.agent.testing.FakeOpenAiServer;
+import org.junit.jupiter.api.Test;
+
+import java.net.ServerSocket;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The probe against a local OpenAI-compatible server the test runs, a closed port, and a missing model. */
+class LlmProbeTest {
+
+    private static LlmSettings at(String url, String model) {
+        return new LlmSettings(true, url, model, "not-needed", Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aServedModelIsUsableAndAMissingOneSaysWhatToPull() throws Exception {
+        try (FakeOpenAiServer server = FakeOpenAiServer.answering(r -> "unused")) {
+            LlmProbe.Result ok = LlmProbe.check(at(server.baseUrl(), "qwen2.5:7b"));
+            assertThat(ok.usable()).isTrue();
+            assertThat(ok.certain()).isTrue();
+            assertThat(ok.detail()).isEqualTo("model qwen2.5:7b served at " + server.baseUrl());
+            LlmProbe.Result missing = LlmProbe.check(at(server.baseUrl() + "/", "llama3.1:70b"));
+            assertThat(missing.usable()).isFalse();
+            assertThat(missing.detail()).contains("does not serve llama3.1:70b").contains("qwen2.5:7b, fake-model")
+                    .contains("ollama pull llama3.1:70b").contains("SLURMWISE_LLM_MODEL");
+            assertThat(server.requests()).as("no generation was asked for").isEmpty();
+        }
+    }
+
+    @Test
+    void nothingListeningOrDisabledIsReportedWithTheFallback() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        LlmProbe.Result down = LlmProbe.check(at("http://127.0.0.1:" + port + "/v1", "qwen2.5:7b"));
+        assertThat(down.usable()).isFalse();
+        assertThat(down.detail()).contains("nothing listens at 127.0.0.1:" + port).contains("ollama serve")
+                .contains("the template words explanations");
+        LlmProbe.Result off = LlmProbe.check(at("http://127.0.0.1:1/v1", "x").disabled());
+        assertThat(off.usable()).isFalse();
+        assertThat(off.detail()).startsWith("disabled");
+    }
+}
