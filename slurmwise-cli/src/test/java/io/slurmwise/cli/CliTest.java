@@ -222,6 +222,35 @@ class CliTest {
     }
 
     @Test
+    void chatTakesItsToolsFromAnMcpServerWhenAsked() throws IOException {
+        FakeOpenAiServer.Script script = req -> {
+            for (JsonNode m : req.path("messages")) {
+                if ("tool".equals(m.path("role").asText())) {
+                    return FakeOpenAiServer.Reply.text(m.path("content").asText().contains("\"kind\":\"oom\"")
+                            ? "Job 1001 ran out of memory." : "I could not tell.");
+                }
+            }
+            return FakeOpenAiServer.Reply.toolCall("diagnose_job", "{\"job_id\":\"1001\"}");
+        };
+        // the server as a user would start it on a login node: here the same CLI, `slurmwise mcp`, on the mock
+        String server = "/usr/bin/env SLURMWISE_BACKEND=mock 'SLURMWISE_HOME=" + java.nio.file.Path.of("target",
+                "mcp-chat-home").toAbsolutePath() + "' " + java.nio.file.Path.of(System.getProperty("java.home"), "bin",
+                "java") + " -cp '" + System.getProperty("java.class.path") + "' " + Main.class.getName() + " mcp";
+        try (FakeOpenAiServer llm = new FakeOpenAiServer(script)) {
+            Result r = run(Map.of("SLURMWISE_NO_LLM", "", "SLURMWISE_LLM_BASE_URL", llm.baseUrl()), false,
+                    "chat", "--once", "why did 1001 fail?", "--mcp-server", server);
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.out()).contains("Job 1001 ran out of memory.");
+            assertThat(r.err()).contains("tools from the MCP server `/usr/bin/env SLURMWISE_BACKEND=mock")
+                    .contains("diagnose_job").contains("· diagnose_job");
+        }
+        Result bad = run(Map.of("SLURMWISE_NO_LLM", "", "SLURMWISE_LLM_BASE_URL", "http://127.0.0.1:9/v1"), false,
+                "chat", "--once", "hi", "--mcp-server", "ssh 'unterminated");
+        assertThat(bad.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bad.err()).contains("unbalanced ' in --mcp-server");
+    }
+
+    @Test
     void helpAndVersionEverywhere() {
         Result help = run("--help");
         assertThat(help.code()).isZero();

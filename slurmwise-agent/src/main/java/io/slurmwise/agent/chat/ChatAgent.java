@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * A ReAct chat agent: the model reasons, calls slurmwise's read-only tools (the same ones the MCP server
@@ -47,15 +46,21 @@ public final class ChatAgent {
     }
 
     private final ChatModel model;
-    private final Map<String, Function<Map<String, Object>, Object>> handlers;
+    private final ChatTools tools;
     private final List<ToolSpecification> specs;
     private final Consumer<ToolCall> onToolCall;
     private final List<ChatMessage> history = new ArrayList<>();
 
+    /** With the MCP tools' handlers in this process. */
     public ChatAgent(ChatModel model, SlurmwiseTools tools, Consumer<ToolCall> onToolCall) {
+        this(model, new LocalChatTools(tools), onToolCall);
+    }
+
+    /** With tools in this process or on an MCP server ({@link McpChatTools}). */
+    public ChatAgent(ChatModel model, ChatTools tools, Consumer<ToolCall> onToolCall) {
         this.model = model;
-        this.handlers = tools.handlers();
-        this.specs = ToolDefinition.all().stream().map(ChatAgent::spec).toList();
+        this.tools = tools;
+        this.specs = tools.definitions().stream().map(ChatAgent::spec).toList();
         this.onToolCall = onToolCall;
         history.add(SystemMessage.from(resource("chat-system.txt")));
     }
@@ -77,15 +82,15 @@ public final class ChatAgent {
     }
 
     private String execute(ToolExecutionRequest call) {
-        Function<Map<String, Object>, Object> handler = handlers.get(call.name());
-        if (handler == null) {
+        List<String> names = tools.definitions().stream().map(ToolDefinition::name).toList();
+        if (!names.contains(call.name())) {
             onToolCall.accept(new ToolCall(call.name(), call.arguments(), true));
-            return "There is no tool '" + call.name() + "'; the tools are " + String.join(", ", handlers.keySet()) + ".";
+            return "There is no tool '" + call.name() + "'; the tools are " + String.join(", ", names) + ".";
         }
         try {
             Map<String, Object> args = call.arguments() == null || call.arguments().isBlank() ? Map.of()
                     : JSON.readValue(call.arguments(), new TypeReference<Map<String, Object>>() { });
-            String result = JSON.writeValueAsString(handler.apply(args));
+            String result = JSON.writeValueAsString(tools.call(call.name(), args));
             onToolCall.accept(new ToolCall(call.name(), call.arguments(), false));
             return result;
         } catch (IOException | IllegalArgumentException | BackendException e) {
