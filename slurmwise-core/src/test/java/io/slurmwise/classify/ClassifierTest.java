@@ -135,6 +135,23 @@ class ClassifierTest {
     }
 
     @Test
+    void otherRuntimesOwnWordsForTheCommonFailuresAreRecognised() {
+        java.util.Map<String, String> lines = new java.util.LinkedHashMap<>();
+        lines.put("fatal error: runtime: out of memory", "oom");
+        lines.put("Out of memory!", "oom");
+        lines.put("g++: fatal error: Killed signal terminated program cc1plus", "oom");
+        lines.put("RuntimeError: The NVIDIA driver on your system is too old (found version 11040).", "cuda_error");
+        lines.put("AssertionError: Torch not compiled with CUDA enabled", "cuda_error");
+        lines.put("node01:1234:1290 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<47345> with error 12,"
+                + " opcode 0, len 0, vendor err 129", "nccl");
+        lines.put("RuntimeError: [enforce fail at inline_container.cc:337] . unexpected pos 1536 vs 1430", "disk_quota");
+        lines.put("sbatch: error: Unable to open file job.sh", "file_not_found");
+        lines.put("srun: error: Task launch for StepId=1234.0 failed on node node02: Communication connection failure",
+                "node_fail");
+        lines.forEach((line, kind) -> assertThat(classify(JobFacts.NONE, line + "\n").kindId()).as(line).isEqualTo(kind));
+    }
+
+    @Test
     void theStateAloneDecidesWhenTheLogIsEmpty() {
         assertThat(classify(state(JobState.TIMEOUT, "0:0"), "").kindId()).isEqualTo("time_limit");
         assertThat(classify(state(JobState.OUT_OF_MEMORY, "0:125"), "").kindId()).isEqualTo("oom");
