@@ -148,7 +148,19 @@ class ClassifierTest {
         lines.put("sbatch: error: Unable to open file job.sh", "file_not_found");
         lines.put("srun: error: Task launch for StepId=1234.0 failed on node node02: Communication connection failure",
                 "node_fail");
+        lines.put("=>> PBS: job killed: mem 10485760kb exceeded limit 8388608kb", "oom");
+        lines.put("TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.", "oom");
+        lines.put("slurmstepd: error: Exceeded job memory limit", "oom");
+        lines.put("RuntimeError: DataLoader worker (pid 12345) is killed by signal: Killed.", "oom");
+        lines.put("torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 1234)", "oom");
+        lines.put("EnvironmentNameNotFound: Could not find conda environment: myenv", "import_error");
+        lines.put("ORTE has lost communication with a remote daemon.", "node_fail");
+        lines.put("sbatch: error: Batch job submission failed: Access/permission denied", "permission");
         lines.forEach((line, kind) -> assertThat(classify(JobFacts.NONE, line + "\n").kindId()).as(line).isEqualTo(kind));
+        // the benign cgroup notice keeps its exception, and conda's init hint alone stays a weak hint
+        assertThat(classify(JobFacts.NONE, "slurmstepd: error: Exceeded step memory limit at some point.\n").isUnknown())
+                .isTrue();
+        assertThat(classify(JobFacts.NONE, "CondaError: Run 'conda init' before 'conda activate'\n").isUnknown()).isTrue();
     }
 
     @Test
