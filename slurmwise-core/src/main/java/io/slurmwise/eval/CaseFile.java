@@ -139,6 +139,10 @@ public final class CaseFile {
         String id = string(o, "id", false, n, problems);
         String label = string(o, "label", false, n, problems);
         String state = string(o, "sacct_state", true, n, problems);
+        // a bare number is a shell's exit status (137, not "137:0"); read it as sacct would print it
+        if (o.get("exit_code") instanceof Number num && (num instanceof Integer || num instanceof Long)) {
+            o.put("exit_code", num.longValue() + ":0");
+        }
         String exit = string(o, "exit_code", true, n, problems);
         String log = string(o, "log", false, n, problems);
         String source = string(o, "source", false, n, problems);

@@ -34,16 +34,35 @@ public enum JobState {
         return shortCode;
     }
 
-    /** Parses the first word of a state ({@code "CANCELLED by 1001"} -> CANCELLED); unknown words give UNKNOWN. */
+    /**
+     * Parses the first word of a state ({@code "CANCELLED by 1001"} -> CANCELLED); unknown words give UNKNOWN.
+     * A trailing {@code +} is sacct's mark for a value cut at its column width (10 by default): {@code CANCELLED+}
+     * ({@code CANCELLED by 1001}) and {@code OUT_OF_ME+} (OUT_OF_MEMORY), as pasted from sacct's default table;
+     * the cut word names the one state it begins.
+     */
     public static JobState parse(String text) {
         if (text == null || text.isBlank()) {
             return UNKNOWN;
         }
         String word = text.strip().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
-        if (word.endsWith("+")) { // sacct marks requeued jobs with a trailing +
-            word = word.substring(0, word.length() - 1);
+        if (!word.endsWith("+")) {
+            return BY_NAME.getOrDefault(word, UNKNOWN);
         }
-        return BY_NAME.getOrDefault(word, UNKNOWN);
+        String cut = word.substring(0, word.length() - 1);
+        JobState exact = BY_NAME.get(cut);
+        if (exact != null) {
+            return exact;
+        }
+        JobState found = UNKNOWN;
+        for (JobState s : values()) {
+            if (s != UNKNOWN && cut.length() >= 3 && s.name().startsWith(cut)) {
+                if (found != UNKNOWN) {
+                    return UNKNOWN; // ambiguous
+                }
+                found = s;
+            }
+        }
+        return found;
     }
 
     /** Still queued or running: no final outcome yet. */

@@ -88,6 +88,22 @@ class EvaluatorTest {
     }
 
     @Test
+    void readsWhatAFileCopiedFromSacctsTableOrAShellMayHold() throws IOException {
+        // sacct's default table cuts states at 10 characters ("OUT_OF_ME+"); a shell reports a bare exit status
+        String file = String.join("\n",
+                "{\"id\": \"t1\", \"label\": \"oom\", \"sacct_state\": \"OUT_OF_ME+\", \"exit_code\": \"0:125\", \"log\": \"\", \"source\": \"s\", \"notes\": \"\"}",
+                "{\"id\": \"t2\", \"label\": \"oom\", \"sacct_state\": \"FAILED\", \"exit_code\": 137, \"log\": \"Killed\", \"source\": \"s\", \"notes\": \"\"}",
+                "{\"id\": \"t3\", \"label\": \"cancelled\", \"sacct_state\": \"CANCELLED+\", \"exit_code\": null, \"log\": \"\", \"source\": \"s\", \"notes\": \"\"}",
+                "");
+        List<BenchmarkCase> cases = CaseFile.read("pasted.jsonl", new java.io.StringReader(file), TAXONOMY);
+        assertThat(cases).extracting(c -> c.facts().state()).containsExactly(io.slurmwise.job.JobState.OUT_OF_MEMORY,
+                io.slurmwise.job.JobState.FAILED, io.slurmwise.job.JobState.CANCELLED);
+        assertThat(cases.get(1).facts().exitCode()).hasToString("137:0");
+        EvalReport r = EVALUATOR.evaluate("pasted.jsonl", "test", cases);
+        assertThat(r.correct()).as(r.wrong().toString()).isEqualTo(3);
+    }
+
+    @Test
     void reportsEveryProblemOfABadFileWithItsLineNumber() {
         String file = String.join("\n",
                 "{\"id\": \"a\", \"label\": \"oom\", \"sacct_state\": null, \"exit_code\": null, \"log\": \"Killed\", \"source\": \"s\", \"notes\": \"\"}",

@@ -19,6 +19,12 @@ class FormatsTest {
         assertThat(JobState.parse("to")).isEqualTo(JobState.TIMEOUT);
         assertThat(JobState.parse("COMPLETED+")).isEqualTo(JobState.COMPLETED);
         assertThat(JobState.parse("WEIRD")).isEqualTo(JobState.UNKNOWN);
+        // sacct's default table cuts values at 10 characters and marks the cut with '+'
+        assertThat(JobState.parse("OUT_OF_ME+")).isEqualTo(JobState.OUT_OF_MEMORY);
+        assertThat(JobState.parse("CANCELLED+")).isEqualTo(JobState.CANCELLED);
+        assertThat(JobState.parse("SPECIAL_E+")).isEqualTo(JobState.SPECIAL_EXIT);
+        assertThat(JobState.parse("REQUEUE_+")).as("two states begin so").isEqualTo(JobState.UNKNOWN);
+        assertThat(JobState.parse("OU+")).as("too short to tell").isEqualTo(JobState.UNKNOWN);
         assertThat(JobState.parse("")).isEqualTo(JobState.UNKNOWN);
     }
 
