@@ -58,6 +58,14 @@ class DoctorCliTest {
     }
 
     @Test
+    void anUnreachableChromaIsAWarningBecauseDiagnosesFallBack() throws IOException {
+        CliTest.Result r = CliTest.run(Map.of("SLURMWISE_CHROMA_URL", "http://127.0.0.1:9"), false, "doctor", "--json");
+        assertThat(r.code()).isZero();
+        assertThat(statuses(r).get("chroma")).startsWith("warn: Chroma at http://127.0.0.1:9 did not answer")
+                .contains("diagnoses use the embedded index");
+    }
+
+    @Test
     void brokenNotesOrEnergyFileFailWithTheFileAndExitSix(@TempDir Path dir) throws IOException {
         Path notes = Files.createDirectories(dir.resolve("notes"));
         Files.writeString(notes.resolve("oom.md"), "---\nid: oom\ntitle: x\ncategory: nonsense\n---\n# x\n");

@@ -99,10 +99,16 @@ public final class DoctorCommand implements Callable<Integer> {
         } else {
             check("chroma", () -> {
                 KbConfig c = KbConfig.from(settings);
-                ChromaStore s = ChromaStore.connect(c.chromaUrl(), c.chromaTenant(), c.chromaDatabase(),
-                        c.chromaTimeout(), c.chromaAuth());
-                return new Outcome<>(s, Status.OK, "answers at " + s.location()
-                        + (c.chromaAuth() == null ? "" : " (" + c.chromaAuth() + ")"));
+                try {
+                    ChromaStore s = ChromaStore.connect(c.chromaUrl(), c.chromaTenant(), c.chromaDatabase(),
+                            c.chromaTimeout(), c.chromaAuth());
+                    return new Outcome<>(s, Status.OK, "answers at " + s.location()
+                            + (c.chromaAuth() == null ? "" : " (" + c.chromaAuth() + ")"));
+                } catch (io.slurmwise.kb.KbException e) {
+                    // diagnoses fall back to the embedded index: degraded, not broken
+                    return new Outcome<>(null, Status.WARN, e.getMessage() + "; until it does, diagnoses use the"
+                            + " embedded index under SLURMWISE_HOME");
+                }
             });
         }
         if (settings != null) {
