@@ -69,6 +69,22 @@ class ClassifierTest {
     }
 
     @Test
+    void fallbacksAndWarningsThatLetTheJobGoOnAreNoise() {
+        Finding f = classify(JobFacts.NONE, """
+                slurmstepd: error: Unable to create TMPDIR [/tmp/user/123]: Permission denied
+                slurmstepd: error: Setting TMPDIR to /tmp
+                /usr/lib/python3/dist-packages/torch/cuda/__init__.py:107: UserWarning: CUDA initialization: Found no NVIDIA driver on your system.
+                tput: No value for $TERM and no -T specified
+                [W socket.cpp:601] [c10d] The client socket has failed to connect to [localhost]:29500 (errno: 99 - Cannot assign requested address).
+                epoch 3 done
+                """);
+        assertThat(f.isUnknown()).as(f.toString()).isTrue();
+        // the same driver message raised as an error is still a CUDA error
+        assertThat(classify(JobFacts.NONE, "RuntimeError: Found no NVIDIA driver on your system.\n").kindId())
+                .isEqualTo("cuda_error");
+    }
+
+    @Test
     void exceededStepMemoryOnACompletedJobIsNoise() {
         Finding f = classify(state(JobState.COMPLETED, "0:0"),
                 "slurmstepd: error: Exceeded step memory limit at some point.\nall done\n");
