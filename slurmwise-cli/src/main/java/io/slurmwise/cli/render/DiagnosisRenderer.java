@@ -62,6 +62,7 @@ public final class DiagnosisRenderer {
             panel.row("Kind", p.finding().kind().title() + " (" + p.finding().kindId() + ")");
             addFixes(panel, p.fixes(), p.finding().kind().note());
         }
+        p.optPatch().ifPresent(patch -> addPatch(panel, patch));
         panel.footer("rules · pending reason from the scheduler").print(out);
     }
 
