@@ -1,7 +1,6 @@
 package io.slurmwise.dist;
 
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.cli.Main;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
@@ -10,15 +9,12 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Writes the shell completion scripts and the man page of the {@code slurmwise} command from its picocli model, so
@@ -47,10 +43,9 @@ public final class CommandDocs {
         Files.writeString(man.resolve("slurmwise.1"), manPage(cmd, version, date), StandardCharsets.UTF_8);
     }
 
-    /** The command tree as the CLI builds it; the Cli is never used, since nothing is executed. */
+    /** The command tree as the CLI builds it. */
     static CommandLine commandLine() {
-        PrintWriter sink = new PrintWriter(new StringWriter());
-        return new CommandLine(new SlurmwiseCommand(new Cli(sink, sink, Map.of(), false)));
+        return Main.model();
     }
 
     /** picocli's bash completion (it also runs under zsh through bashcompinit). */
@@ -69,7 +64,7 @@ public final class CommandDocs {
     /** The man page in roff (man(7) macros), one section per subcommand. */
     static String manPage(CommandLine cmd, String version, String date) {
         CommandSpec root = cmd.getCommandSpec();
-        Roff r = new Roff();
+        Roff r = new Roff(root);
         r.macro(".TH SLURMWISE 1 \"" + date + "\" \"slurmwise " + version + "\" \"User Commands\"");
         r.macro(".SH NAME");
         r.text("slurmwise \\- " + Roff.escape(String.join(" ", root.usageMessage().description())));
@@ -135,6 +130,11 @@ public final class CommandDocs {
     /** A roff document being written; text lines are escaped by the caller. */
     private static final class Roff {
         private final StringBuilder sb = new StringBuilder();
+        private final CommandSpec root;
+
+        Roff(CommandSpec root) {
+            this.root = root;
+        }
 
         void macro(String line) {
             sb.append(line).append('\n');
@@ -210,9 +210,9 @@ public final class CommandDocs {
             }
         }
 
-        /** --help and --version are documented once, with the root command. */
-        private static boolean standardHelp(CommandSpec spec, OptionSpec o) {
-            return spec.parent() != null && (o.usageHelp() || o.versionHelp());
+        /** --help, --version and the options every command shares (--backend, ...) are documented once, at the root. */
+        private boolean standardHelp(CommandSpec spec, OptionSpec o) {
+            return spec != root && (o.usageHelp() || o.versionHelp() || root.findOption(o.longestName()) != null);
         }
 
         private static String description(String[] lines) {
