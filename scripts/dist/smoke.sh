@@ -85,6 +85,11 @@ before="$(snapshot "$prefix")"
 check "bash completion: 'slurmwise di<TAB>' offers diagnose" completes "$prefix/share/completion/slurmwise.bash" diagnose slurmwise di
 check "bash completion: 'slurmwise diagnose --<TAB>' offers --json" completes "$prefix/share/completion/slurmwise.bash" --json slurmwise diagnose --
 check "bash completion: 'slurmwise kb <TAB>' offers search" completes "$prefix/share/completion/slurmwise.bash" search slurmwise kb ""
+for jar in "$prefix"/lib/slurmwise-*.jar; do
+  unzip -p "$jar" META-INF/MANIFEST.MF | grep -q '^Automatic-Module-Name: io\.slurmwise\.' \
+    || fail "$(basename "$jar") has no Automatic-Module-Name"
+done
+ok "every slurmwise jar names its Java module (Automatic-Module-Name)"
 check "man page renders" bash -c "man -l '$prefix/share/man/man1/slurmwise.1' 2>/dev/null | grep -q 'EXIT STATUS' || grep -q '^.SH EXIT STATUS' '$prefix/share/man/man1/slurmwise.1'"
 for jdk in $javas; do
   [ -x "$jdk/bin/java" ] || { fail "no JDK at $jdk"; continue; }
