@@ -15,12 +15,17 @@ import io.slurmwise.diagnose.NoteLookupRetriever;
 import io.slurmwise.diagnose.Retriever;
 import io.slurmwise.diagnose.TemplateExplainer;
 import io.slurmwise.job.JobId;
+import io.slurmwise.spi.ExplainerProvider;
+import io.slurmwise.spi.ProviderContext;
+import io.slurmwise.spi.Providers;
+import io.slurmwise.spi.RetrieverProvider;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.stats.FleetScan;
 import io.slurmwise.taxonomy.Taxonomy;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -60,6 +65,40 @@ public final class Slurmwise implements AutoCloseable {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * The one composition root: a facade wired as the settings say, every part found through its service provider.
+     * The backend (SLURMWISE_BACKEND, {@link Backends}), the retriever (SLURMWISE_RETRIEVER,
+     * {@link RetrieverProvider}: the knowledge base when slurmwise-kb is on the classpath, else the kind's own note)
+     * and the explainer (SLURMWISE_EXPLAINER, {@link ExplainerProvider}: the language model when slurmwise-agent is
+     * there and SLURMWISE_NO_LLM is not set, else the template). The CLI, {@code slurmwise mcp}, the chat agent and
+     * embedders that want the same answers all call this.
+     *
+     * <pre>{@code
+     * try (Slurmwise sw = Slurmwise.open(Settings.fromEnvironment(), System.err::println)) { ... }
+     * }</pre>
+     *
+     * @param notices told once about fallbacks and first index builds (a line each for stderr); may be null
+     * @throws io.slurmwise.config.SettingsException when a setting names a provider that is missing or cannot run
+     * @throws io.slurmwise.backend.BackendException when no backend can run here
+     */
+    public static Slurmwise open(Settings settings, Consumer<String> notices) {
+        ClassLoader loader = Slurmwise.class.getClassLoader();
+        Backends.Selection backend = Backends.select(settings, loader);
+        try {
+            Taxonomy taxonomy = Taxonomy.load(settings.knowledgeDir());
+            ProviderContext context = new ProviderContext(settings, taxonomy, notices);
+            Retriever retriever = Providers.select(RetrieverProvider.class, "retriever", "SLURMWISE_RETRIEVER",
+                    settings.retriever(), settings, loader).provider().create(context);
+            Explainer explainer = Providers.select(ExplainerProvider.class, "explainer", "SLURMWISE_EXPLAINER",
+                    settings.explainer(), settings, loader).provider().create(context);
+            return builder(settings).backend(backend.backend(), backend.reason()).taxonomy(taxonomy)
+                    .retriever(retriever).explainer(explainer).build();
+        } catch (RuntimeException e) {
+            backend.backend().close();
+            throw e;
+        }
     }
 
     /** A builder preset from settings: the backend SLURMWISE_BACKEND selects, site notes, log tail length. */
@@ -136,9 +175,25 @@ public final class Slurmwise implements AutoCloseable {
         return logTailLines;
     }
 
+    /** Closes the backend, and the retriever and explainer when they hold resources (an index, a connection). */
     @Override
     public void close() {
-        backend.close();
+        try {
+            backend.close();
+        } finally {
+            closeQuietly(retriever);
+            closeQuietly(explainer);
+        }
+    }
+
+    private static void closeQuietly(Object part) {
+        if (part instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                // a part that fails to close has nothing left to give; the answers are out
+            }
+        }
     }
 
     /** Configures a {@link Slurmwise}; only the backend is required. */

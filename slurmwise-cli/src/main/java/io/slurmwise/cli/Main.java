@@ -5,6 +5,7 @@ import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.cli.context.GlobalOptions;
 import io.slurmwise.cli.context.UserError;
+import io.slurmwise.config.SettingsException;
 import io.slurmwise.job.InvalidJobIdException;
 import io.slurmwise.taxonomy.TaxonomyException;
 import picocli.CommandLine;
@@ -71,7 +72,7 @@ public final class Main {
             code = ExitCodes.USAGE;
         } else if (t instanceof BackendException) {
             code = ExitCodes.BACKEND;
-        } else if (t instanceof TaxonomyException) {
+        } else if (t instanceof TaxonomyException || t instanceof SettingsException) {
             code = ExitCodes.CONFIG;
         } else if (t instanceof IllegalArgumentException) {
             code = ExitCodes.USAGE;

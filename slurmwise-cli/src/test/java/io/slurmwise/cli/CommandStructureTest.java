@@ -79,4 +79,12 @@ class CommandStructureTest {
         // the root imports every command; nothing imports the root
         assertThat(g.importersOf("io.slurmwise.cli")).isEmpty();
     }
+
+    @Test
+    void theKnowledgeBasePackagesHaveNoCycle() throws IOException {
+        PackageGraph g = PackageGraph.of(Path.of("..", "slurmwise-kb", "src", "main", "java"), "io.slurmwise.kb");
+        assertThat(g.cycles()).isEmpty();
+        // stores and models see the spi only: the knowledge base on top, its parts below
+        assertThat(g.importersOf("io.slurmwise.kb")).isEmpty();
+    }
 }

@@ -17,18 +17,23 @@ import java.util.Optional;
  * @param knowledgeDir SLURMWISE_KNOWLEDGE: a folder of site notes that replace or extend the bundled ones
  * @param mockDir      SLURMWISE_MOCK_DIR: fixtures for the mock backend instead of the bundled cluster
  * @param logTailLines SLURMWISE_LOG_TAIL: lines read from the end of each log (default 300)
+ * @param retriever    SLURMWISE_RETRIEVER: where fix notes come from: auto (default), kb, notes, or a provider name
+ * @param explainer    SLURMWISE_EXPLAINER: who words a diagnosis: auto (default), llm, template, or a provider name;
+ *                     SLURMWISE_NO_LLM set makes auto the template
  * @param env          the raw environment, for modules with settings of their own
  */
 public record Settings(String backend, Path home, Path knowledgeDir, Path mockDir, int logTailLines,
-                       Map<String, String> env) {
+                       String retriever, String explainer, Map<String, String> env) {
 
     public static final int DEFAULT_LOG_TAIL = 300;
 
     public Settings {
         backend = backend == null || backend.isBlank() ? "auto" : backend.strip();
+        retriever = retriever == null || retriever.isBlank() ? "auto" : retriever.strip();
+        explainer = explainer == null || explainer.isBlank() ? "auto" : explainer.strip();
         env = Map.copyOf(env);
         if (logTailLines <= 0 || logTailLines > 100_000) {
-            throw new IllegalArgumentException("SLURMWISE_LOG_TAIL must be between 1 and 100000 lines, got "
+            throw new SettingsException("SLURMWISE_LOG_TAIL must be between 1 and 100000 lines, got "
                     + logTailLines);
         }
     }
@@ -43,7 +48,8 @@ public record Settings(String backend, Path home, Path knowledgeDir, Path mockDi
                 ? Path.of(System.getProperty("user.home"), ".slurmwise")
                 : Path.of(home);
         return new Settings(env.get("SLURMWISE_BACKEND"), homePath, pathOrNull(env.get("SLURMWISE_KNOWLEDGE")),
-                pathOrNull(env.get("SLURMWISE_MOCK_DIR")), tail(env.get("SLURMWISE_LOG_TAIL")), env);
+                pathOrNull(env.get("SLURMWISE_MOCK_DIR")), tail(env.get("SLURMWISE_LOG_TAIL")),
+                env.get("SLURMWISE_RETRIEVER"), env.get("SLURMWISE_EXPLAINER"), env);
     }
 
     private static Path pathOrNull(String s) {
@@ -57,7 +63,7 @@ public record Settings(String backend, Path home, Path knowledgeDir, Path mockDi
         try {
             return Integer.parseInt(s.strip());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("SLURMWISE_LOG_TAIL must be a number of lines, got '" + s + "'");
+            throw new SettingsException("SLURMWISE_LOG_TAIL must be a number of lines, got '" + s + "'");
         }
     }
 
@@ -66,22 +72,32 @@ public record Settings(String backend, Path home, Path knowledgeDir, Path mockDi
     }
 
     public Settings withBackend(String b) {
-        return new Settings(b, home, knowledgeDir, mockDir, logTailLines, env);
+        return new Settings(b, home, knowledgeDir, mockDir, logTailLines, retriever, explainer, env);
+    }
+
+    /** Where fix notes come from: {@code kb}, {@code notes}, {@code auto} or another provider's name. */
+    public Settings withRetriever(String r) {
+        return new Settings(backend, home, knowledgeDir, mockDir, logTailLines, r, explainer, env);
+    }
+
+    /** Who words a diagnosis: {@code llm}, {@code template}, {@code auto} or another provider's name. */
+    public Settings withExplainer(String e) {
+        return new Settings(backend, home, knowledgeDir, mockDir, logTailLines, retriever, e, env);
     }
 
     public Settings withLogTailLines(int n) {
-        return new Settings(backend, home, knowledgeDir, mockDir, n, env);
+        return new Settings(backend, home, knowledgeDir, mockDir, n, retriever, explainer, env);
     }
 
     public Settings withKnowledgeDir(Path p) {
-        return new Settings(backend, home, p, mockDir, logTailLines, env);
+        return new Settings(backend, home, p, mockDir, logTailLines, retriever, explainer, env);
     }
 
     public Settings withMockDir(Path p) {
-        return new Settings(backend, home, knowledgeDir, p, logTailLines, env);
+        return new Settings(backend, home, knowledgeDir, p, logTailLines, retriever, explainer, env);
     }
 
     public Settings withHome(Path p) {
-        return new Settings(backend, p, knowledgeDir, mockDir, logTailLines, env);
+        return new Settings(backend, p, knowledgeDir, mockDir, logTailLines, retriever, explainer, env);
     }
 }

@@ -2,6 +2,8 @@ package io.slurmwise.diagnose;
 
 import io.slurmwise.job.JobId;
 
+import java.util.function.Function;
+
 /**
  * The answer for one job: it does not exist, it has a status but no failure to explain, or it failed and here
  * is why and what to change.
@@ -10,8 +12,25 @@ public sealed interface Diagnosis permits Diagnosis.NotFound, Diagnosis.StatusOn
 
     JobId jobId();
 
+    /**
+     * The one way to act on what kind of answer this is: exactly one function runs. A new kind of answer adds a
+     * parameter, so every caller that must handle it fails to compile until it does (an {@code instanceof} chain
+     * would skip it silently).
+     *
+     * <pre>{@code
+     * String line = d.fold(nf -> "no such job", so -> so.summary(), f -> f.finding().kindId());
+     * }</pre>
+     */
+    <R> R fold(Function<? super NotFound, ? extends R> notFound, Function<? super StatusOnly, ? extends R> statusOnly,
+               Function<? super Failed, ? extends R> failed);
+
     /** The cluster has no record of the job. */
     record NotFound(JobId jobId, String message) implements Diagnosis {
+        @Override
+        public <R> R fold(Function<? super NotFound, ? extends R> notFound,
+                          Function<? super StatusOnly, ? extends R> statusOnly, Function<? super Failed, ? extends R> failed) {
+            return notFound.apply(this);
+        }
     }
 
     /** Running, pending or completed: a status line; for a pending job, why it waits and whether it can start. */
@@ -23,6 +42,12 @@ public sealed interface Diagnosis permits Diagnosis.NotFound, Diagnosis.StatusOn
 
         public java.util.Optional<PendingInfo> optPending() {
             return java.util.Optional.ofNullable(pending);
+        }
+
+        @Override
+        public <R> R fold(Function<? super NotFound, ? extends R> notFound,
+                          Function<? super StatusOnly, ? extends R> statusOnly, Function<? super Failed, ? extends R> failed) {
+            return statusOnly.apply(this);
         }
     }
 
@@ -56,6 +81,12 @@ public sealed interface Diagnosis permits Diagnosis.NotFound, Diagnosis.StatusOn
         @Override
         public JobId jobId() {
             return job.id();
+        }
+
+        @Override
+        public <R> R fold(Function<? super NotFound, ? extends R> notFound,
+                          Function<? super StatusOnly, ? extends R> statusOnly, Function<? super Failed, ? extends R> failed) {
+            return failed.apply(this);
         }
     }
 }

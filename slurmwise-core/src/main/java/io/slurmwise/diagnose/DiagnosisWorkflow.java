@@ -10,6 +10,7 @@ import io.slurmwise.classify.JobFacts;
 import io.slurmwise.job.JobId;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
+import io.slurmwise.job.Outcome;
 import io.slurmwise.job.Partition;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.patch.Patch;
@@ -147,10 +148,9 @@ public final class DiagnosisWorkflow {
         return Optional.of(backend.job(pick.id()).orElse(pick));
     }
 
-    /** Running, pending and successfully completed jobs have nothing to diagnose. */
+    /** Running, pending, completed and unknown jobs get their status: {@link Outcome#diagnose()} decides. */
     static boolean hasNoFailure(JobRecord job) {
-        JobState s = job.state();
-        return s.isActive() || s == JobState.COMPLETED || s == JobState.UNKNOWN;
+        return !job.state().outcome().diagnose();
     }
 
     private Diagnosis statusOnly(JobRecord job, boolean suggestPatch, List<String> notices) {

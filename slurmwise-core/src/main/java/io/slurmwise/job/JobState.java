@@ -65,20 +65,8 @@ public enum JobState {
         return found;
     }
 
-    /** Still queued or running: no final outcome yet. */
-    public boolean isActive() {
-        return switch (this) {
-            case PENDING, RUNNING, SUSPENDED, COMPLETING, CONFIGURING, REQUEUED, REQUEUE_HOLD, REQUEUE_FED,
-                    RESIZING, SIGNALING, STAGE_OUT, STOPPED, RESV_DEL_HOLD -> true;
-            default -> false;
-        };
-    }
-
-    /** Ended without success (cancelled and preempted included; callers that count failures set those apart). */
-    public boolean isUnsuccessful() {
-        return switch (this) {
-            case FAILED, TIMEOUT, NODE_FAIL, PREEMPTED, BOOT_FAIL, DEADLINE, OUT_OF_MEMORY, CANCELLED -> true;
-            default -> false;
-        };
+    /** What became of a job in this state: the one place that decides failed, cancelled, pending, ... */
+    public Outcome outcome() {
+        return Outcome.of(this);
     }
 }

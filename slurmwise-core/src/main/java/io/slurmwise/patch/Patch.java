@@ -1,6 +1,7 @@
 package io.slurmwise.patch;
 
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * A suggested change to a failed job's batch script: a unified diff that is printed, never applied. When no diff
@@ -9,9 +10,7 @@ import java.util.List;
  *
  * <pre>{@code
  * Patch p = suggester.suggest(job, finding, logs, backend.batchScript(job), backend.partitions());
- * if (p instanceof Patch.Suggested s) {
- *     System.out.println(s.diff());
- * }
+ * System.out.println(p.fold(Patch.Suggested::diff, Patch.NotSuggested::reason));
  * }</pre>
  */
 public sealed interface Patch permits Patch.Suggested, Patch.NotSuggested {
@@ -21,6 +20,9 @@ public sealed interface Patch permits Patch.Suggested, Patch.NotSuggested {
 
     /** Advice that is not a script change (a longer partition, trapping the signal, a pip install...). */
     List<String> advice();
+
+    /** Exactly one function runs; a new kind of patch adds a parameter, so no caller can skip it silently. */
+    <R> R fold(Function<? super Suggested, ? extends R> suggested, Function<? super NotSuggested, ? extends R> notSuggested);
 
     /** One change in words: {@code --mem 32G -> 48G} and why. */
     record Change(String what, String why) {
@@ -40,6 +42,12 @@ public sealed interface Patch permits Patch.Suggested, Patch.NotSuggested {
             changes = List.copyOf(changes);
             advice = List.copyOf(advice);
         }
+
+        @Override
+        public <R> R fold(Function<? super Suggested, ? extends R> suggested,
+                          Function<? super NotSuggested, ? extends R> notSuggested) {
+            return suggested.apply(this);
+        }
     }
 
     /**
@@ -51,6 +59,12 @@ public sealed interface Patch permits Patch.Suggested, Patch.NotSuggested {
         public NotSuggested {
             changes = List.copyOf(changes);
             advice = List.copyOf(advice);
+        }
+
+        @Override
+        public <R> R fold(Function<? super Suggested, ? extends R> suggested,
+                          Function<? super NotSuggested, ? extends R> notSuggested) {
+            return notSuggested.apply(this);
         }
     }
 }

@@ -61,35 +61,53 @@ public final class EnergyModel {
     // GPU watts per (partition, GRES type): a handful of distinct keys, looked up for every job
     private final Map<String, Double> gpuCache = new ConcurrentHashMap<>();
 
-    private EnergyModel(double gpuWatts, boolean uniformGpu, double cpuWattsPerCore, boolean uniformCpu,
-                        double memoryWattsPerGb, double pue, double carbonKgPerKwh, GpuPowerTable gpuModels,
-                        Map<String, Double> partitionGpuWatts, Map<String, Double> partitionCpuWatts, String source) {
-        this.gpuWatts = nonNegative("GPU watts", gpuWatts);
-        this.uniformGpu = uniformGpu;
-        this.cpuWattsPerCore = nonNegative("CPU watts per core", cpuWattsPerCore);
-        this.uniformCpu = uniformCpu;
-        this.memoryWattsPerGb = nonNegative("memory watts per GB", memoryWattsPerGb);
-        if (!(pue >= 1.0) || pue > 10) {
-            throw new EnergyModelException("PUE must be between 1.0 and 10 (a data centre draws at least what its IT "
-                    + "equipment draws), got " + pue);
-        }
-        this.pue = pue;
-        this.carbonKgPerKwh = nonNegative("carbon intensity (kg CO2e per kWh)", carbonKgPerKwh);
-        if (carbonKgPerKwh > 5) {
-            throw new EnergyModelException("carbon intensity is in kg CO2e per kWh (0.37 is a typical grid); "
-                    + carbonKgPerKwh + " is too large: did you give grams?");
-        }
-        this.gpuModels = gpuModels;
-        this.partitionGpuWatts = Map.copyOf(partitionGpuWatts);
-        this.partitionCpuWatts = Map.copyOf(partitionCpuWatts);
-        this.source = source;
+    private EnergyModel(Builder b) {
+        this.gpuWatts = b.gpuWatts;
+        this.uniformGpu = b.uniformGpu;
+        this.cpuWattsPerCore = b.cpuWattsPerCore;
+        this.uniformCpu = b.uniformCpu;
+        this.memoryWattsPerGb = b.memoryWattsPerGb;
+        this.pue = b.pue;
+        this.carbonKgPerKwh = b.carbonKgPerKwh;
+        this.gpuModels = b.gpuModels;
+        this.partitionGpuWatts = Map.copyOf(b.partitionGpuWatts);
+        this.partitionCpuWatts = Map.copyOf(b.partitionCpuWatts);
+        this.source = b.source;
     }
 
     /** 400 W per GPU (datasheet figure when AllocTRES names the model), 15 W per core, PUE 1.0, 0.37 kg/kWh. */
     public static EnergyModel defaults() {
-        return new EnergyModel(DEFAULT_GPU_WATTS, false, DEFAULT_CPU_WATTS_PER_CORE, false,
-                DEFAULT_MEMORY_WATTS_PER_GB, DEFAULT_PUE, DEFAULT_CARBON_KG_PER_KWH, GpuPowerTable.bundled(),
-                Map.of(), Map.of(), "defaults");
+        return builder().build();
+    }
+
+    /**
+     * A builder preset with the defaults. Each setter checks its value at once and throws
+     * {@link EnergyModelException} naming it, so a caller can tell a bad site file from a bad flag.
+     *
+     * <pre>{@code
+     * EnergyModel site = EnergyModel.builder().siteFile(Path.of("/etc/slurmwise/energy.properties")).build();
+     * EnergyModel m = site.toBuilder().uniformGpuWatts(300).pue(1.3).build();
+     * }</pre>
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this model's settings, to change some of them. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.gpuWatts = gpuWatts;
+        b.uniformGpu = uniformGpu;
+        b.cpuWattsPerCore = cpuWattsPerCore;
+        b.uniformCpu = uniformCpu;
+        b.memoryWattsPerGb = memoryWattsPerGb;
+        b.pue = pue;
+        b.carbonKgPerKwh = carbonKgPerKwh;
+        b.gpuModels = gpuModels;
+        b.partitionGpuWatts.putAll(partitionGpuWatts);
+        b.partitionCpuWatts.putAll(partitionCpuWatts);
+        b.source = source;
+        return b;
     }
 
     private static double nonNegative(String what, double v) {
@@ -99,148 +117,171 @@ public final class EnergyModel {
         return v;
     }
 
-    private EnergyModel copy(double gw, boolean ug, double cw, boolean uc, double mw, double p, double ci,
-                             GpuPowerTable t, Map<String, Double> pg, Map<String, Double> pc, String src) {
-        return new EnergyModel(gw, ug, cw, uc, mw, p, ci, t, pg, pc, src);
-    }
-
-    /** Every GPU draws {@code watts}, whatever its model or partition (the {@code --gpu-watts} flag). */
-    public EnergyModel withUniformGpuWatts(double watts) {
-        return copy(watts, true, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, pue, carbonKgPerKwh, gpuModels,
-                partitionGpuWatts, partitionCpuWatts, source);
-    }
-
-    /** Watts of a GPU whose model and partition have no figure (site file {@code gpu.watts}). */
-    public EnergyModel withFallbackGpuWatts(double watts) {
-        return copy(watts, uniformGpu, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, pue, carbonKgPerKwh, gpuModels,
-                partitionGpuWatts, partitionCpuWatts, source);
-    }
-
-    /** Every core draws {@code watts}, whatever its partition (the {@code --cpu-watts} flag). */
-    public EnergyModel withUniformCpuWatts(double watts) {
-        return copy(gpuWatts, uniformGpu, watts, true, memoryWattsPerGb, pue, carbonKgPerKwh, gpuModels,
-                partitionGpuWatts, partitionCpuWatts, source);
-    }
-
-    /** Watts per core where the partition has no figure (site file {@code cpu.watts-per-core}). */
-    public EnergyModel withFallbackCpuWatts(double watts) {
-        return copy(gpuWatts, uniformGpu, watts, uniformCpu, memoryWattsPerGb, pue, carbonKgPerKwh, gpuModels,
-                partitionGpuWatts, partitionCpuWatts, source);
-    }
-
-    public EnergyModel withMemoryWattsPerGb(double watts) {
-        return copy(gpuWatts, uniformGpu, cpuWattsPerCore, uniformCpu, watts, pue, carbonKgPerKwh, gpuModels,
-                partitionGpuWatts, partitionCpuWatts, source);
-    }
-
-    public EnergyModel withPue(double p) {
-        return copy(gpuWatts, uniformGpu, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, p, carbonKgPerKwh, gpuModels,
-                partitionGpuWatts, partitionCpuWatts, source);
-    }
-
-    /** Carbon intensity in kg CO2e per kWh. */
-    public EnergyModel withCarbonIntensity(double kgPerKwh) {
-        return copy(gpuWatts, uniformGpu, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, pue, kgPerKwh, gpuModels,
-                partitionGpuWatts, partitionCpuWatts, source);
-    }
-
-    public EnergyModel withGpuModel(String gresType, double watts) {
-        return copy(gpuWatts, uniformGpu, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, pue, carbonKgPerKwh,
-                gpuModels.with(gresType, watts, "site file"), partitionGpuWatts, partitionCpuWatts, source);
-    }
-
-    public EnergyModel withPartitionGpuWatts(String partition, double watts) {
-        Map<String, Double> m = new TreeMap<>(partitionGpuWatts);
-        m.put(partition, nonNegative("GPU watts of partition " + partition, watts));
-        return copy(gpuWatts, uniformGpu, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, pue, carbonKgPerKwh, gpuModels,
-                m, partitionCpuWatts, source);
-    }
-
-    public EnergyModel withPartitionCpuWatts(String partition, double watts) {
-        Map<String, Double> m = new TreeMap<>(partitionCpuWatts);
-        m.put(partition, nonNegative("CPU watts per core of partition " + partition, watts));
-        return copy(gpuWatts, uniformGpu, cpuWattsPerCore, uniformCpu, memoryWattsPerGb, pue, carbonKgPerKwh, gpuModels,
-                partitionGpuWatts, m, source);
-    }
-
     /** Where the settings came from, for footers ("defaults", "site file /etc/slurmwise/energy.properties"). */
     public String source() {
         return source;
     }
 
-    /**
-     * Applies a site file (Java properties) over this model. Keys: {@code gpu.watts}, {@code gpu.model.<type>},
-     * {@code cpu.watts-per-core}, {@code memory.watts-per-gb}, {@code pue}, {@code carbon-intensity} (kg CO2e/kWh),
-     * {@code partition.<name>.gpu.watts}, {@code partition.<name>.cpu.watts-per-core}.
-     *
-     * @throws EnergyModelException naming the file and key when the file is missing, a key is unknown or a
-     *                              value is not a valid number
-     */
-    public EnergyModel withSiteFile(Path file) {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-        } catch (NoSuchFileException e) {
-            throw new EnergyModelException("energy site file " + file + " does not exist (check --energy-file or "
-                    + SITE_FILE_VARIABLE + ")");
-        } catch (IOException | IllegalArgumentException e) {
-            throw new EnergyModelException("cannot read energy site file " + file + ": " + e.getMessage());
+    /** Settings of an {@link EnergyModel}; every setter validates its value. */
+    public static final class Builder {
+        private double gpuWatts = DEFAULT_GPU_WATTS;
+        private boolean uniformGpu;
+        private double cpuWattsPerCore = DEFAULT_CPU_WATTS_PER_CORE;
+        private boolean uniformCpu;
+        private double memoryWattsPerGb = DEFAULT_MEMORY_WATTS_PER_GB;
+        private double pue = DEFAULT_PUE;
+        private double carbonKgPerKwh = DEFAULT_CARBON_KG_PER_KWH;
+        private GpuPowerTable gpuModels = GpuPowerTable.bundled();
+        private final Map<String, Double> partitionGpuWatts = new TreeMap<>();
+        private final Map<String, Double> partitionCpuWatts = new TreeMap<>();
+        private String source = "defaults";
+
+        private Builder() {
         }
-        EnergyModel m = this;
-        for (String key : new TreeMap<>(Map.copyOf(toMap(p))).keySet()) {
-            String raw = p.getProperty(key);
-            double v;
-            try {
-                v = Double.parseDouble(raw.strip());
-            } catch (NumberFormatException e) {
-                throw new EnergyModelException(file + ": " + key + "=" + raw + " is not a number");
+
+        /** Every GPU draws {@code watts}, whatever its model or partition (the {@code --gpu-watts} flag). */
+        public Builder uniformGpuWatts(double watts) {
+            gpuWatts = nonNegative("GPU watts", watts);
+            uniformGpu = true;
+            return this;
+        }
+
+        /** Watts of a GPU whose model and partition have no figure (site file {@code gpu.watts}). */
+        public Builder fallbackGpuWatts(double watts) {
+            gpuWatts = nonNegative("GPU watts", watts);
+            return this;
+        }
+
+        /** Every core draws {@code watts}, whatever its partition (the {@code --cpu-watts} flag). */
+        public Builder uniformCpuWatts(double watts) {
+            cpuWattsPerCore = nonNegative("CPU watts per core", watts);
+            uniformCpu = true;
+            return this;
+        }
+
+        /** Watts per core where the partition has no figure (site file {@code cpu.watts-per-core}). */
+        public Builder fallbackCpuWatts(double watts) {
+            cpuWattsPerCore = nonNegative("CPU watts per core", watts);
+            return this;
+        }
+
+        public Builder memoryWattsPerGb(double watts) {
+            memoryWattsPerGb = nonNegative("memory watts per GB", watts);
+            return this;
+        }
+
+        /** Power usage effectiveness: 1.0 to 10 (a data centre draws at least what its IT equipment draws). */
+        public Builder pue(double p) {
+            if (!(p >= 1.0) || p > 10) {
+                throw new EnergyModelException("PUE must be between 1.0 and 10 (a data centre draws at least what its"
+                        + " IT equipment draws), got " + p);
             }
-            try {
-                m = apply(m, key, v, file);
-            } catch (EnergyModelException e) {
-                throw new EnergyModelException(file + ": " + key + ": " + e.getMessage());
+            pue = p;
+            return this;
+        }
+
+        /** Carbon intensity in kg CO2e per kWh. */
+        public Builder carbonIntensity(double kgPerKwh) {
+            nonNegative("carbon intensity (kg CO2e per kWh)", kgPerKwh);
+            if (kgPerKwh > 5) {
+                throw new EnergyModelException("carbon intensity is in kg CO2e per kWh (0.37 is a typical grid); "
+                        + kgPerKwh + " is too large: did you give grams?");
+            }
+            carbonKgPerKwh = kgPerKwh;
+            return this;
+        }
+
+        public Builder gpuModel(String gresType, double watts) {
+            gpuModels = gpuModels.with(gresType, nonNegative("GPU watts", watts), "site file");
+            return this;
+        }
+
+        public Builder partitionGpuWatts(String partition, double watts) {
+            partitionGpuWatts.put(partition, nonNegative("GPU watts of partition " + partition, watts));
+            return this;
+        }
+
+        public Builder partitionCpuWatts(String partition, double watts) {
+            partitionCpuWatts.put(partition, nonNegative("CPU watts per core of partition " + partition, watts));
+            return this;
+        }
+
+        /**
+         * Applies a site file (Java properties) over these settings. Keys: {@code gpu.watts}, {@code gpu.model.<type>},
+         * {@code cpu.watts-per-core}, {@code memory.watts-per-gb}, {@code pue}, {@code carbon-intensity} (kg
+         * CO2e/kWh), {@code partition.<name>.gpu.watts}, {@code partition.<name>.cpu.watts-per-core}.
+         *
+         * @throws EnergyModelException naming the file and key when the file is missing, a key is unknown or a
+         *                              value is not a valid number
+         */
+        public Builder siteFile(Path file) {
+            Properties p = new Properties();
+            try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                p.load(r);
+            } catch (NoSuchFileException e) {
+                throw new EnergyModelException("energy site file " + file + " does not exist (check --energy-file or "
+                        + SITE_FILE_VARIABLE + ")");
+            } catch (IOException | IllegalArgumentException e) {
+                throw new EnergyModelException("cannot read energy site file " + file + ": " + e.getMessage());
+            }
+            for (Map.Entry<String, String> e : toMap(p).entrySet()) {
+                double v;
+                try {
+                    v = Double.parseDouble(e.getValue().strip());
+                } catch (NumberFormatException x) {
+                    throw new EnergyModelException(file + ": " + e.getKey() + "=" + e.getValue() + " is not a number");
+                }
+                try {
+                    apply(e.getKey(), v);
+                } catch (EnergyModelException x) {
+                    throw new EnergyModelException(file + ": " + e.getKey() + ": " + x.getMessage());
+                }
+            }
+            source = "site file " + file;
+            return this;
+        }
+
+        private void apply(String key, double v) {
+            switch (key) {
+                case "gpu.watts" -> fallbackGpuWatts(v);
+                case "cpu.watts-per-core" -> fallbackCpuWatts(v);
+                case "memory.watts-per-gb" -> memoryWattsPerGb(v);
+                case "pue" -> pue(v);
+                case "carbon-intensity" -> carbonIntensity(v);
+                default -> applyPrefixed(key, v);
             }
         }
-        return m.copy(m.gpuWatts, m.uniformGpu, m.cpuWattsPerCore, m.uniformCpu, m.memoryWattsPerGb, m.pue,
-                m.carbonKgPerKwh, m.gpuModels, m.partitionGpuWatts, m.partitionCpuWatts, "site file " + file);
+
+        private void applyPrefixed(String key, double v) {
+            if (key.startsWith("gpu.model.") && key.length() > "gpu.model.".length()) {
+                gpuModel(key.substring("gpu.model.".length()), v);
+                return;
+            }
+            if (key.startsWith("partition.")) {
+                String rest = key.substring("partition.".length());
+                if (rest.endsWith(".gpu.watts") && rest.length() > ".gpu.watts".length()) {
+                    partitionGpuWatts(rest.substring(0, rest.length() - ".gpu.watts".length()), v);
+                    return;
+                }
+                if (rest.endsWith(".cpu.watts-per-core") && rest.length() > ".cpu.watts-per-core".length()) {
+                    partitionCpuWatts(rest.substring(0, rest.length() - ".cpu.watts-per-core".length()), v);
+                    return;
+                }
+            }
+            throw new EnergyModelException("unknown key; known keys: gpu.watts, gpu.model.<type>, cpu.watts-per-core, "
+                    + "memory.watts-per-gb, pue, carbon-intensity, partition.<name>.gpu.watts, "
+                    + "partition.<name>.cpu.watts-per-core (see the README's Stats section)");
+        }
+
+        public EnergyModel build() {
+            return new EnergyModel(this);
+        }
     }
 
     private static Map<String, String> toMap(Properties p) {
         Map<String, String> m = new TreeMap<>();
         p.stringPropertyNames().forEach(k -> m.put(k, p.getProperty(k)));
         return m;
-    }
-
-    private static EnergyModel apply(EnergyModel m, String key, double v, Path file) {
-        switch (key) {
-            case "gpu.watts":
-                return m.withFallbackGpuWatts(v);
-            case "cpu.watts-per-core":
-                return m.withFallbackCpuWatts(v);
-            case "memory.watts-per-gb":
-                return m.withMemoryWattsPerGb(v);
-            case "pue":
-                return m.withPue(v);
-            case "carbon-intensity":
-                return m.withCarbonIntensity(v);
-            default:
-                break;
-        }
-        if (key.startsWith("gpu.model.") && key.length() > "gpu.model.".length()) {
-            return m.withGpuModel(key.substring("gpu.model.".length()), nonNegative("GPU watts", v));
-        }
-        if (key.startsWith("partition.")) {
-            String rest = key.substring("partition.".length());
-            if (rest.endsWith(".gpu.watts") && rest.length() > ".gpu.watts".length()) {
-                return m.withPartitionGpuWatts(rest.substring(0, rest.length() - ".gpu.watts".length()), v);
-            }
-            if (rest.endsWith(".cpu.watts-per-core") && rest.length() > ".cpu.watts-per-core".length()) {
-                return m.withPartitionCpuWatts(rest.substring(0, rest.length() - ".cpu.watts-per-core".length()), v);
-            }
-        }
-        throw new EnergyModelException("unknown key; known keys: gpu.watts, gpu.model.<type>, cpu.watts-per-core, "
-                + "memory.watts-per-gb, pue, carbon-intensity, partition.<name>.gpu.watts, "
-                + "partition.<name>.cpu.watts-per-core (see the README's Stats section)");
     }
 
     /** Watts one allocated GPU of this job draws. */

@@ -1,5 +1,6 @@
 package io.slurmwise.stats;
 
+import io.slurmwise.job.Outcome;
 import io.slurmwise.backend.JobQuery;
 import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;

@@ -1,5 +1,6 @@
 package io.slurmwise.stats;
 
+import io.slurmwise.job.Outcome;
 import io.slurmwise.job.DataSize;
 import io.slurmwise.job.JobRecord;
 

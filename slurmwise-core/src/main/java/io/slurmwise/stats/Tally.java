@@ -1,5 +1,7 @@
 package io.slurmwise.stats;
 
+import io.slurmwise.job.Outcome;
+
 /**
  * Counters of one group of jobs (the whole window, a partition, a user, a day or a failure kind). Every counter is
  * a whole number (seconds, joules, MiB), so adding tallies is exact and order does not matter: slices and

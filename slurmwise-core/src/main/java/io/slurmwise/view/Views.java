@@ -36,6 +36,8 @@ public final class Views {
         m.put("partition", j.partition());
         m.put("qos", j.qos());
         m.put("state", j.state().name());
+        // what became of the job, as stats, watch and diagnose count it (io.slurmwise.job.Outcome)
+        m.put("outcome", j.state().outcome().id());
         m.put("state_detail", j.status().detail().isEmpty() ? null : j.status().detail());
         m.put("exit_code", j.exitCode() == null ? null : j.exitCode().toString());
         // scontrol's view of the same exit (a shell's exit 139 is 139:0 there, 11:0 in sacct), while it is known
@@ -73,7 +75,7 @@ public final class Views {
         m.put("confidence", f.confidence());
         m.put("source", f.source());
         m.put("evidence", f.evidence().stream().map(Views::evidence).toList());
-        m.put("others", f.others().stream().map(o -> Map.of("kind", o.kindId(), "score", o.score())).toList());
+        m.put("others", f.others().stream().map(o -> pair("kind", o.kindId(), "score", o.score())).toList());
         return m;
     }
 
@@ -103,50 +105,59 @@ public final class Views {
         m.put("schema", DIAGNOSIS_SCHEMA);
         m.put("job_id", d.jobId().toString());
         m.put("backend", backend);
-        if (d instanceof Diagnosis.NotFound nf) {
-            m.put("status", "not_found");
-            m.put("message", nf.message());
-        } else if (d instanceof Diagnosis.StatusOnly so) {
-            {
-                m.put("status", "status_only");
-                m.put("summary", so.summary());
-                m.put("job", job(so.job()));
-                m.put("pending", so.pending() == null ? null : pending(so.pending()));
-            }
-        } else if (d instanceof Diagnosis.Failed f) {
-            {
-                m.put("status", "failed");
-                m.put("job", job(f.job()));
-                m.put("finding", finding(f.finding()));
-                m.put("fixes", f.fixes().stream().map(Views::fix).toList());
-                m.put("explanation", Map.of("text", f.explanation().text(), "source", f.explanation().source()));
-                m.put("method", f.method());
-                m.put("logs", f.logs().stream().map(t -> {
-                    Map<String, Object> l = new LinkedHashMap<>();
-                    l.put("stream", t.stream().label());
-                    l.put("path", t.path());
-                    l.put("bytes_read", t.content().length);
-                    l.put("file_size", t.fileSize() < 0 ? null : t.fileSize());
-                    l.put("problem", t.problem());
-                    return l;
-                }).toList());
-                m.put("notices", f.notices());
-                m.put("patch", patch(f.patch()));
-            }
-        }
+        m.putAll(d.fold(Views::notFound, Views::statusOnly, Views::failed));
+        return m;
+    }
+
+    private static Map<String, Object> notFound(Diagnosis.NotFound nf) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("status", "not_found");
+        m.put("message", nf.message());
+        return m;
+    }
+
+    private static Map<String, Object> statusOnly(Diagnosis.StatusOnly so) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("status", "status_only");
+        m.put("summary", so.summary());
+        m.put("job", job(so.job()));
+        m.put("pending", so.pending() == null ? null : pending(so.pending()));
+        return m;
+    }
+
+    private static Map<String, Object> failed(Diagnosis.Failed f) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("status", "failed");
+        m.put("job", job(f.job()));
+        m.put("finding", finding(f.finding()));
+        m.put("fixes", f.fixes().stream().map(Views::fix).toList());
+        m.put("explanation", pair("text", f.explanation().text(), "source", f.explanation().source()));
+        m.put("method", f.method());
+        m.put("logs", f.logs().stream().map(t -> {
+            Map<String, Object> l = new LinkedHashMap<>();
+            l.put("stream", t.stream().label());
+            l.put("path", t.path());
+            l.put("bytes_read", t.content().length);
+            l.put("file_size", t.fileSize() < 0 ? null : t.fileSize());
+            l.put("problem", t.problem());
+            return l;
+        }).toList());
+        m.put("notices", f.notices());
+        m.put("patch", patch(f.patch()));
         return m;
     }
 
     /** The suggested sbatch change; {@code diff} is null when there is none, and {@code reason} says why. */
     public static Map<String, Object> patch(Patch p) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("status", p instanceof Patch.Suggested ? "suggested" : "not_suggested");
+        m.put("status", p.fold(s -> "suggested", n -> "not_suggested"));
         m.put("applied", false);
-        m.put("script", p instanceof Patch.Suggested s ? s.scriptName() : null);
-        m.put("reason", p instanceof Patch.NotSuggested n ? n.reason() : null);
-        m.put("changes", p.changes().stream().map(c -> Map.of("what", c.what(), "why", c.why())).toList());
-        m.put("diff", p instanceof Patch.Suggested s ? s.diff() : null);
-        m.put("patched_script", p instanceof Patch.Suggested s ? s.patched() : null);
+        m.put("script", p.fold(Patch.Suggested::scriptName, n -> null));
+        m.put("reason", p.fold(s -> null, Patch.NotSuggested::reason));
+        // a fixed key order: the same diagnosis prints the same JSON in every process
+        m.put("changes", p.changes().stream().map(c -> pair("what", c.what(), "why", c.why())).toList());
+        m.put("diff", p.fold(Patch.Suggested::diff, n -> null));
+        m.put("patched_script", p.fold(Patch.Suggested::patched, n -> null));
         m.put("advice", p.advice());
         return m;
     }
@@ -170,7 +181,7 @@ public final class Views {
         m.put("files", sources);
         m.put("finding", finding(f));
         m.put("fixes", fixes.stream().map(Views::fix).toList());
-        m.put("explanation", Map.of("text", e.text(), "source", e.source()));
+        m.put("explanation", pair("text", e.text(), "source", e.source()));
         return m;
     }
 
@@ -180,6 +191,14 @@ public final class Views {
         m.put("backend", backend);
         m.put("count", jobs.size());
         m.put("jobs", jobs.stream().map(Views::job).toList());
+        return m;
+    }
+
+    /** Two entries in this order (Map.of's order changes from one JVM to the next). */
+    private static Map<String, Object> pair(String k1, Object v1, String k2, Object v2) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put(k1, v1);
+        m.put(k2, v2);
         return m;
     }
 }

@@ -45,22 +45,22 @@ class EnergyModelTest {
         assertThat(defaults.itJoules(a100, 3600)).isEqualTo(640L * 3600);
         assertThat(defaults.facilityKwh(640L * 3600 * 24)).isCloseTo(15.36, within(1e-12));
         assertThat(defaults.co2Kg(640L * 3600 * 24)).isCloseTo(15.36 * 0.37, within(1e-12));
-        assertThat(defaults.withPue(1.5).facilityKwh(3_600_000)).isCloseTo(1.5, within(1e-12));
+        assertThat(defaults.toBuilder().pue(1.5).build().facilityKwh(3_600_000)).isCloseTo(1.5, within(1e-12));
         // memory: 16 cores -> 64G requested in the helper
-        assertThat(defaults.withMemoryWattsPerGb(0.3725).itWatts(a100)).isCloseTo(640 + 64 * 0.3725, within(1e-9));
+        assertThat(defaults.toBuilder().memoryWattsPerGb(0.3725).build().itWatts(a100)).isCloseTo(640 + 64 * 0.3725, within(1e-9));
     }
 
     @Test
     void aFlagOverridesEveryGpuWhileTheSiteFallbackOnlyCoversUnknownModels() {
         JobRecord a100 = Jobs.job("1", "FAILED", "gpuA100x4", "ann", 0, 1, "a100", 1, 1).build();
         JobRecord untyped = Jobs.job("2", "FAILED", "gpu", "ann", 0, 1, null, 1, 1).build();
-        EnergyModel fallback = defaults.withFallbackGpuWatts(250);
+        EnergyModel fallback = defaults.toBuilder().fallbackGpuWatts(250).build();
         assertThat(fallback.itWatts(a100)).isEqualTo(400);
         assertThat(fallback.itWatts(untyped)).isEqualTo(250);
-        EnergyModel uniform = defaults.withUniformGpuWatts(300);
+        EnergyModel uniform = defaults.toBuilder().uniformGpuWatts(300).build();
         assertThat(uniform.itWatts(a100)).isEqualTo(300);
         assertThat(uniform.itWatts(untyped)).isEqualTo(300);
-        assertThat(defaults.withUniformCpuWatts(10).withPartitionCpuWatts("cpu", 99).cpuWattsPerCore("cpu")).isEqualTo(10);
+        assertThat(defaults.toBuilder().uniformCpuWatts(10).partitionCpuWatts("cpu", 99).build().cpuWattsPerCore("cpu")).isEqualTo(10);
     }
 
     @Test
@@ -77,7 +77,7 @@ class EnergyModelTest {
                 partition.gpuH100x8.gpu.watts = 650
                 partition.bigmem.cpu.watts-per-core = 20
                 """);
-        EnergyModel m = defaults.withSiteFile(f);
+        EnergyModel m = defaults.toBuilder().siteFile(f).build();
         assertThat(m.gpuWatts("gpuA100x4", "a100")).isEqualTo(250);
         assertThat(m.gpuWatts("gpuH100x8", "h100")).isEqualTo(650);
         assertThat(m.gpuWatts("other", "h100")).isEqualTo(700);
@@ -97,14 +97,14 @@ class EnergyModelTest {
     void badSiteFilesAndValuesSayWhatIsWrong(@TempDir Path dir) throws IOException {
         Path f = dir.resolve("e.properties");
         Files.writeString(f, "gpu.wats=300\n");
-        assertThatThrownBy(() -> defaults.withSiteFile(f)).isInstanceOf(EnergyModelException.class)
+        assertThatThrownBy(() -> defaults.toBuilder().siteFile(f).build()).isInstanceOf(EnergyModelException.class)
                 .hasMessageContaining("e.properties").hasMessageContaining("gpu.wats").hasMessageContaining("known keys");
         Files.writeString(f, "pue=high\n");
-        assertThatThrownBy(() -> defaults.withSiteFile(f)).hasMessageContaining("pue=high is not a number");
+        assertThatThrownBy(() -> defaults.toBuilder().siteFile(f).build()).hasMessageContaining("pue=high is not a number");
         Files.writeString(f, "pue=0.8\n");
-        assertThatThrownBy(() -> defaults.withSiteFile(f)).hasMessageContaining("PUE must be between 1.0");
-        assertThatThrownBy(() -> defaults.withSiteFile(dir.resolve("nope"))).hasMessageContaining("does not exist");
-        assertThatThrownBy(() -> defaults.withCarbonIntensity(370)).hasMessageContaining("did you give grams");
-        assertThatThrownBy(() -> defaults.withUniformGpuWatts(-1)).hasMessageContaining("non-negative");
+        assertThatThrownBy(() -> defaults.toBuilder().siteFile(f).build()).hasMessageContaining("PUE must be between 1.0");
+        assertThatThrownBy(() -> defaults.toBuilder().siteFile(dir.resolve("nope")).build()).hasMessageContaining("does not exist");
+        assertThatThrownBy(() -> defaults.toBuilder().carbonIntensity(370).build()).hasMessageContaining("did you give grams");
+        assertThatThrownBy(() -> defaults.toBuilder().uniformGpuWatts(-1).build()).hasMessageContaining("non-negative");
     }
 }

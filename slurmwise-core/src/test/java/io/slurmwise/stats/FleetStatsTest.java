@@ -186,7 +186,7 @@ class FleetStatsTest {
     @Test
     void statsOfDifferentEnergyModelsDoNotMerge() {
         FleetStats a = FleetStats.builder().build();
-        FleetStats b = FleetStats.builder().energy(EnergyModel.defaults().withPue(1.2)).build();
+        FleetStats b = FleetStats.builder().energy(EnergyModel.builder().pue(1.2).build()).build();
         assertThatThrownBy(() -> a.merge(b)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("different energy models");
     }

@@ -1,5 +1,6 @@
 package io.slurmwise.kb;
 
+import io.slurmwise.kb.spi.Chunk;
 import io.slurmwise.taxonomy.FailureKind;
 import io.slurmwise.taxonomy.NoteSection;
 import io.slurmwise.taxonomy.Taxonomy;

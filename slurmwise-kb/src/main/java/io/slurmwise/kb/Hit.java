@@ -1,5 +1,8 @@
 package io.slurmwise.kb;
 
+import io.slurmwise.kb.spi.Passage;
+import io.slurmwise.kb.spi.Chunk;
+
 /**
  * A section found for a query.
  *

@@ -2,7 +2,8 @@ package io.slurmwise.kb;
 
 import io.slurmwise.config.Settings;
 import io.slurmwise.kb.embed.Embedders;
-import io.slurmwise.kb.store.ChromaAuth;
+import io.slurmwise.kb.spi.ChromaAuth;
+import io.slurmwise.kb.spi.StoreConfig;
 import io.slurmwise.kb.store.ChromaStore;
 
 import java.nio.file.Path;
@@ -59,6 +60,11 @@ public record KbConfig(Path indexDir, Embedders.Choice embeddings, String chroma
                 s.get("SLURMWISE_CHROMA_DATABASE").orElse(null),
                 ChromaAuth.of(s.get("SLURMWISE_CHROMA_TOKEN").orElse(null), s.get("SLURMWISE_CHROMA_TOKEN_HEADER").orElse(null)),
                 false, null, DEFAULT_KIND_BOOST);
+    }
+
+    /** Where the index may live, for the store providers. */
+    public StoreConfig storeConfig() {
+        return new StoreConfig(indexDir, chromaUrl, chromaTenant, chromaDatabase, chromaAuth, chromaTimeout, chromaRequired);
     }
 
     public KbConfig withChroma(String url, boolean required) {

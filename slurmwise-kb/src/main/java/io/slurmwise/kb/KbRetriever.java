@@ -1,5 +1,7 @@
 package io.slurmwise.kb;
 
+import io.slurmwise.kb.spi.Chunk;
+import io.slurmwise.kb.spi.KbException;
 import io.slurmwise.classify.Classifier;
 import io.slurmwise.classify.Finding;
 import io.slurmwise.classify.JobFacts;
@@ -28,7 +30,7 @@ import java.util.function.Supplier;
  * When the knowledge base cannot answer (the model cannot load, the index cannot be written) it says so once and
  * falls back to the kind's own note ({@link NoteLookupRetriever}); its name is then {@code notes}.
  */
-public final class KbRetriever implements Retriever {
+public final class KbRetriever implements Retriever, AutoCloseable {
 
     /**
      * A diagnosis asks what to change: among sections that match about as well, Fixes come first, then What to
@@ -41,16 +43,23 @@ public final class KbRetriever implements Retriever {
     private final Consumer<String> notices;
     private final NoteLookupRetriever fallback = new NoteLookupRetriever();
     private boolean failed;
+    /** True when this retriever opened the knowledge base and so closes it. */
+    private final boolean owns;
 
     /** @param notices told once when the knowledge base fails and the kind's own note is used instead */
     public KbRetriever(KnowledgeBase kb, Consumer<String> notices) {
-        this(() -> kb, notices);
+        this(() -> kb, notices, false);
     }
 
-    /** Opens the knowledge base on the first retrieval (so building a facade never touches it). */
+    /** Opens the knowledge base on the first retrieval (so building a facade never touches it), and closes it. */
     public KbRetriever(Supplier<KnowledgeBase> kb, Consumer<String> notices) {
+        this(kb, notices, true);
+    }
+
+    private KbRetriever(Supplier<KnowledgeBase> kb, Consumer<String> notices, boolean owns) {
         this.kbSupplier = kb;
         this.notices = notices == null ? m -> { } : notices;
+        this.owns = owns;
     }
 
     public KnowledgeBase knowledgeBase() {
@@ -123,6 +132,14 @@ public final class KbRetriever implements Retriever {
     @Override
     public String name() {
         return failed ? fallback.name() : "kb";
+    }
+
+    /** Closes the knowledge base if this retriever opened it. */
+    @Override
+    public void close() {
+        if (owns && kb != null) {
+            kb.close();
+        }
     }
 
     /** Loads the embedding model in the background (see {@link KnowledgeBase#prewarm()}). */

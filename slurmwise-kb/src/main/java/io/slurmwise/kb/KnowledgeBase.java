@@ -1,11 +1,13 @@
 package io.slurmwise.kb;
 
+import io.slurmwise.kb.spi.Passage;
+import io.slurmwise.kb.spi.Chunk;
+import io.slurmwise.kb.spi.KbException;
 import io.slurmwise.kb.embed.Embedder;
 import io.slurmwise.kb.embed.HashEmbedder;
-import io.slurmwise.kb.store.ChromaStore;
-import io.slurmwise.kb.store.EmbeddedStore;
-import io.slurmwise.kb.store.IndexKey;
-import io.slurmwise.kb.store.VectorStore;
+import io.slurmwise.kb.spi.IndexKey;
+import io.slurmwise.kb.spi.VectorStoreProvider;
+import io.slurmwise.kb.spi.VectorStore;
 import io.slurmwise.taxonomy.Taxonomy;
 
 import java.time.Duration;
@@ -78,6 +80,8 @@ public final class KnowledgeBase implements AutoCloseable {
     private Embedder embedder;
     private Duration modelLoad = Duration.ZERO;
     private VectorStore store;
+    /** The stores still to try, best first, when the open one stops answering. */
+    private List<VectorStoreProvider> candidates = new ArrayList<>();
     private boolean ready;
 
     private KnowledgeBase(Taxonomy taxonomy, KbConfig config, Consumer<String> notices) {
@@ -115,7 +119,7 @@ public final class KnowledgeBase implements AutoCloseable {
     /** The key of the index these notes and this model need; computed without loading the model. */
     public IndexKey key() {
         if (key == null) {
-            key = IndexKey.of(config.embeddings().id(), chunks);
+            key = IndexKey.of(config.embeddings().id(), Chunker.VERSION, chunks);
         }
         return key;
     }
@@ -148,33 +152,38 @@ public final class KnowledgeBase implements AutoCloseable {
     }
 
     /**
-     * The store: Chroma when a URL is configured and answers, else the embedded file store. When Chroma does not
-     * answer and is not required, says so once through the notices and uses the embedded store.
+     * The store: the configured store with the highest rank that answers ({@link VectorStores}: Chroma when a URL is
+     * set, else the embedded file). When one does not answer and is not required, says so once through the notices
+     * and opens the next.
      */
     public VectorStore store() {
         if (store == null) {
-            if (config.chromaUrl() != null) {
-                try {
-                    store = ChromaStore.connect(config.chromaUrl(), config.chromaTenant(), config.chromaDatabase(),
-                            config.chromaTimeout(), config.chromaAuth());
-                } catch (KbException e) {
-                    if (config.chromaRequired()) {
-                        throw e;
-                    }
-                    fallBack(e);
-                }
-            } else {
-                store = new EmbeddedStore(config.indexDir());
-            }
+            candidates = VectorStores.candidates(config.storeConfig());
+            openNext(null);
         }
         return store;
     }
 
-    private void fallBack(KbException e) {
-        notices.accept(e.getMessage().replaceFirst("; start it.*$", "") + "; answering from the embedded index in "
-                + config.indexDir());
-        store = new EmbeddedStore(config.indexDir());
-        ready = false;
+    /** Opens the next candidate store, after {@code failure} of the one before (null for the first). */
+    private void openNext(KbException failure) {
+        while (!candidates.isEmpty()) {
+            VectorStoreProvider p = candidates.remove(0);
+            try {
+                store = p.open(config.storeConfig());
+                if (failure != null) {
+                    notices.accept(failure.getMessage().replaceFirst("; start it.*$", "") + "; answering from the "
+                            + store.name() + " index in " + config.indexDir());
+                }
+                ready = false;
+                return;
+            } catch (KbException e) {
+                if (config.chromaRequired() || candidates.isEmpty()) {
+                    throw e;
+                }
+                failure = e;
+            }
+        }
+        throw failure != null ? failure : new KbException("no vector store can hold the knowledge index");
     }
 
     /** True when the store already holds the index for the current notes and model. */
@@ -238,8 +247,9 @@ public final class KnowledgeBase implements AutoCloseable {
         try {
             return rank(text, k, boostKinds, sectionBoosts);
         } catch (KbException e) {
-            if (store instanceof ChromaStore && !config.chromaRequired()) {
-                fallBack(e);
+            if (!config.chromaRequired() && !candidates.isEmpty()) {
+                store.close();
+                openNext(e);
                 return rank(text, k, boostKinds, sectionBoosts);
             }
             throw e;

@@ -2,7 +2,7 @@ package io.slurmwise.kb;
 
 import io.slurmwise.kb.embed.Embedders;
 import io.slurmwise.kb.store.ChromaStore;
-import io.slurmwise.kb.store.IndexKey;
+import io.slurmwise.kb.spi.IndexKey;
 import io.slurmwise.taxonomy.Taxonomy;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;

@@ -1,5 +1,7 @@
 package io.slurmwise.kb;
 
+import io.slurmwise.kb.spi.Passage;
+import io.slurmwise.kb.spi.Chunk;
 import io.slurmwise.taxonomy.FailureKind;
 import io.slurmwise.taxonomy.Taxonomy;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package io.slurmwise.kb;
 
+import io.slurmwise.kb.spi.KbException;
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.mock.MockBackend;
 import io.slurmwise.classify.Evidence;

@@ -1,8 +1,10 @@
 package io.slurmwise.kb;
 
+import io.slurmwise.kb.spi.Chunk;
+import io.slurmwise.kb.spi.KbException;
 import io.slurmwise.kb.embed.Embedders;
 import io.slurmwise.kb.store.EmbeddedStore;
-import io.slurmwise.kb.store.IndexKey;
+import io.slurmwise.kb.spi.IndexKey;
 import io.slurmwise.taxonomy.Taxonomy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -126,12 +128,12 @@ class KnowledgeBaseTest {
     @Test
     void theIndexKeyHashesEveryChunk() {
         List<Chunk> chunks = Chunker.chunks(T);
-        IndexKey a = IndexKey.of("m", chunks);
+        IndexKey a = IndexKey.of("m", Chunker.VERSION, chunks);
         List<Chunk> edited = new ArrayList<>(chunks);
         Chunk c = edited.get(5);
         edited.set(5, new Chunk(c.id(), c.kindId(), c.noteTitle(), c.section(), c.position(), c.text() + " ", c.source()));
-        assertThat(IndexKey.of("m", edited)).isNotEqualTo(a);
-        assertThat(IndexKey.of("m", chunks)).isEqualTo(a);
+        assertThat(IndexKey.of("m", Chunker.VERSION, edited)).isNotEqualTo(a);
+        assertThat(IndexKey.of("m", Chunker.VERSION, chunks)).isEqualTo(a);
         assertThat(a.shortHash()).hasSize(16);
     }
 

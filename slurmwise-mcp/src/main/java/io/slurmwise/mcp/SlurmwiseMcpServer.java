@@ -10,7 +10,6 @@ import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.BackendException;
-import io.slurmwise.backend.Backends;
 import io.slurmwise.config.Settings;
 
 import java.io.IOException;
@@ -29,8 +28,8 @@ import java.util.function.Function;
  * {@code io/slurmwise/mcp/tools/*.json}; their handlers are {@link SlurmwiseTools}.
  *
  * <pre>{@code
- * Slurmwise sw = Slurmwise.builder(settings).backendFromSettings().build();
- * SlurmwiseMcpServer.serve(new SlurmwiseTools(sw, "backend mock"), System.in, System.out);   // until stdin closes
+ * Slurmwise sw = Slurmwise.open(settings, System.err::println);
+ * SlurmwiseMcpServer.serve(new SlurmwiseTools(sw), System.in, System.out);   // until stdin closes
  * }</pre>
  */
 public final class SlurmwiseMcpServer {
@@ -40,12 +39,14 @@ public final class SlurmwiseMcpServer {
     private SlurmwiseMcpServer() {
     }
 
-    /** Entry point for MCP clients that start the server with a plain java command. */
+    /**
+     * Entry point for MCP clients that start the server with a plain java command: wired by the same composition
+     * root as {@code slurmwise mcp} and the CLI ({@link Slurmwise#open}), so it answers as they do with the same jars
+     * on the classpath. Notices go to stderr (stdout is the protocol's).
+     */
     public static void main(String[] args) {
-        Settings s = Settings.fromEnvironment();
-        Backends.Selection sel = Backends.select(s);
-        try (Slurmwise sw = Slurmwise.builder(s).backend(sel.backend()).build()) {
-            serve(new SlurmwiseTools(sw, sel.reason()), System.in, System.out);
+        try (Slurmwise sw = Slurmwise.open(Settings.fromEnvironment(), m -> System.err.println("slurmwise: " + m))) {
+            serve(new SlurmwiseTools(sw), System.in, System.out);
         }
     }
 

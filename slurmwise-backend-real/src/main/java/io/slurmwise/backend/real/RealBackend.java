@@ -130,7 +130,7 @@ public final class RealBackend implements SlurmBackend {
         }
         String listed = found.stream().limit(12).map(r -> r.id() + " " + r.status())
                 .collect(Collectors.joining(", "));
-        String failed = found.stream().filter(r -> r.state().isUnsuccessful()).findFirst()
+        String failed = found.stream().filter(r -> r.state().outcome().diagnose()).findFirst()
                 .map(r -> r.id().toString()).orElse(found.get(0).id().toString());
         throw new BackendException("job " + id + " has " + found.size() + " records in accounting (" + listed
                 + (found.size() > 12 ? ", ..." : "") + "): name one of them, e.g. `slurmwise diagnose " + failed + "`");

@@ -1,17 +1,10 @@
 package io.slurmwise.cli.context;
 
 import io.slurmwise.Slurmwise;
-import io.slurmwise.agent.explain.LlmExplainer;
-import io.slurmwise.agent.explain.LlmSettings;
-import io.slurmwise.backend.Backends;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.config.Settings;
-import io.slurmwise.diagnose.Explainer;
-import io.slurmwise.diagnose.NoteLookupRetriever;
-import io.slurmwise.diagnose.TemplateExplainer;
 import io.slurmwise.kb.KbConfig;
-import io.slurmwise.kb.KbException;
-import io.slurmwise.kb.KbRetriever;
+import io.slurmwise.kb.spi.KbException;
 import io.slurmwise.kb.KnowledgeBase;
 import io.slurmwise.taxonomy.Taxonomy;
 
@@ -105,9 +98,10 @@ public final class Cli implements AutoCloseable {
     }
 
     /**
-     * The API facade over the selected backend, wired once for this run: the knowledge base as its retriever
-     * (opened on the first retrieval, so {@code jobs} never loads the embedding model) and the language model as its
-     * explainer, or less as {@code answers} says.
+     * The API facade, wired once for this run by the one composition root ({@link Slurmwise#open}, as
+     * {@code slurmwise mcp} and embedders get it) from the settings with what {@code answers} turns off: by default
+     * the knowledge base finds the notes (opened on the first retrieval, so {@code jobs} never loads the embedding
+     * model) and the language model words the explanation when one is configured.
      *
      * @throws IllegalStateException when a command asks twice: one run, one wiring
      */
@@ -116,27 +110,14 @@ public final class Cli implements AutoCloseable {
             throw new IllegalStateException("the slurmwise facade is wired once per run");
         }
         Settings s = settings();
-        Backends.Selection sel = Backends.select(s);
-        slurmwise = Slurmwise.builder(s).taxonomy(taxonomy()).backend(sel.backend(), sel.reason())
-                .retriever(answers == Answers.DIRECT ? new NoteLookupRetriever()
-                        : new KbRetriever(() -> knowledgeBase(null), this::notice))
-                .explainer(explainer(s, answers)).build();
+        s = switch (answers) {
+            case FULL -> s;
+            case NO_LLM -> s.withExplainer("template");
+            case DIRECT -> s.withRetriever("notes").withExplainer("template");
+        };
+        slurmwise = Slurmwise.open(s, this::notice);
         opened.add(slurmwise);
         return slurmwise;
-    }
-
-    /** The language model words explanations unless disabled; the template is its fallback. */
-    private static Explainer explainer(Settings s, Answers answers) {
-        LlmSettings ls;
-        try {
-            ls = LlmSettings.from(s);
-        } catch (IllegalArgumentException e) {
-            throw new UserError(ExitCodes.CONFIG, e.getMessage());
-        }
-        if (answers != Answers.FULL || !ls.enabled()) {
-            return new TemplateExplainer();
-        }
-        return LlmExplainer.openAiCompatible(ls, new TemplateExplainer());
     }
 
     /** The failure kinds and their notes (bundled, plus SLURMWISE_KNOWLEDGE), loaded once. */

@@ -54,7 +54,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
             new DiagnosisRenderer(cli.style()).print(cli.out(), d, sw.backendReason());
         }
         sw.explainer().fallbackReason().ifPresent(r -> cli.err().println(cli.style().dim("slurmwise: " + r)));
-        if (d instanceof Diagnosis.NotFound) {
+        if (d.fold(nf -> true, so -> false, f -> false)) {
             if (!json.enabled()) {
                 cli.err().println("slurmwise: job " + id + " not found (" + sw.backendReason() + ")");
             }

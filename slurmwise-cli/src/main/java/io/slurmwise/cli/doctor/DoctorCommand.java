@@ -106,7 +106,7 @@ public final class DoctorCommand implements Callable<Integer> {
                             c.chromaTimeout(), c.chromaAuth());
                     return new Outcome<>(s, Status.OK, "answers at " + s.location()
                             + (c.chromaAuth() == null ? "" : " (" + c.chromaAuth() + ")"));
-                } catch (io.slurmwise.kb.KbException e) {
+                } catch (io.slurmwise.kb.spi.KbException e) {
                     // diagnoses fall back to the embedded index: degraded, not broken
                     return new Outcome<>(null, Status.WARN, e.getMessage() + "; until it does, diagnoses use the"
                             + " embedded index under SLURMWISE_HOME");
@@ -211,7 +211,7 @@ public final class DoctorCommand implements Callable<Integer> {
             return new Outcome<>(EnergyModel.defaults(), Status.OK, "datasheet defaults (set "
                     + EnergyModel.SITE_FILE_VARIABLE + " for your site's watts, PUE and carbon intensity)");
         }
-        EnergyModel m = EnergyModel.defaults().withSiteFile(Path.of(file.strip()));
+        EnergyModel m = EnergyModel.builder().siteFile(Path.of(file.strip())).build();
         return new Outcome<>(m, Status.OK, "site file " + file.strip() + " read");
     }
 

@@ -71,7 +71,7 @@ public final class JobsCommand implements Callable<Integer> {
         Style st = cli.style();
         Table t = new Table(st, "JOBID", "NAME", "USER", "PARTITION", "STATE", "EXIT", "ELAPSED", "LIMIT", "END");
         for (JobRecord j : jobs) {
-            t.row(j.id().toString(), j.name(), nz(j.user()), nz(j.partition()), st.state(j.status().toString()),
+            t.row(j.id().toString(), j.name(), nz(j.user()), nz(j.partition()), st.state(j.state().outcome(), j.status().toString()),
                     j.exitCode() == null ? "" : j.exitCode().toString(),
                     j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()), j.timeLimit().toString(),
                     j.end() == null ? "" : j.end().toString().replace('T', ' '));

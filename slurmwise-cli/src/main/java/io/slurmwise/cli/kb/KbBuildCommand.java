@@ -5,7 +5,7 @@ import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.cli.context.UserError;
 import io.slurmwise.cli.render.Json;
-import io.slurmwise.kb.KbException;
+import io.slurmwise.kb.spi.KbException;
 import io.slurmwise.kb.KnowledgeBase;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

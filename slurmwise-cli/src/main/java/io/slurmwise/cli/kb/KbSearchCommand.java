@@ -11,7 +11,7 @@ import io.slurmwise.classify.Classifier;
 import io.slurmwise.classify.Finding;
 import io.slurmwise.kb.Hit;
 import io.slurmwise.kb.KbRetriever;
-import io.slurmwise.kb.KbException;
+import io.slurmwise.kb.spi.KbException;
 import io.slurmwise.kb.KnowledgeBase;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -28,18 +28,14 @@ public final class DiagnosisRenderer {
     /** {@code job 1001 train_llama_sft [OUT_OF_MEMORY] exit 0:125 00:41:12/08:00:00} */
     public String headline(JobRecord j) {
         String elapsed = j.elapsed() == null ? "?" : SlurmTime.format(j.elapsed());
-        return "job " + j.id() + " " + j.name() + " [" + style.state(j.status().toString()) + "] exit "
+        return "job " + j.id() + " " + j.name() + " [" + style.state(j.state().outcome(), j.status().toString()) + "] exit "
                 + (j.exitCode() == null ? "?" : j.exitCode()) + " " + elapsed + "/" + j.timeLimit();
     }
 
     public void print(PrintWriter out, Diagnosis d, String backendReason) {
-        if (d instanceof Diagnosis.NotFound nf) {
-            out.println(nf.message());
-        } else if (d instanceof Diagnosis.StatusOnly so) {
-            printStatus(out, so);
-        } else if (d instanceof Diagnosis.Failed f) {
-            printFailed(out, f, backendReason);
-        }
+        // exhaustive: a new kind of diagnosis does not compile here until it is printed
+        d.<Runnable>fold(nf -> () -> out.println(nf.message()), so -> () -> printStatus(out, so),
+                f -> () -> printFailed(out, f, backendReason)).run();
         out.flush();
     }
 
@@ -89,7 +85,14 @@ public final class DiagnosisRenderer {
 
     /** The suggested sbatch change: what and why, the unified diff (never applied), and advice. */
     private void addPatch(Panel panel, Patch patch) {
-        if (patch instanceof Patch.Suggested s) {
+        patch.<Runnable>fold(s -> () -> addSuggested(panel, s), n -> () -> addNotSuggested(panel, n)).run();
+        for (String a : patch.advice()) {
+            panel.item("›", a);
+        }
+    }
+
+    private void addSuggested(Panel panel, Patch.Suggested s) {
+        {
             panel.heading("Patch " + style.dim("(suggested, never applied: review it, save it as fix.patch, then "
                     + "`patch <your script> < fix.patch`)"));
             for (Patch.Change c : s.changes()) {
@@ -98,14 +101,13 @@ public final class DiagnosisRenderer {
             for (String line : s.diff().split("\n")) {
                 panel.verbatim(diffLine(line));
             }
-        } else if (patch instanceof Patch.NotSuggested n) {
-            panel.row("Patch", style.dim(n.reason()));
-            for (Patch.Change c : n.changes()) {
-                panel.item("+", c.what() + style.dim(" — " + c.why()));
-            }
         }
-        for (String a : patch.advice()) {
-            panel.item("›", a);
+    }
+
+    private void addNotSuggested(Panel panel, Patch.NotSuggested n) {
+        panel.row("Patch", style.dim(n.reason()));
+        for (Patch.Change c : n.changes()) {
+            panel.item("+", c.what() + style.dim(" — " + c.why()));
         }
     }
 

@@ -1,5 +1,7 @@
 package io.slurmwise.cli.render;
 
+import io.slurmwise.job.Outcome;
+
 /** ANSI styling that turns itself off when colour is not wanted, and the width text is wrapped to. */
 public record Style(boolean enabled, int width) {
 
@@ -31,17 +33,14 @@ public record Style(boolean enabled, int width) {
         return wrap("36", s);
     }
 
-    /** Colour for a SLURM state word. */
-    public String state(String state) {
-        if (state.startsWith("COMPLETED")) {
-            return green(state);
-        }
-        if (state.startsWith("RUNNING") || state.startsWith("PENDING")) {
-            return cyan(state);
-        }
-        if (state.startsWith("CANCELLED") || state.startsWith("PREEMPTED")) {
-            return yellow(state);
-        }
-        return red(state);
+    /** A SLURM state word in its outcome's colour: failed red, cancelled or preempted yellow, active cyan. */
+    public String state(Outcome outcome, String state) {
+        return switch (outcome) {
+            case COMPLETED -> green(state);
+            case PENDING, RUNNING -> cyan(state);
+            case CANCELLED, PREEMPTED -> yellow(state);
+            case FAILED -> red(state);
+            case UNKNOWN -> state;
+        };
     }
 }

@@ -176,27 +176,29 @@ public final class StatsCommand implements Callable<Integer> {
         }
         if (file != null) {
             try {
-                m = m.withSiteFile(file);
+                m = EnergyModel.builder().siteFile(file).build();
             } catch (EnergyModelException e) {
                 throw new UserError(ExitCodes.CONFIG, e.getMessage());
             }
         }
         try {
+            EnergyModel.Builder b = m.toBuilder();
             if (gpuWatts != null) {
-                m = m.withUniformGpuWatts(gpuWatts);
+                b.uniformGpuWatts(gpuWatts);
             }
             if (cpuWatts != null) {
-                m = m.withUniformCpuWatts(cpuWatts);
+                b.uniformCpuWatts(cpuWatts);
             }
             if (memoryWatts != null) {
-                m = m.withMemoryWattsPerGb(memoryWatts);
+                b.memoryWattsPerGb(memoryWatts);
             }
             if (pue != null) {
-                m = m.withPue(pue);
+                b.pue(pue);
             }
             if (carbonIntensity != null) {
-                m = m.withCarbonIntensity(carbonIntensity);
+                b.carbonIntensity(carbonIntensity);
             }
+            m = b.build();
         } catch (EnergyModelException e) {
             throw new UserError(ExitCodes.USAGE, e.getMessage());
         }

@@ -3,7 +3,7 @@ package io.slurmwise.cli.stats;
 import io.slurmwise.view.StatsContext;
 import io.slurmwise.stats.FleetReport;
 import io.slurmwise.stats.FleetReport.Breakdown;
-import io.slurmwise.stats.Outcome;
+import io.slurmwise.job.Outcome;
 
 import java.io.PrintWriter;
 import java.time.ZoneId;

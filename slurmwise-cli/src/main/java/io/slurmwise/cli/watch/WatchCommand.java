@@ -14,6 +14,7 @@ import io.slurmwise.classify.Evidence;
 import io.slurmwise.diagnose.Diagnosis;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
+import io.slurmwise.job.Outcome;
 import io.slurmwise.job.SlurmTime;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,7 +26,6 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -47,9 +47,8 @@ import java.util.stream.Stream;
                 "Example: slurmwise watch --once"})
 public final class WatchCommand implements Callable<Integer> {
 
-    /** Ended states that a user wants explained. */
-    static final Set<JobState> FAILED = EnumSet.of(JobState.FAILED, JobState.TIMEOUT, JobState.OUT_OF_MEMORY,
-            JobState.NODE_FAIL, JobState.PREEMPTED, JobState.CANCELLED, JobState.BOOT_FAIL, JobState.DEADLINE);
+    /** The states accounting is asked for: every one whose {@link Outcome} says to diagnose it. */
+    static final Set<JobState> WATCHED = Outcome.states(Outcome::diagnose);
     /** Accounting records can land a little after the job ended: each window starts this much before the last end. */
     static final Duration OVERLAP = Duration.ofMinutes(10);
     /** How long a diagnosed job id is remembered: longer than the default first window (30 days). */
@@ -131,8 +130,8 @@ public final class WatchCommand implements Callable<Integer> {
             from = now.minus(OVERLAP); // a clock that went back: never a window that ends before it starts
         }
         List<JobRecord> window;
-        try (Stream<JobRecord> s = sw.jobs(new JobQuery(from, now, FAILED, null, true, null))) {
-            window = s.filter(j -> j.end() != null && FAILED.contains(j.state())).toList();
+        try (Stream<JobRecord> s = sw.jobs(new JobQuery(from, now, WATCHED, null, true, null))) {
+            window = s.filter(j -> j.end() != null && j.state().outcome().diagnose()).toList();
         }
         List<Diagnosis> fresh = new ArrayList<>();
         Map<String, LocalDateTime> done = state.diagnosed();
@@ -172,19 +171,19 @@ public final class WatchCommand implements Callable<Integer> {
         }
         Table t = new Table(st, "JOBID", "NAME", "USER", "STATE", "ELAPSED", "KIND", "CONF", "EVIDENCE");
         for (Diagnosis d : fresh) {
-            if (d instanceof Diagnosis.Failed f) {
+            d.<Runnable>fold(nf -> () -> { }, s -> () -> {
+                JobRecord j = s.job();
+                t.row(j.id().toString(), j.name(), j.user() == null ? "" : j.user(), st.state(j.state().outcome(),
+                        j.status().toString()), "", "", "", s.summary());
+            }, f -> () -> {
                 JobRecord j = f.job();
                 String evidence = f.finding().evidence().stream().filter(Evidence::isLogLine).map(Evidence::text)
                         .findFirst().orElse(f.finding().evidence().isEmpty() ? "" : f.finding().evidence().get(0).text());
-                t.row(j.id().toString(), j.name(), j.user() == null ? "" : j.user(), st.state(j.status().toString()),
-                        j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()),
+                t.row(j.id().toString(), j.name(), j.user() == null ? "" : j.user(), st.state(j.state().outcome(),
+                        j.status().toString()), j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()),
                         f.finding().isUnknown() ? st.yellow("unknown") : st.red(f.finding().kindId()),
                         String.format(Locale.ROOT, "%.0f%%", f.finding().confidence() * 100), evidence);
-            } else if (d instanceof Diagnosis.StatusOnly s) {
-                JobRecord j = s.job();
-                t.row(j.id().toString(), j.name(), j.user() == null ? "" : j.user(), st.state(j.status().toString()),
-                        "", "", "", s.summary());
-            }
+            }).run();
         }
         t.print(cli.out());
         cli.out().println(st.dim(fresh.size() + " new failure" + (fresh.size() == 1 ? "" : "s") + " in " + window

@@ -1,6 +1,6 @@
 package io.slurmwise.kb.embed;
 
-import io.slurmwise.kb.KbException;
+import io.slurmwise.kb.spi.KbException;
 
 import java.util.Locale;
 

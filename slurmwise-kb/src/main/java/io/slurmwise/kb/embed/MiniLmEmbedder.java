@@ -5,7 +5,7 @@ import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
 import dev.langchain4j.model.embedding.onnx.PoolingMode;
-import io.slurmwise.kb.KbException;
+import io.slurmwise.kb.spi.KbException;
 
 import java.io.IOException;
 import java.io.InputStream;

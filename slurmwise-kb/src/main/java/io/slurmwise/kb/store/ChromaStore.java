@@ -1,12 +1,15 @@
 package io.slurmwise.kb.store;
 
+import io.slurmwise.kb.spi.ChromaAuth;
+import io.slurmwise.kb.spi.IndexKey;
+import io.slurmwise.kb.spi.VectorStore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.slurmwise.kb.Chunk;
-import io.slurmwise.kb.KbException;
-import io.slurmwise.kb.Passage;
+import io.slurmwise.kb.spi.Chunk;
+import io.slurmwise.kb.spi.KbException;
+import io.slurmwise.kb.spi.Passage;
 
 import java.io.IOException;
 import java.net.URI;

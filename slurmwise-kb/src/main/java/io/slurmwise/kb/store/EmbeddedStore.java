@@ -1,7 +1,9 @@
 package io.slurmwise.kb.store;
 
-import io.slurmwise.kb.KbException;
-import io.slurmwise.kb.Passage;
+import io.slurmwise.kb.spi.IndexKey;
+import io.slurmwise.kb.spi.VectorStore;
+import io.slurmwise.kb.spi.KbException;
+import io.slurmwise.kb.spi.Passage;
 import io.slurmwise.kb.embed.Embedder;
 
 import java.io.BufferedInputStream;

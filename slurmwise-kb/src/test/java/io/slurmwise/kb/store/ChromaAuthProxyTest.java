@@ -1,8 +1,9 @@
 package io.slurmwise.kb.store;
 
+import io.slurmwise.kb.spi.ChromaAuth;
 import io.slurmwise.kb.Hit;
 import io.slurmwise.kb.KbConfig;
-import io.slurmwise.kb.KbException;
+import io.slurmwise.kb.spi.KbException;
 import io.slurmwise.kb.KnowledgeBase;
 import io.slurmwise.kb.embed.Embedders;
 import io.slurmwise.taxonomy.Taxonomy;

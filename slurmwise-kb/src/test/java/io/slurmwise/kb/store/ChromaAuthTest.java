@@ -1,6 +1,7 @@
 package io.slurmwise.kb.store;
 
-import io.slurmwise.kb.KbException;
+import io.slurmwise.kb.spi.ChromaAuth;
+import io.slurmwise.kb.spi.KbException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

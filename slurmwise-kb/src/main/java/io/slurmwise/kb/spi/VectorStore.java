@@ -1,13 +1,13 @@
-package io.slurmwise.kb.store;
+package io.slurmwise.kb.spi;
 
-import io.slurmwise.kb.Passage;
 
 import java.util.List;
 import java.util.Set;
 
 /**
- * Where the embedded passages live: {@link EmbeddedStore} (a file under SLURMWISE_HOME, the default) or
- * {@link ChromaStore} (a Chroma server). Both answer the same queries with the same ranking.
+ * Where the embedded passages live: the {@code embedded} store (a file under SLURMWISE_HOME, the default) or the
+ * {@code chroma} store (a Chroma server), each opened by its {@link VectorStoreProvider}. Both answer the same queries
+ * with the same ranking.
  *
  * <pre>{@code
  * VectorStore s = new EmbeddedStore(home.resolve("kb"));

@@ -1,7 +1,5 @@
-package io.slurmwise.kb.store;
+package io.slurmwise.kb.spi;
 
-import io.slurmwise.kb.Chunk;
-import io.slurmwise.kb.Chunker;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -14,16 +12,17 @@ import java.util.List;
  * place. A stored index whose key differs from the current one is stale and is rebuilt.
  *
  * <pre>{@code
- * IndexKey k = IndexKey.of("all-minilm-l6-v2-q@1.19.0-beta29", Chunker.chunks(taxonomy));
+ * IndexKey k = IndexKey.of("all-minilm-l6-v2-q@1.19.0-beta29", Chunker.VERSION, Chunker.chunks(taxonomy));
  * k.shortHash();   // "3f9a0c1d2e4b5a69"
  * }</pre>
  */
 public record IndexKey(String embedderId, String notesHash) {
 
-    public static IndexKey of(String embedderId, List<Chunk> chunks) {
+    /** @param chunkerVersion the version of the code that cut the notes into chunks: a new one rebuilds the index */
+    public static IndexKey of(String embedderId, int chunkerVersion, List<Chunk> chunks) {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
-            update(md, "chunker " + Chunker.VERSION);
+            update(md, "chunker " + chunkerVersion);
             for (Chunk c : chunks) {
                 update(md, c.id());
                 update(md, c.kindId());

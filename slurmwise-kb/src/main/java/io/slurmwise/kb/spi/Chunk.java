@@ -1,4 +1,4 @@
-package io.slurmwise.kb;
+package io.slurmwise.kb.spi;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +33,7 @@ public record Chunk(String id, String kindId, String noteTitle, String section, 
     }
 
     /** Passages shorter than this are merged with the next one: a lone line carries too little meaning. */
-    static final int MIN_PASSAGE = 80;
+    public static final int MIN_PASSAGE = 80;
 
     /**
      * The section cut into passages at blank lines and list items ({@code - }, {@code 1. }); code blocks stay

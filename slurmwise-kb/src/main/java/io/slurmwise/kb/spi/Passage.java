@@ -1,4 +1,4 @@
-package io.slurmwise.kb;
+package io.slurmwise.kb.spi;
 
 /**
  * The unit that is embedded: a paragraph, list item or code block of a section (short pieces are merged with

@@ -1,4 +1,4 @@
-package io.slurmwise.kb;
+package io.slurmwise.kb.spi;
 
 /** The knowledge base cannot do what was asked; the message says what happened and what to do. */
 public class KbException extends RuntimeException {

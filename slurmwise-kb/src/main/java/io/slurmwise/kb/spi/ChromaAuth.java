@@ -1,6 +1,5 @@
-package io.slurmwise.kb.store;
+package io.slurmwise.kb.spi;
 
-import io.slurmwise.kb.KbException;
 
 import java.util.Locale;
 import java.util.Objects;
@@ -59,8 +58,8 @@ public final class ChromaAuth {
         return header;
     }
 
-    /** The header's value: the token, or {@code Bearer <token>}. */
-    String value() {
+    /** The header's value: the token, or {@code Bearer <token>}. For the store's requests only: never print it. */
+    public String value() {
         return header.equals(AUTHORIZATION) ? "Bearer " + token : token;
     }
 

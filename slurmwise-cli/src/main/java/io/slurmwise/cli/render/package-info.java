@@ -1,0 +1,4 @@
+/**
+ * Terminal output: the diagnosis panel, tables, colour that turns itself off, and JSON printing.
+ */
+package io.slurmwise.cli.render;

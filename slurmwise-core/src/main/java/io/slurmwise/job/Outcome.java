@@ -1,0 +1,76 @@
+package io.slurmwise.job;
+
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What became of a job, decided once for every command: {@code stats} counts by it, {@code watch} and
+ * {@code diagnose} explain the jobs it says to diagnose, {@code jobs} colours and reports it. Cancelled and preempted
+ * jobs are kept apart from failures (a person or the scheduler ended them, the job itself did not fail) but are
+ * diagnosed: the user still wants to know what happened.
+ *
+ * <p>The edges, decided here: {@code SPECIAL_EXIT} is a job requeued and held after it exited with a site's special
+ * exit code: it is waiting to run again (pending), not ended. {@code REVOKED} (a federated sibling removed because
+ * another cluster started the job) counts as cancelled. {@code REQUEUED} and the hold states are pending;
+ * {@code SUSPENDED}, {@code STOPPED} and the transitional states are running. {@code DEADLINE}, {@code BOOT_FAIL}
+ * and {@code NODE_FAIL} are failures.
+ *
+ * <pre>{@code
+ * Outcome o = Outcome.of(job.state());
+ * if (o.diagnose()) { ... }
+ * }</pre>
+ */
+public enum Outcome {
+    COMPLETED, FAILED, CANCELLED, PREEMPTED, PENDING, RUNNING, UNKNOWN;
+
+    public static Outcome of(JobState state) {
+        return switch (state) {
+            case COMPLETED -> COMPLETED;
+            case FAILED, TIMEOUT, OUT_OF_MEMORY, NODE_FAIL, BOOT_FAIL, DEADLINE -> FAILED;
+            case CANCELLED, REVOKED -> CANCELLED;
+            case PREEMPTED -> PREEMPTED;
+            case PENDING, REQUEUED, REQUEUE_HOLD, REQUEUE_FED, RESV_DEL_HOLD, SPECIAL_EXIT -> PENDING;
+            case RUNNING, SUSPENDED, COMPLETING, CONFIGURING, RESIZING, SIGNALING, STAGE_OUT, STOPPED -> RUNNING;
+            case UNKNOWN -> UNKNOWN;
+        };
+    }
+
+    /** The states whose outcome satisfies {@code test}, e.g. the states to ask accounting for. */
+    public static Set<JobState> states(java.util.function.Predicate<Outcome> test) {
+        Set<JobState> out = EnumSet.noneOf(JobState.class);
+        for (JobState s : JobState.values()) {
+            if (test.test(of(s))) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    /** Has a final outcome: the jobs a failure rate is taken over. */
+    public boolean isEnded() {
+        return this == COMPLETED || this == FAILED || this == CANCELLED || this == PREEMPTED;
+    }
+
+    /** Still queued or running: no final outcome yet. */
+    public boolean isActive() {
+        return this == PENDING || this == RUNNING;
+    }
+
+    /** Cancelled or preempted: ended by a person or the scheduler, reported apart from failures. */
+    public boolean isInterrupted() {
+        return this == CANCELLED || this == PREEMPTED;
+    }
+
+    /**
+     * Ended without success, so a diagnosis explains it (cause, evidence, fixes) and {@code watch} reports it; every
+     * other job gets its status (why it waits, that it runs or completed).
+     */
+    public boolean diagnose() {
+        return this == FAILED || isInterrupted();
+    }
+
+    public String id() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
