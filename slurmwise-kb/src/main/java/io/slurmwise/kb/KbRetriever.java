@@ -124,4 +124,10 @@ public final class KbRetriever implements Retriever {
     public String name() {
         return failed ? fallback.name() : "kb";
     }
+
+    /** Loads the embedding model in the background (see {@link KnowledgeBase#prewarm()}). */
+    @Override
+    public void prewarm() {
+        knowledgeBase().prewarm();
+    }
 }
