@@ -13,8 +13,10 @@ import java.util.Map;
 
 /**
  * Finds the lines of a log that match any signature, the way grep does: a literal every match must contain is
- * extracted from each regex, one Aho-Corasick pass over the raw bytes (ASCII case-folded) finds the candidate
- * lines, and only those are decoded and tested with the signature's RE2 regex. Signatures without a usable
+ * extracted from each regex, one Aho-Corasick pass over the raw bytes (ASCII case-folded, ANSI colour escapes
+ * skipped) finds the candidate lines, and only those are decoded and tested with the signature's RE2 regex, on
+ * the text a reader sees ({@link LineText}: no colour codes, each {@code \r} overwrite apart, launcher and
+ * logger prefixes peeled off for anchored patterns). Signatures without a usable
  * literal are tested on every line. The pass is linear in the input: each (line, signature) pair is tested at
  * most once and the regex sees at most {@link #WINDOW} bytes around the hit, so a 10 MB single line is cheap.
  */
@@ -42,6 +44,7 @@ public final class SignatureScanner {
     private final int[] delta;          // state * 256 + byte -> state
     private final int[][] outputs;      // state -> signature indexes whose literal ends here
     private final int[] always;         // signatures tested on every line
+    private final boolean[] anchored;   // signatures with a ^ anchor: also tested with line prefixes peeled off
 
     public SignatureScanner(List<Signature> signatures) {
         this(signatures, Map.of());
@@ -115,6 +118,10 @@ public final class SignatureScanner {
             outputs[i] = out.get(i).isEmpty() ? null : out.get(i).stream().mapToInt(Integer::intValue).toArray();
         }
         always = alwaysList.stream().mapToInt(Integer::intValue).toArray();
+        anchored = new boolean[this.signatures.size()];
+        for (int s = 0; s < anchored.length; s++) {
+            anchored[s] = LineText.anchored(this.signatures.get(s).pattern());
+        }
     }
 
     private static int[] newNode() {
@@ -146,6 +153,10 @@ public final class SignatureScanner {
         Map<Long, String> decoded = new HashMap<>(4);
         Map<String, LineVerdicts> verdicts = new HashMap<>();
         for (int i = 0; i < len; i++) {
+            if (text[i] == 0x1b) {
+                i = skipEscape(text, i, len) - 1; // colour codes are invisible: the automaton reads through them
+                continue;
+            }
             state = d[(state << 8) | (fold[text[i] & 0xff] & 0xff)];
             int[] hits = outputs[state];
             if (hits == null) {
@@ -194,7 +205,7 @@ public final class SignatureScanner {
             if (end > start || end < text.length) {
                 String s = decode(text, start, Math.min(end, start + 2 * WINDOW));
                 for (int a : always) {
-                    if (lastLineTested[a] != line && signatures.get(a).regex().matcher(s).find() && !ignored(a, s)) {
+                    if (lastLineTested[a] != line && LineText.find(signatures.get(a).regex(), s, anchored[a]) && !ignored(a, s)) {
                         sink.match(signatures.get(a), line, s);
                     }
                 }
@@ -218,7 +229,7 @@ public final class SignatureScanner {
         boolean matches(int s, String line) {
             if (!tested.get(s)) {
                 tested.set(s);
-                if (signatures.get(s).regex().matcher(line).find() && !ignored(s, line)) {
+                if (LineText.find(signatures.get(s).regex(), line, anchored[s]) && !ignored(s, line)) {
                     matched.set(s);
                 }
             }
@@ -227,8 +238,10 @@ public final class SignatureScanner {
     }
 
     private boolean ignored(int s, String line) {
-        for (Pattern p : ignores.get(s)) {
-            if (p.matcher(line).find()) {
+        List<Pattern> patterns = ignores.get(s);
+        String clean = patterns.isEmpty() ? line : LineText.stripAnsi(line);
+        for (Pattern p : patterns) {
+            if (p.matcher(clean).find()) {
                 return true;
             }
         }
@@ -253,6 +266,28 @@ public final class SignatureScanner {
     private static String decode(byte[] text, int from, int to) {
         int end = to > from && text[to - 1] == '\r' ? to - 1 : to;
         return new String(text, from, end - from, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The offset after the ANSI escape sequence at {@code i} ({@code ESC [ params final} or {@code ESC x}); it never
+     * passes a newline and reads at most 64 bytes, so the scan stays linear.
+     */
+    private static int skipEscape(byte[] a, int i, int len) {
+        int j = i + 1;
+        if (j >= len || a[j] == '\n') {
+            return j;
+        }
+        if (a[j] != '[') {
+            return j + 1;
+        }
+        j++;
+        while (j < len && j - i < 64 && a[j] != '\n') {
+            byte c = a[j++];
+            if (c >= 0x40 && c <= 0x7e) {
+                return j;
+            }
+        }
+        return j;
     }
 
     private static int indexOf(byte[] a, byte b, int from, int to) {

@@ -1,0 +1,60 @@
+package io.slurmwise.classify;
+
+import com.google.re2j.Pattern;
+import io.slurmwise.job.JobState;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Text as it really arrives: coloured, overwritten by progress bars, prefixed, lowercased. */
+class LineTextTest {
+
+    private static String kind(String log) {
+        return ClassifierTest.CLASSIFIER.classifyText(JobFacts.NONE.withState(JobState.FAILED), log).kindId();
+    }
+
+    @Test
+    void colourEscapesAreInvisibleEvenInsideAMessage() {
+        assertThat(LineText.stripAnsi("\u001b[1;31mRuntimeError:\u001b[0m CUDA out of memory")).isEqualTo("RuntimeError: CUDA out of memory");
+        // the escape splits the literal the prefilter looks for: the automaton must read through it
+        assertThat(kind("\u001b[31mslurmstepd: error: Detected 1 oom_kill \u001b[1mevent\u001b[0m in StepId=7.0.\n")).isEqualTo("oom");
+        assertThat(kind("torch.OutOfMemoryError: CUDA out \u001b[33mof\u001b[0m memory. Tried to allocate 2.00 GiB\n")).isEqualTo("cuda_oom");
+    }
+
+    @Test
+    void aProgressBarThatCarriageReturnsOverwroteIsGone() {
+        String bar = " 12%|#         | 120/1000 [00:10<01:12, 12.1it/s]\r 13%|#         | 130/1000 [00:11<01:12, 12.1it/s]\r";
+        assertThat(LineText.segments(bar + "Killed")).endsWith("Killed");
+        // the bare Killed that ends a log is only seen as the last line when the bar before it is dropped
+        assertThat(kind("loading data\n" + bar + "Killed\n")).isEqualTo("oom");
+        assertThat(kind("epoch 1\n" + bar + "/bin/cat: input.csv: No such file or directory\n")).isEqualTo("file_not_found");
+    }
+
+    @Test
+    void launcherAndLoggerPrefixesAreNoObstacleToAnchoredSignatures() {
+        Pattern killed = Pattern.compile("^\\s*Killed\\s*$");
+        for (String line : new String[] {"[rank3]: Killed", "2024-05-01T10:00:00.123+02:00 Killed", "CRASH: Killed",
+                "srun: error: node12: Killed", "Tue May  1 10:00:00 2024 Killed", "[2024-05-01 10:00:00] [rank0]: Killed"}) {
+            assertThat(LineText.find(killed, line, true)).as(line).isTrue();
+        }
+        assertThat(LineText.find(killed, "the job was Killed", true)).isFalse();
+        assertThat(kind("srun: error: node12: /bin/cat: input.csv: No such file or directory\n")).isEqualTo("file_not_found");
+        assertThat(kind("[rank3]: Killed\n")).isEqualTo("oom");
+    }
+
+    @Test
+    void slurmsOwnTextIsMatchedWhateverItsCase() {
+        assertThat(kind("slurmstepd: error: *** job 4242 on node12 cancelled at 2024-05-01t10:00:00 due to time limit ***\n")).isEqualTo("time_limit");
+        assertThat(kind("sbatch: error: batch job submission failed: requested node configuration is not available\n"))
+                .isEqualTo("resources_unavailable");
+        assertThat(kind("SRUN: ERROR: NODE FAILURE ON NODE12\n")).isEqualTo("node_fail");
+    }
+
+    @Test
+    void anchorsAreFoundOutsideCharacterClassesOnly() {
+        assertThat(LineText.anchored("^\\s*Killed")).isTrue();
+        assertThat(LineText.anchored("(^|[\\r\\]])\\s*Killed")).isTrue();
+        assertThat(LineText.anchored("[^:]+: No such file")).isFalse();
+        assertThat(LineText.anchored("a\\^b")).isFalse();
+    }
+}
