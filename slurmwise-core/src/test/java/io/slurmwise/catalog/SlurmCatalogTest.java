@@ -39,7 +39,7 @@ class SlurmCatalogTest {
                     .as("%s: the verdict must be a kind id or one of %s", e, SlurmCatalog.NO_KIND).isTrue();
             assertThat(e.why()).as("%s: why", e).isNotBlank();
             switch (e.type()) {
-                case "errno", "message" -> {
+                case "errno", "message", "site" -> {
                     for (String form : forms(e)) {
                         check(e, form, JobFacts.NONE, wrong);
                     }
