@@ -26,6 +26,19 @@ public final class SignatureScanner {
     static final int WINDOW = 4096;
     private static final int MIN_LITERAL = 3;
     private static final byte[] FOLD = new byte[256];
+    /**
+     * Widths that terminals, {@code fold} and mail clients wrap lines at: a line of exactly such a width followed by
+     * a line that does not start with white space is read as one message cut in two (a pasted terminal log).
+     */
+    private static final boolean[] WRAP_WIDTH = new boolean[257];
+    /** At most this many physical lines are joined into one wrapped message. */
+    private static final int MAX_JOINED = 8;
+
+    static {
+        for (int w : new int[] {72, 76, 78, 79, 80, 100, 120, 128, 132, 150, 160, 200, 240, 250, 256}) {
+            WRAP_WIDTH[w] = true;
+        }
+    }
 
     static {
         for (int i = 0; i < 256; i++) {
@@ -146,6 +159,9 @@ public final class SignatureScanner {
         int[] testedUpTo = new int[signatures.size()]; // end of the last window a signature's regex saw
         // line bookkeeping for hits, advanced lazily
         int lineStart = 0;
+        int logicalStart = 0; // start of the message the current line continues (a wrapped line), else lineStart
+        int physStart = 0;    // start of the line the automaton is in
+        int joinedEnd = -1;   // end of the last line the current message wraps onto
         long lineIndex = 0;
         int counted = 0; // bytes before this offset are counted into lineIndex/lineStart
         int state = 0;
@@ -153,9 +169,20 @@ public final class SignatureScanner {
         Map<Long, String> decoded = new HashMap<>(4);
         Map<String, LineVerdicts> verdicts = new HashMap<>();
         for (int i = 0; i < len; i++) {
-            if (text[i] == 0x1b) {
+            byte b = text[i];
+            if (b == 0x1b) {
                 i = skipEscape(text, i, len) - 1; // colour codes are invisible: the automaton reads through them
                 continue;
+            }
+            if (b == '\r' && i + 1 < len && text[i + 1] == '\n' && wraps(text, i + 1, physStart, len)) {
+                continue; // the CR of a wrapped CRLF line
+            }
+            if (b == '\n') {
+                boolean wrapped = wraps(text, i, physStart, len);
+                physStart = i + 1;
+                if (wrapped) {
+                    continue; // a message cut by a terminal's width goes on: so does the literal being read
+                }
             }
             state = d[(state << 8) | (fold[text[i] & 0xff] & 0xff)];
             int[] hits = outputs[state];
@@ -164,6 +191,9 @@ public final class SignatureScanner {
             }
             for (; counted <= i; counted++) {
                 if (text[counted] == '\n') {
+                    if (!wraps(text, counted, lineStart, len)) {
+                        logicalStart = counted + 1;
+                    }
                     lineIndex++;
                     lineStart = counted + 1;
                 }
@@ -173,7 +203,15 @@ public final class SignatureScanner {
             }
             if (lineEnd < i) {
                 lineEnd = indexOf(text, (byte) '\n', i, len);
+                joinedEnd = lineEnd;
+                int from = lineStart;
+                for (int n = 0; n < MAX_JOINED && joinedEnd < len && wraps(text, joinedEnd, from, len); n++) {
+                    from = joinedEnd + 1;
+                    joinedEnd = indexOf(text, (byte) '\n', from, len);
+                }
             }
+            int joinFrom = Math.max(logicalStart, lineStart - 2 * WINDOW);
+            boolean wrappedLine = (joinFrom < lineStart || joinedEnd > lineEnd) && joinedEnd - joinFrom <= 2 * WINDOW;
             for (int s : hits) {
                 if (lastLineTested[s] == lineIndex && i < testedUpTo[s]) {
                     continue; // this stretch of the line was already tested for this signature
@@ -186,9 +224,17 @@ public final class SignatureScanner {
                     verdicts.clear();
                 }
                 LineVerdicts v = verdicts.computeIfAbsent(window, w -> new LineVerdicts());
-                if (v.matches(s, window)) {
+                String matched = v.matches(s, window) ? window : null;
+                if (matched == null && wrappedLine) {
+                    // the line is part of a message a terminal wrapped: test the message as it was printed
+                    String joined = joined(text, joinFrom, joinedEnd);
+                    if (verdicts.computeIfAbsent(joined, w -> new LineVerdicts()).matches(s, joined)) {
+                        matched = joined;
+                    }
+                }
+                if (matched != null) {
                     testedUpTo[s] = lineEnd; // report a signature once per line
-                    sink.match(signatures.get(s), lineIndex, window);
+                    sink.match(signatures.get(s), lineIndex, matched);
                 }
             }
         }
@@ -288,6 +334,28 @@ public final class SignatureScanner {
             }
         }
         return j;
+    }
+
+    /** Whether the newline at {@code nl} ends a line that a terminal wrapped (see {@link #WRAP_WIDTH}). */
+    private static boolean wraps(byte[] a, int nl, int lineStart, int len) {
+        int end = nl > lineStart && a[nl - 1] == '\r' ? nl - 1 : nl;
+        int width = end - lineStart;
+        return width < WRAP_WIDTH.length && WRAP_WIDTH[width] && nl + 1 < len
+                && a[end - 1] != ' ' && a[nl + 1] != ' ' && a[nl + 1] != '\t' && a[nl + 1] != '\n' && a[nl + 1] != '\r';
+    }
+
+    /** The text from {@code from} to {@code to} with the line breaks that wrapping put in removed. */
+    private static String joined(byte[] text, int from, int to) {
+        byte[] out = new byte[to - from];
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            byte c = text[i];
+            if (c == '\n' || (c == '\r' && i + 1 < to && text[i + 1] == '\n')) {
+                continue;
+            }
+            out[n++] = c;
+        }
+        return new String(out, 0, n, StandardCharsets.UTF_8);
     }
 
     private static int indexOf(byte[] a, byte b, int from, int to) {

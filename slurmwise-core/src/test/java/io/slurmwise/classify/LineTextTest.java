@@ -51,6 +51,26 @@ class LineTextTest {
     }
 
     @Test
+    void aMessageThatATerminalWrappedIsReadWhole() {
+        String msg = "slurmstepd: error: *** JOB 4242 ON node12 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***";
+        for (int width : new int[] {72, 80}) {
+            String wrapped = msg.substring(0, width) + "\n" + msg.substring(width) + "\n";
+            assertThat(msg.substring(0, width)).doesNotContain("DUE TO TIME LIMIT");
+            assertThat(kind("step 100 loss 2.1\n" + wrapped)).as("wrapped at %d", width).isEqualTo("time_limit");
+            assertThat(kind("step 100 loss 2.1\r\n" + wrapped.replace("\n", "\r\n"))).as("CRLF, %d", width).isEqualTo("time_limit");
+        }
+        // the literal itself cut in two: "kill event" spans the break
+        String oom = "slurmstepd: error: Detected 1 oom_kill event in StepId=4242.batch. Some of the step tasks have been OOM Killed.";
+        int cut = oom.indexOf("kill event") + 4;
+        String prefix = ("[2024-05-01T10:00:00] " + "x".repeat(80)).substring(0, 80 - cut - 1) + " ";
+        String line = prefix + oom;
+        assertThat(line.substring(0, 80)).endsWith("kill").doesNotContain("Some of the");
+        assertThat(kind(line.substring(0, 80) + "\n" + line.substring(80) + "\n")).isEqualTo("oom");
+        // a line that is not at a wrap width is a line of its own: nothing joins it to the next
+        assertThat(kind("slurmstepd: error: Detected 1 oom_\nkill event in StepId=4242.batch\n")).isEqualTo("unknown");
+    }
+
+    @Test
     void anchorsAreFoundOutsideCharacterClassesOnly() {
         assertThat(LineText.anchored("^\\s*Killed")).isTrue();
         assertThat(LineText.anchored("(^|[\\r\\]])\\s*Killed")).isTrue();
