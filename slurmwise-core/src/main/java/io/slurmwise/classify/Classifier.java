@@ -65,7 +65,6 @@ public final class Classifier {
     private final SignatureScanner scanner;
     /** Signatures tested only on the last non-blank line of each log. */
     private final List<Signature> lastLineSignatures = new ArrayList<>();
-    private final Map<String, List<Pattern>> ignore = new HashMap<>();
     private final Map<String, Set<String>> consequences = new HashMap<>();
 
     public Classifier(Taxonomy taxonomy) {
@@ -75,9 +74,8 @@ public final class Classifier {
             for (Signature sig : k.signatures()) {
                 (sig.lastLine() ? lastLineSignatures : anyLine).add(sig);
             }
-            ignore.put(k.id(), k.ignore());
         }
-        this.scanner = new SignatureScanner(anyLine, ignore);
+        this.scanner = new SignatureScanner(anyLine);
         for (FailureKind k : taxonomy.kinds()) {
             consequences.put(k.id(), k.explains());
         }
@@ -144,13 +142,15 @@ public final class Classifier {
         long base = inFile ? tail.firstLine() : 1;
         List<Match> matches = new ArrayList<>();
         SignatureScanner.MatchSink sink = (sig, lineIndex, line) -> {
-            if (sig.appliesTo(tail.stream())) {
+            FailureKind kind = taxonomy.kind(sig.kindId());
+            // the one place where a kind's ignore list (benign noise) is applied, for every rule
+            if (sig.appliesTo(tail.stream()) && !kind.ignores(LineText.stripAnsi(line))) {
                 matches.add(new Match(sig, lineIndex, line));
             }
         };
         scanner.scan(tail.content(), sink);
         if (!lastLineSignatures.isEmpty()) {
-            scanLastLine(tail.content(), sink);
+            tail.lastLine().ifPresent(last -> scanLastLine(tail, last, sink));
         }
         // the scanner reports per signature: the first ending event is known only once all lines are in
         long ending = Long.MAX_VALUE;
@@ -177,51 +177,21 @@ public final class Classifier {
     }
 
     /**
-     * Tests the last-line signatures on the last non-blank line of one log. Only the end of that line is decoded
-     * (at most {@link SignatureScanner#WINDOW} bytes), so the cost does not grow with the log.
+     * Tests the last-line signatures on the last non-blank line of one log, as the tail decoded it (at most its
+     * last {@link LogTail#LAST_LINE_WINDOW} bytes); the line is numbered only when a signature matches.
      */
-    private void scanLastLine(byte[] content, SignatureScanner.MatchSink sink) {
-        int end = content.length;
-        while (end > 0 && isBlank(content[end - 1])) {
-            end--;
-        }
-        if (end == 0) {
-            return;
-        }
-        int start = end;
-        while (start > 0 && content[start - 1] != '\n' && end - start < SignatureScanner.WINDOW) {
-            start--;
-        }
-        String line = new String(content, start, end - start, java.nio.charset.StandardCharsets.UTF_8);
+    private void scanLastLine(LogTail tail, LogTail.LastLine last, SignatureScanner.MatchSink sink) {
         // what the terminal showed last: a progress bar that \r overwrote is gone, colour codes are invisible
-        String shown = LineText.shown(line);
+        String shown = LineText.shown(last.text());
         long lineIndex = -1;
         for (Signature sig : lastLineSignatures) {
-            if (LineText.find(sig.regex(), shown, LineText.anchored(sig.pattern())) && !ignored(sig.kindId(), shown)) {
+            if (LineText.find(sig.regex(), shown, LineText.anchored(sig.pattern()))) {
                 if (lineIndex < 0) {
-                    lineIndex = 0;
-                    for (int i = 0; i < start; i++) {
-                        if (content[i] == '\n') {
-                            lineIndex++;
-                        }
-                    }
+                    lineIndex = tail.lineIndexAt(last.offset());
                 }
-                sink.match(sig, lineIndex, line);
+                sink.match(sig, lineIndex, last.text());
             }
         }
-    }
-
-    private static boolean isBlank(byte b) {
-        return b == '\n' || b == '\r' || b == ' ' || b == '\t';
-    }
-
-    private boolean ignored(String kindId, String line) {
-        for (Pattern p : ignore.getOrDefault(kindId, List.of())) {
-            if (p.matcher(line).find()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
