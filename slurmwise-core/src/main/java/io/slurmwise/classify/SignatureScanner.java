@@ -221,8 +221,9 @@ public final class SignatureScanner {
                 if (matched == null && wrappedLine) {
                     // the line is part of a message a terminal wrapped: test the message as it was printed
                     String joined = joined(text, joinFrom, joinedEnd);
-                    if (verdicts.computeIfAbsent(joined, w -> new LineVerdicts()).matches(s, joined)) {
-                        matched = joined;
+                    if (verdicts.computeIfAbsent(joined, w -> new LineVerdicts()).matches(s, joined)
+                            && !anyLineMatches(s, text, joinFrom, joinedEnd, verdicts)) {
+                        matched = joined; // only the message across the break matches: it was wrapped
                     }
                 }
                 if (matched != null) {
@@ -316,6 +317,23 @@ public final class SignatureScanner {
             }
         }
         return j;
+    }
+
+    /**
+     * Whether one physical line between {@code from} and {@code to} matches signature {@code s} on its own: then a
+     * match of the joined text is that line's (reported there), not a message that wrapping cut in two.
+     */
+    private boolean anyLineMatches(int s, byte[] text, int from, int to, Map<String, LineVerdicts> verdicts) {
+        int start = from;
+        while (start < to) {
+            int end = indexOf(text, (byte) '\n', start, to);
+            String line = decode(text, start, end);
+            if (verdicts.computeIfAbsent(line, w -> new LineVerdicts()).matches(s, line)) {
+                return true;
+            }
+            start = end + 1;
+        }
+        return false;
     }
 
     /** Whether the newline at {@code nl} ends a line that a terminal wrapped (see {@link #WRAP_WIDTH}). */

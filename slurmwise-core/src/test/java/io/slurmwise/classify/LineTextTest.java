@@ -66,6 +66,12 @@ class LineTextTest {
         String line = prefix + oom;
         assertThat(line.substring(0, 80)).endsWith("kill").doesNotContain("Some of the");
         assertThat(kind(line.substring(0, 80) + "\n" + line.substring(80) + "\n")).isEqualTo("oom");
+        // a line that happens to be 80 wide before a line that matches alone: each keeps its own evidence
+        String step = "slurmstepd: error: *** STEP 1048.0 ON cn097 CANCELLED AT 2026-11-24T22:01:50 ***";
+        String job = "slurmstepd: error: *** JOB 1048 ON cn097 CANCELLED AT 2026-11-24T22:01:50 ***";
+        assertThat(step).hasSize(80);
+        Finding f = ClassifierTest.CLASSIFIER.classifyText(JobFacts.NONE, step + "\n" + job + "\n");
+        assertThat(f.evidence()).extracting(Evidence::text).containsExactly(step, job);
         // a line that is not at a wrap width is a line of its own: nothing joins it to the next
         assertThat(kind("slurmstepd: error: Detected 1 oom_\nkill event in StepId=4242.batch\n")).isEqualTo("unknown");
     }
