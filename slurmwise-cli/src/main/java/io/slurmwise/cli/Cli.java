@@ -7,6 +7,7 @@ import io.slurmwise.config.Settings;
 import io.slurmwise.kb.KbConfig;
 import io.slurmwise.kb.KbException;
 import io.slurmwise.diagnose.NoteLookupRetriever;
+import io.slurmwise.diagnose.Retriever;
 import io.slurmwise.kb.KbRetriever;
 import io.slurmwise.kb.KnowledgeBase;
 import io.slurmwise.taxonomy.Taxonomy;
@@ -37,6 +38,7 @@ public final class Cli implements AutoCloseable {
     private String backendOverride;
     private Boolean colorOverride;
     private Slurmwise slurmwise;
+    private Retriever retriever;
     private String backendReason;
     private boolean noLlm;
     private boolean direct;
@@ -125,10 +127,20 @@ public final class Cli implements AutoCloseable {
             Backends.Selection sel = Backends.select(s);
             backendReason = sel.reason();
             slurmwise = Slurmwise.builder(s).taxonomy(taxonomy()).backend(sel.backend())
-                    .retriever(direct ? new NoteLookupRetriever() : new KbRetriever(this::knowledgeBase, this::notice))
-                    .explainer(explainer(s)).build();
+                    .retriever(retriever()).explainer(explainer(s)).build();
         }
         return slurmwise;
+    }
+
+    /**
+     * The fix-note retriever every command uses (diagnose, classify, eval, the MCP tools): the knowledge base,
+     * opened on first retrieval, or the kind's own note with --direct. Built once.
+     */
+    public Retriever retriever() {
+        if (retriever == null) {
+            retriever = direct ? new NoteLookupRetriever() : new KbRetriever(this::knowledgeBase, this::notice);
+        }
+        return retriever;
     }
 
     /** The language model words explanations unless disabled; the template is its fallback. */

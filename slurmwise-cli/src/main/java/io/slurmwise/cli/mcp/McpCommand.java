@@ -11,9 +11,10 @@ import java.util.concurrent.Callable;
 
 /** {@code slurmwise mcp}: the read-only MCP server on stdin/stdout, for agents and IDEs. */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
-        description = {"Serve the read-only MCP tools (diagnose_job, list_jobs, classify_log, failure_kinds, fleet_stats)",
-                "over stdio until the client closes stdin. Example client configuration:",
-                "  {\"command\": \"/path/to/slurmwise\", \"args\": [\"mcp\"]}"})
+        description = {"Serve slurmwise's read-only MCP tools (list_jobs, diagnose_job, read_job_log, suggest_patch,",
+                "explain_pending, fleet_stats and more), the knowledge notes as resources and three prompts over",
+                "stdio until the client closes stdin. `slurmwise-mcp` (beside `slurmwise`) runs this command:",
+                "  {\"mcpServers\": {\"slurmwise\": {\"command\": \"slurmwise-mcp\"}}}"})
 public final class McpCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -22,7 +23,8 @@ public final class McpCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Cli cli = root.cli();
-        SlurmwiseMcpServer.serve(new SlurmwiseTools(cli.slurmwise(), cli.backendReason()), System.in, System.out);
+        SlurmwiseMcpServer.serve(new SlurmwiseTools(cli.slurmwise(), cli.backendReason()), cli.slurmwise().taxonomy(),
+                System.in, System.out);
         return 0;
     }
 }
