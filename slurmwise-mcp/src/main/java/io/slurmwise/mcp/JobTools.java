@@ -71,6 +71,8 @@ final class JobTools {
         m.put("matched", r.matched());
         m.put("count", r.jobs().size());
         m.put("truncated", r.truncated());
+        // "unknown" there means the record alone does not tell: diagnose_job reads the logs
+        m.put("kinds_from", "records");
         m.put("jobs", r.jobs().stream().map(j -> full ? Views.job(j) : line(j)).toList());
         Bounded.fit(m, "jobs", a.integer("max_bytes", Bounded.DEFAULT_BYTES, 1024, Bounded.MAX_BYTES));
         StringBuilder text = new StringBuilder(m.get("count") + " of " + r.matched() + " job(s), " + order + " first"
