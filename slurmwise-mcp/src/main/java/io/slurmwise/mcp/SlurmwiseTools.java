@@ -21,6 +21,11 @@ public final class SlurmwiseTools {
 
     private final Map<String, Function<Map<String, Object>, ToolAnswer>> handlers = new LinkedHashMap<>();
 
+    /** The tools over a facade; its backend reason goes into every answer's footer. */
+    public SlurmwiseTools(Slurmwise slurmwise) {
+        this(slurmwise, slurmwise.backendReason());
+    }
+
     public SlurmwiseTools(Slurmwise slurmwise, String backendReason) {
         JobTools jobs = new JobTools(slurmwise, backendReason);
         DiagnosisTools diagnosis = new DiagnosisTools(slurmwise, backendReason, jobs);

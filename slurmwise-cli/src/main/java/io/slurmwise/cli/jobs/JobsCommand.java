@@ -3,8 +3,8 @@ package io.slurmwise.cli.jobs;
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.JobListing;
 import io.slurmwise.backend.JobQuery;
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
@@ -16,8 +16,8 @@ import io.slurmwise.stats.FleetScan;
 import io.slurmwise.stats.Outcome;
 import io.slurmwise.view.Views;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -33,8 +33,11 @@ import java.util.concurrent.Callable;
                 "Example: slurmwise jobs --state FAILED,TIMEOUT,OUT_OF_MEMORY --since today --last 10"})
 public final class JobsCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private SlurmwiseCommand root;
+    private final Cli cli;
+
+    public JobsCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Option(names = "--state", split = ",", paramLabel = "STATE",
             description = "Only these states, comma-separated (FAILED,TIMEOUT,OUT_OF_MEMORY,...; short forms F,TO,OOM work).")
@@ -66,23 +69,22 @@ public final class JobsCommand implements Callable<Integer> {
     @Option(names = "--classify", description = "Read failed jobs' logs for KIND (slower: two log tails per failed job).")
     private boolean classify;
 
-    @Option(names = "--json", description = "Machine-readable output (schema slurmwise.jobs/v1).")
-    private boolean json;
+    @Mixin
+    private JsonOutput json;
 
     @Override
     public Integer call() {
         if (last != null && last < 1) {
             throw new IllegalArgumentException("--last must be at least 1, got " + last);
         }
-        Cli cli = root.cli();
         LocalDateTime now = cli.now();
         JobQuery q = new JobQuery(SlurmTime.parseWhen(since, now), SlurmTime.parseWhen(until, now),
                 JobState.parseList(states), user, user == null, partition);
-        Slurmwise sw = cli.slurmwise();
+        Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
         JobListing.Result r = JobListing.list(sw.backend(), q, name, !oldestFirst, last == null ? Integer.MAX_VALUE : last);
         FleetScan kinds = sw.fleetScan().readLogs(classify).build();
-        if (json) {
-            Map<String, Object> m = Views.jobs(r.jobs(), cli.backendReason());
+        if (json.enabled()) {
+            Map<String, Object> m = Views.jobs(r.jobs(), sw.backendReason());
             m.put("matched", r.matched());
             m.put("truncated", r.truncated());
             m.put("kinds_from", classify ? "records_and_logs" : "records");
@@ -112,7 +114,7 @@ public final class JobsCommand implements Callable<Integer> {
         cli.out().println(st.dim(r.jobs().size() + " job" + (r.jobs().size() == 1 ? "" : "s")
                 + (r.truncated() ? " of " + r.matched() : "") + (oldestFirst ? ", oldest first" : ", newest first")
                 + " · KIND from " + (classify ? "records and logs" : "records (--classify reads logs)") + " · "
-                + cli.backendReason()));
+                + sw.backendReason()));
         return 0;
     }
 
