@@ -73,6 +73,9 @@ public final class SlurmwiseMcpServer {
                         + "failures cost: fleet_stats. The cause in a diagnosis is decided by rules: report it as given.")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false)
                         .prompts(false).build())
+                // the handlers read arguments leniently (a numeric job id, "3" for 3) and say what to send
+                // instead; the SDK's schema check would refuse them with a type error
+                .validateToolInputs(false)
                 .tools(specifications(tools, mapper))
                 .prompts(prompts());
         if (catalog != null) {

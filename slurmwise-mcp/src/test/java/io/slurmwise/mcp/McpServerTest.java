@@ -83,8 +83,12 @@ class McpServerTest {
         assertThat(d.get("schema").asText()).isEqualTo("slurmwise.diagnosis/v1");
         assertThat(d.at("/finding/kind").asText()).isEqualTo("oom");
         assertThat(d.at("/finding/evidence/0/text").asText()).isNotBlank();
-        // clients (and models) often send a numeric id
+        // clients (and models) often send a numeric id, or a number as a string
         assertThat(call("diagnose_job", Map.of("job_id", 22542799)).at("/finding/kind").asText()).isEqualTo("time_limit");
+        assertThat(call("list_jobs", Map.of("limit", "2")).get("count").asInt()).isEqualTo(2);
+        McpSchema.CallToolResult bad = client.callTool(new McpSchema.CallToolRequest("list_jobs", Map.of("limit", "many")));
+        assertThat(bad.isError()).isTrue();
+        assertThat(text(bad)).contains("limit must be a whole number from 1 to 500");
     }
 
     @Test
