@@ -89,8 +89,7 @@ public final class Slurmwise implements AutoCloseable {
         try {
             Taxonomy taxonomy = Taxonomy.load(settings.knowledgeDir());
             ProviderContext context = new ProviderContext(settings, taxonomy, notices);
-            Retriever retriever = Providers.select(RetrieverProvider.class, "retriever", "SLURMWISE_RETRIEVER",
-                    settings.retriever(), settings, loader).provider().create(context);
+            Retriever retriever = retriever(settings, taxonomy, notices);
             Explainer explainer = Providers.select(ExplainerProvider.class, "explainer", "SLURMWISE_EXPLAINER",
                     settings.explainer(), settings, loader).provider().create(context);
             return builder(settings).backend(backend.backend(), backend.reason()).taxonomy(taxonomy)
@@ -107,6 +106,16 @@ public final class Slurmwise implements AutoCloseable {
         b.settings = settings;
         b.logTailLines = settings.logTailLines();
         return b;
+    }
+
+    /**
+     * The retriever {@link #open} would wire (SLURMWISE_RETRIEVER, through its provider), for work without a cluster:
+     * classifying a log, scoring a benchmark. Close it when it is {@link AutoCloseable} (the knowledge base's is).
+     */
+    public static Retriever retriever(Settings settings, Taxonomy taxonomy, Consumer<String> notices) {
+        return Providers.select(RetrieverProvider.class, "retriever", "SLURMWISE_RETRIEVER", settings.retriever(),
+                settings, Slurmwise.class.getClassLoader()).provider().create(new ProviderContext(settings, taxonomy,
+                notices));
     }
 
     /** Diagnoses one job: NotFound, StatusOnly (running, pending, completed) or Failed. */
@@ -131,6 +140,15 @@ public final class Slurmwise implements AutoCloseable {
     /** Classifies logs without any cluster: the facts may be {@link JobFacts#NONE}. */
     public Finding classify(JobFacts facts, List<LogTail> logs) {
         return classifier.classify(facts, logs);
+    }
+
+    /**
+     * Classifies logs without a cluster, with this facade's fix notes and the template's words: the one pipeline
+     * of {@code classify}, the {@code classify_log} tool and {@code eval}.
+     */
+    public io.slurmwise.diagnose.LogClassification classifyLog(JobFacts facts, List<LogTail> logs) {
+        return io.slurmwise.diagnose.LogClassification.of(classifier, retriever, facts, logs,
+                io.slurmwise.diagnose.LogClassification.FIXES);
     }
 
     /** Jobs matching a query; close the stream. */

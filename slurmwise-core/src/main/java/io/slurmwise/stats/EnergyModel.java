@@ -22,14 +22,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * busy for the whole allocation (what GA4HPC assumes). Energy SLURM measured (ConsumedEnergy) is never
  * mixed in here.
  *
- * <p>Watts per GPU, first match wins: {@link #withUniformGpuWatts} (a flag: every GPU), the site file's
+ * <p>Watts per GPU, first match wins: {@link Builder#uniformGpuWatts} (a flag: every GPU), the site file's
  * {@code partition.<name>.gpu.watts}, the model named by AllocTRES ({@code gres/gpu:a100}) in the site file's
  * {@code gpu.model.<type>} rows or the bundled datasheet table ({@link GpuPowerTable}), then the fallback
  * {@code gpu.watts} (default 400 W). Watts per core: flag, {@code partition.<name>.cpu.watts-per-core}, then
  * {@code cpu.watts-per-core} (default 15 W).
  *
  * <pre>{@code
- * EnergyModel m = EnergyModel.defaults().withPue(1.2);
+ * EnergyModel m = EnergyModel.builder().pue(1.2).build();
  * long joules = m.itJoules(job, job.elapsed().toSeconds());   // before PUE
  * double kwh = m.facilityKwh(joules);                          // PUE applied
  * double kg = m.co2Kg(joules);

@@ -3,6 +3,7 @@ package io.slurmwise.cli.context;
 import io.slurmwise.Slurmwise;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.config.Settings;
+import io.slurmwise.diagnose.Retriever;
 import io.slurmwise.kb.KbConfig;
 import io.slurmwise.kb.spi.KbException;
 import io.slurmwise.kb.KnowledgeBase;
@@ -109,15 +110,31 @@ public final class Cli implements AutoCloseable {
         if (slurmwise != null) {
             throw new IllegalStateException("the slurmwise facade is wired once per run");
         }
+        slurmwise = Slurmwise.open(settings(answers), this::notice);
+        opened.add(slurmwise);
+        return slurmwise;
+    }
+
+    /**
+     * The fix-note retriever a diagnosis with these {@code answers} gets, from the same composition root but without
+     * a backend: {@code classify} needs no cluster. Closed with this context.
+     */
+    public Retriever retriever(Answers answers) {
+        Retriever r = Slurmwise.retriever(settings(answers), taxonomy(), this::notice);
+        if (r instanceof AutoCloseable c) {
+            opened.add(c);
+        }
+        return r;
+    }
+
+    /** The settings with what {@code answers} turns off: --no-llm is the template, --direct also the own note. */
+    private Settings settings(Answers answers) {
         Settings s = settings();
-        s = switch (answers) {
+        return switch (answers) {
             case FULL -> s;
             case NO_LLM -> s.withExplainer("template");
             case DIRECT -> s.withRetriever("notes").withExplainer("template");
         };
-        slurmwise = Slurmwise.open(s, this::notice);
-        opened.add(slurmwise);
-        return slurmwise;
     }
 
     /** The failure kinds and their notes (bundled, plus SLURMWISE_KNOWLEDGE), loaded once. */
