@@ -36,8 +36,6 @@ public final class Views {
         m.put("partition", j.partition());
         m.put("qos", j.qos());
         m.put("state", j.state().name());
-        // what became of the job, as stats, watch and diagnose count it (io.slurmwise.job.Outcome)
-        m.put("outcome", j.state().outcome().id());
         m.put("state_detail", j.status().detail().isEmpty() ? null : j.status().detail());
         m.put("exit_code", j.exitCode() == null ? null : j.exitCode().toString());
         // scontrol's view of the same exit (a shell's exit 139 is 139:0 there, 11:0 in sacct), while it is known
