@@ -81,8 +81,8 @@ public final class DiagnosisWorkflow {
     /**
      * Diagnoses a job record already at hand (no accounting lookup).
      *
-     * @param suggestPatch false skips the patch step, and with it reading the batch script and the partitions:
-     *                     for watchers that must stay gentle on a shared slurmdbd
+     * @param suggestPatch false skips the patch step, and with it reading the batch script: for watchers that must
+     *                     stay gentle on a shared slurmdbd (the partitions, from slurmctld, still fit the advice)
      */
     public Diagnosis diagnose(JobRecord job, boolean suggestPatch) {
         return diagnose(job, suggestPatch, new ArrayList<>());
@@ -98,8 +98,9 @@ public final class DiagnosisWorkflow {
         }
         List<LogTail> logs = readLogs(job, notices);
         Finding finding = classifier.classify(JobFacts.of(job), logs);
-        List<Partition> partitions = suggestPatch ? partitions(notices) : List.of();
-        List<FixNote> fixes = fitter.fit(retriever.retrieve(finding, job, fixCount), new JobAdviceFacts(job, partitions));
+        // the partitions fit the advice to the job's limits, patch or not (sinfo asks slurmctld, not slurmdbd)
+        List<Partition> partitions = partitions(notices);
+        List<FixNote> fixes = fixes(finding, job, partitions);
         Explanation explanation = explainer.explain(job, finding, fixes);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
@@ -120,6 +121,19 @@ public final class DiagnosisWorkflow {
             script = Optional.empty();
         }
         return patcher.suggest(job, finding, logs, script, partitions);
+    }
+
+    /** The retrieved fix notes fitted to the job; a note dropped as contradicting it leaves its place to the next. */
+    private List<FixNote> fixes(Finding finding, JobRecord job, List<Partition> partitions) {
+        JobAdviceFacts facts = new JobAdviceFacts(job, partitions);
+        List<FixNote> retrieved = retriever.retrieve(finding, job, fixCount);
+        List<FixNote> fixes = fitter.fit(retrieved, facts);
+        int dropped = retrieved.size() - fixes.size();
+        if (dropped > 0) {
+            List<FixNote> more = fitter.fit(retriever.retrieve(finding, job, fixCount + dropped), facts);
+            fixes = more.subList(0, Math.min(fixCount, more.size()));
+        }
+        return fixes;
     }
 
     /** The cluster's partitions (their limits fit the fixes and cap the patch), best effort. */
@@ -166,9 +180,8 @@ public final class DiagnosisWorkflow {
             String reason = job.optPendingReason().orElse("None");
             PendingReasons.Meaning m = pendingReasons.explain(reason);
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
-            List<Partition> partitions = suggestPatch && !finding.isUnknown() ? partitions(notices) : List.of();
-            List<FixNote> fixes = finding.isUnknown() ? List.of()
-                    : fitter.fit(retriever.retrieve(finding, job, fixCount), new JobAdviceFacts(job, partitions));
+            List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
+            List<FixNote> fixes = finding.isUnknown() ? List.of() : fixes(finding, job, partitions);
             String summary = "job " + job.id() + " " + job.name() + " is PENDING (" + reason + "): " + m.text()
                     + switch (m.startability()) {
                         case WILL -> "; it will start without changes.";
