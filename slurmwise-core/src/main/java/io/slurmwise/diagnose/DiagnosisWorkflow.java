@@ -43,6 +43,8 @@ public final class DiagnosisWorkflow {
     private final Explainer explainer;
     private final PatchSuggester patcher;
     private final FixFitter fitter;
+    /** Notes retrieved beyond the ones shown, to stand in for notes that fitting to the job leaves out. */
+    private static final int SPARE_FIXES = 3;
     private final PendingReasons pendingReasons;
     private final int tailLines;
     private final int fixCount;
@@ -100,7 +102,7 @@ public final class DiagnosisWorkflow {
         Finding finding = classifier.classify(JobFacts.of(job), logs);
         // the partitions fit the advice to the job's limits, patch or not (sinfo asks slurmctld, not slurmdbd)
         List<Partition> partitions = partitions(notices);
-        List<FixNote> fixes = fixes(finding, job, partitions);
+        List<FixNote> fixes = fittedFixes(finding, job, partitions);
         Explanation explanation = explainer.explain(job, finding, fixes);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
@@ -121,19 +123,6 @@ public final class DiagnosisWorkflow {
             script = Optional.empty();
         }
         return patcher.suggest(job, finding, logs, script, partitions);
-    }
-
-    /** The retrieved fix notes fitted to the job; a note dropped as contradicting it leaves its place to the next. */
-    private List<FixNote> fixes(Finding finding, JobRecord job, List<Partition> partitions) {
-        JobAdviceFacts facts = new JobAdviceFacts(job, partitions);
-        List<FixNote> retrieved = retriever.retrieve(finding, job, fixCount);
-        List<FixNote> fixes = fitter.fit(retrieved, facts);
-        int dropped = retrieved.size() - fixes.size();
-        if (dropped > 0) {
-            List<FixNote> more = fitter.fit(retriever.retrieve(finding, job, fixCount + dropped), facts);
-            fixes = more.subList(0, Math.min(fixCount, more.size()));
-        }
-        return fixes;
     }
 
     /** The cluster's partitions (their limits fit the fixes and cap the patch), best effort. */
@@ -181,7 +170,7 @@ public final class DiagnosisWorkflow {
             PendingReasons.Meaning m = pendingReasons.explain(reason);
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
             List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
-            List<FixNote> fixes = finding.isUnknown() ? List.of() : fixes(finding, job, partitions);
+            List<FixNote> fixes = finding.isUnknown() ? List.of() : fittedFixes(finding, job, partitions);
             String summary = "job " + job.id() + " " + job.name() + " is PENDING (" + reason + "): " + m.text()
                     + switch (m.startability()) {
                         case WILL -> "; it will start without changes.";
@@ -219,4 +208,27 @@ public final class DiagnosisWorkflow {
         }
         return logs;
     }
+
+    /**
+     * The retrieved notes fitted to the job; a note that fitting leaves out (every item contradicts the job) gives
+     * its place to the next best, so a diagnosis still shows {@code fixCount} notes.
+     */
+    private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions) {
+        List<FixNote> fitted = fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
+                new JobAdviceFacts(job, partitions));
+        if (fitted.size() <= fixCount) {
+            return fitted;
+        }
+        List<FixNote> top = new java.util.ArrayList<>(fitted.subList(0, fixCount));
+        // a diagnosis must say what to change: the finding's own Fixes section stays among those shown
+        if (top.stream().noneMatch(n -> isOwnFixes(n, finding)) && !top.isEmpty()) {
+            fitted.stream().filter(n -> isOwnFixes(n, finding)).findFirst().ifPresent(n -> top.set(top.size() - 1, n));
+        }
+        return List.copyOf(top);
+    }
+
+    private static boolean isOwnFixes(FixNote n, Finding finding) {
+        return n.kindId().equals(finding.kindId()) && "Fixes".equals(n.section());
+    }
+
 }
