@@ -126,7 +126,7 @@ public final class Slurmwise implements AutoCloseable {
     /**
      * Diagnoses a record you already have, e.g. from {@link #jobs(JobQuery)}, without looking it up again.
      *
-     * @param suggestPatch false skips the sbatch patch (no batch script or partition reads): cheaper for watchers
+     * @param suggestPatch false skips the sbatch patch (no batch script read): cheaper for watchers
      */
     public Diagnosis diagnose(JobRecord job, boolean suggestPatch) {
         return workflow.diagnose(job, suggestPatch);

@@ -84,8 +84,8 @@ public final class DiagnosisWorkflow {
     /**
      * Diagnoses a job record already at hand (no accounting lookup).
      *
-     * @param suggestPatch false skips the patch step, and with it reading the batch script and the partitions:
-     *                     for watchers that must stay gentle on a shared slurmdbd
+     * @param suggestPatch false skips the patch step, and with it reading the batch script: for watchers that must
+     *                     stay gentle on a shared slurmdbd (the partitions, from slurmctld, still fit the advice)
      */
     public Diagnosis diagnose(JobRecord job, boolean suggestPatch) {
         return diagnose(job, suggestPatch, new ArrayList<>());
@@ -101,7 +101,8 @@ public final class DiagnosisWorkflow {
         }
         List<LogTail> logs = readLogs(job, notices);
         Finding finding = classifier.classify(JobFacts.of(job), logs);
-        List<Partition> partitions = suggestPatch ? partitions(notices) : List.of();
+        // the partitions fit the advice to the job's limits, patch or not (sinfo asks slurmctld, not slurmdbd)
+        List<Partition> partitions = partitions(notices);
         List<FixNote> fixes = fittedFixes(finding, job, partitions);
         Explanation explanation = explainer.explain(job, finding, fixes);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
@@ -168,9 +169,8 @@ public final class DiagnosisWorkflow {
             String reason = job.optPendingReason().orElse("None");
             PendingReasons.Meaning m = pendingReasons.explain(reason);
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
-            List<Partition> partitions = suggestPatch && !finding.isUnknown() ? partitions(notices) : List.of();
-            List<FixNote> fixes = finding.isUnknown() ? List.of()
-                    : fittedFixes(finding, job, partitions);
+            List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
+            List<FixNote> fixes = finding.isUnknown() ? List.of() : fittedFixes(finding, job, partitions);
             String summary = "job " + job.id() + " " + job.name() + " is PENDING (" + reason + "): " + m.text()
                     + switch (m.startability()) {
                         case WILL -> "; it will start without changes.";

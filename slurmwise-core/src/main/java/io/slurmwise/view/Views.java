@@ -95,7 +95,6 @@ public final class Views {
         m.put("score", n.score());
         m.put("source", n.source());
         m.put("text", n.text());
-        m.put("items", n.items());
         return m;
     }
 
