@@ -34,16 +34,17 @@ public final class UserNames {
         if (uid == 0) {
             return Optional.of("root");
         }
-        return Optional.ofNullable(passwd(Path.of("/etc/passwd")).get(uid));
+        return Optional.ofNullable(passwd().get(uid));
     }
 
     /** Whether this host's passwd file has an account of that name. */
     public static boolean isLocalUser(String name) {
-        return passwd(Path.of("/etc/passwd")).containsValue(name);
+        return passwd().containsValue(name);
     }
 
-    /** The uid->name map of a passwd file; empty when it cannot be read. */
-    static Map<Long, String> passwd(Path file) {
+    /** This host's uid->name map from /etc/passwd, read once; empty when it cannot be read. */
+    private static Map<Long, String> passwd() {
+        Path file = Path.of("/etc/passwd");
         Map<Long, String> m = passwd;
         if (m == null) {
             m = new HashMap<>();

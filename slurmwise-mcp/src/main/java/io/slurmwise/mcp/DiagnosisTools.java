@@ -72,7 +72,7 @@ final class DiagnosisTools {
         m.put("schema", "slurmwise.diagnoses/v1");
         m.put("backend", backendReason);
         m.put("count", ds.size());
-        m.put("diagnoses", ds.stream().map(d -> compact(Views.diagnosis(d, backendReason))).toList());
+        m.put("diagnoses", ds.stream().map(d -> brief(compact(Views.diagnosis(d, backendReason)))).toList());
         Bounded.fit(m, "diagnoses", Bounded.DEFAULT_BYTES);
         StringBuilder text = new StringBuilder(ds.isEmpty() ? "no failed jobs in the window" : "");
         ds.forEach(d -> text.append(summary(d)).append('\n'));
@@ -87,6 +87,39 @@ final class DiagnosisTools {
             Map<String, Object> small = new LinkedHashMap<>((Map<String, Object>) patch);
             small.remove("patched_script");
             small.remove("fixes");
+            d.put("patch", small);
+        }
+        return d;
+    }
+
+    /**
+     * A diagnosis among several: the job's main numbers instead of its whole record, at most two fixes cut to 600
+     * characters, the patch's changes without the diff (get_job, diagnose_job on one id and suggest_patch give all).
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> brief(Map<String, Object> d) {
+        if (d.get("job") instanceof Map<?, ?> job) {
+            Map<String, Object> small = new LinkedHashMap<>();
+            for (String k : List.of("id", "name", "user", "partition", "state", "state_detail", "exit_code", "elapsed",
+                    "time_limit", "req_mem", "max_rss_bytes", "cpus", "gpus", "pending_reason")) {
+                small.put(k, job.get(k));
+            }
+            d.put("job", small);
+        }
+        if (d.get("fixes") instanceof List<?> fixes) {
+            List<Map<String, Object>> kept = new ArrayList<>();
+            for (Object f : fixes.subList(0, Math.min(2, fixes.size()))) {
+                Map<String, Object> fix = new LinkedHashMap<>((Map<String, Object>) f);
+                if (fix.get("text") instanceof String t && t.length() > 600) {
+                    fix.put("text", t.substring(0, 597) + "...");
+                }
+                kept.add(fix);
+            }
+            d.put("fixes", kept);
+        }
+        if (d.get("patch") instanceof Map<?, ?> patch) {
+            Map<String, Object> small = new LinkedHashMap<>((Map<String, Object>) patch);
+            small.remove("diff");
             d.put("patch", small);
         }
         return d;

@@ -48,6 +48,9 @@ public final class ClassifyCommand implements Callable<Integer> {
     @Option(names = "--exit-code", paramLabel = "CODE:SIGNAL", description = "The job's exit code, if known (e.g. 0:125).")
     private String exitCode;
 
+    @Option(names = "--direct", description = "The kind's own note only: no embedding index (fastest), as diagnose --direct.")
+    private boolean direct;
+
     @Mixin
     private JsonOutput json;
 
@@ -69,8 +72,9 @@ public final class ClassifyCommand implements Callable<Integer> {
         for (String f : files) {
             logs.add(read(f, tail));
         }
-        // the retriever a diagnosis uses, without a backend: classify needs no cluster
-        LogClassification c = LogClassification.of(new Classifier(cli.taxonomy()), cli.retriever(Cli.Answers.FULL),
+        // the retriever a diagnosis uses (and eval, and the classify_log tool), without a backend
+        LogClassification c = LogClassification.of(new Classifier(cli.taxonomy()),
+                cli.retriever(direct ? Cli.Answers.DIRECT : Cli.Answers.FULL),
                 facts, logs, LogClassification.FIXES);
         if (json.enabled()) {
             Json.print(cli.out(), Views.classification(files, c.finding(), c.fixes(), c.explanation()));
