@@ -142,7 +142,7 @@ public final class Cli implements AutoCloseable {
         if (noLlm || !ls.enabled()) {
             return new TemplateExplainer();
         }
-        llm = LlmExplainer.openAiCompatible(ls, new TemplateExplainer());
+        llm = LlmExplainer.openAiCompatible(ls, new TemplateExplainer(), taxonomy());
         return llm;
     }
 

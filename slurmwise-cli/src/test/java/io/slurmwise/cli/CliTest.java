@@ -196,6 +196,25 @@ class CliTest {
     }
 
     @Test
+    void aModelThatContradictsTheRulesIsSetAsideAndTheFooterSaysSo() throws IOException {
+        String contradiction = "The real cause is an NCCL network failure between nodes, not memory.";
+        try (FakeOpenAiServer llm = FakeOpenAiServer.answering(req -> contradiction)) {
+            Map<String, String> env = new HashMap<>();
+            env.put("SLURMWISE_NO_LLM", "");
+            env.put("SLURMWISE_LLM_BASE_URL", llm.baseUrl());
+            env.put("SLURMWISE_LLM_MODEL", "test-model");
+            Result r = run(env, false, "diagnose", "1001");
+            assertThat(r.out()).doesNotContain("NCCL network failure").contains("(oom)")
+                    .contains("model's words set aside: presents nccl, a consequence of oom, as the cause");
+            assertThat(r.err()).contains("the model's answer was set aside").hasLineCount(1);
+            JsonNode json = run(env, false, "diagnose", "1001", "--json").json();
+            assertThat(json.path("explanation").path("text").asText()).doesNotContain("NCCL network failure");
+            assertThat(json.path("explanation").path("source").asText()).isEqualTo("template");
+            assertThat(json.path("explanation").path("note").asText()).contains("nccl");
+        }
+    }
+
+    @Test
     void chatAnswersWithTheToolsThroughAModel() throws IOException {
         FakeOpenAiServer.Script script = req -> {
             for (JsonNode m : req.path("messages")) {

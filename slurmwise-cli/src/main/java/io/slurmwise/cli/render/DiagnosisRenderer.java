@@ -83,8 +83,14 @@ public final class DiagnosisRenderer {
         for (String n : f.notices()) {
             panel.row("Note", style.yellow(n));
         }
-        panel.footer(f.method() + " · " + backendReason + (j.user() == null ? "" : " · " + j.user()))
-                .print(out);
+        panel.footer(f.method() + f.explanation().optNote().map(n -> " · " + style.yellow(shortNote(n))).orElse("")
+                + " · " + backendReason + (j.user() == null ? "" : " · " + j.user())).print(out);
+    }
+
+    /** "the model's answer was set aside: it names another cause, nccl ("…"); …" -> "model's words set aside: names another cause, nccl". */
+    static String shortNote(String note) {
+        return note.replaceFirst("^the model's answer was set aside: (it )?", "model's words set aside: ")
+                .replaceAll(" \\(\".*?\"\\)", "").replaceFirst("; the template worded this$", "");
     }
 
     /** The suggested sbatch change: what and why, the unified diff (never applied), and advice. */
