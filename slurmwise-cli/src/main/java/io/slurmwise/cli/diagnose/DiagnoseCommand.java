@@ -38,6 +38,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Option(names = "--direct", description = "Rules and the kind's own note only: no language model, no embedding index (fastest).")
     private boolean direct;
 
+    @Option(names = "--full", description = "Show everything: the explanation, every note section with its score, the whole diff and advice.")
+    private boolean full;
+
     @Override
     public Integer call() {
         Cli cli = root.cli();
@@ -56,7 +59,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
         if (json) {
             Json.print(cli.out(), Views.diagnosis(d, cli.backendReason()));
         } else {
-            new DiagnosisRenderer(cli.style()).print(cli.out(), d, cli.backendReason());
+            new DiagnosisRenderer(cli.style(), full).print(cli.out(), d, cli.backendReason());
         }
         cli.llmFallbackReason().ifPresent(r -> cli.err().println(cli.style().dim("slurmwise: " + r)));
         if (d instanceof Diagnosis.NotFound) {
