@@ -58,7 +58,6 @@ public final class Classifier {
     private final SignatureScanner scanner;
     /** Signatures tested only on the last non-blank line of each log. */
     private final List<Signature> lastLineSignatures = new ArrayList<>();
-    private final Map<String, List<Pattern>> ignore = new HashMap<>();
     private final Map<String, Set<String>> consequences = new HashMap<>();
 
     public Classifier(Taxonomy taxonomy) {
@@ -68,9 +67,8 @@ public final class Classifier {
             for (Signature sig : k.signatures()) {
                 (sig.lastLine() ? lastLineSignatures : anyLine).add(sig);
             }
-            ignore.put(k.id(), k.ignore());
         }
-        this.scanner = new SignatureScanner(anyLine, ignore);
+        this.scanner = new SignatureScanner(anyLine);
         for (FailureKind k : taxonomy.kinds()) {
             consequences.put(k.id(), k.explains());
         }
@@ -131,10 +129,11 @@ public final class Classifier {
         boolean inFile = tail.firstLine() > 0;
         long base = inFile ? tail.firstLine() : 1;
         SignatureScanner.MatchSink sink = (sig, lineIndex, line) -> {
-            if (!sig.appliesTo(tail.stream())) {
+            FailureKind kind = taxonomy.kind(sig.kindId());
+            // the one place where a kind's ignore list (benign noise) is applied, for every rule
+            if (!sig.appliesTo(tail.stream()) || kind.ignores(line)) {
                 return;
             }
-            FailureKind kind = taxonomy.kind(sig.kindId());
             Score s = scores.computeIfAbsent(kind.id(), k -> new Score(kind));
             // each signature adds its weight once; further matching lines only add evidence to show
             double weight = s.signaturesSeen.add(sig) ? sig.weight() : 0;
@@ -142,54 +141,24 @@ public final class Classifier {
         };
         scanner.scan(tail.content(), sink);
         if (!lastLineSignatures.isEmpty()) {
-            scanLastLine(tail.content(), sink);
+            tail.lastLine().ifPresent(last -> scanLastLine(tail, last, sink));
         }
     }
 
     /**
-     * Tests the last-line signatures on the last non-blank line of one log. Only the end of that line is decoded
-     * (at most {@link SignatureScanner#WINDOW} bytes), so the cost does not grow with the log.
+     * Tests the last-line signatures on the last non-blank line of one log, as the tail decoded it (at most its
+     * last {@link LogTail#LAST_LINE_WINDOW} bytes); the line is numbered only when a signature matches.
      */
-    private void scanLastLine(byte[] content, SignatureScanner.MatchSink sink) {
-        int end = content.length;
-        while (end > 0 && isBlank(content[end - 1])) {
-            end--;
-        }
-        if (end == 0) {
-            return;
-        }
-        int start = end;
-        while (start > 0 && content[start - 1] != '\n' && end - start < SignatureScanner.WINDOW) {
-            start--;
-        }
-        String line = new String(content, start, end - start, java.nio.charset.StandardCharsets.UTF_8);
+    private void scanLastLine(LogTail tail, LogTail.LastLine last, SignatureScanner.MatchSink sink) {
         long lineIndex = -1;
         for (Signature sig : lastLineSignatures) {
-            if (sig.regex().matcher(line).find() && !ignored(sig.kindId(), line)) {
+            if (sig.regex().matcher(last.text()).find()) {
                 if (lineIndex < 0) {
-                    lineIndex = 0;
-                    for (int i = 0; i < start; i++) {
-                        if (content[i] == '\n') {
-                            lineIndex++;
-                        }
-                    }
+                    lineIndex = tail.lineIndexAt(last.offset());
                 }
-                sink.match(sig, lineIndex, line);
+                sink.match(sig, lineIndex, last.text());
             }
         }
-    }
-
-    private static boolean isBlank(byte b) {
-        return b == '\n' || b == '\r' || b == ' ' || b == '\t';
-    }
-
-    private boolean ignored(String kindId, String line) {
-        for (Pattern p : ignore.getOrDefault(kindId, List.of())) {
-            if (p.matcher(line).find()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void accountingEvidence(JobFacts f, Map<String, Score> scores) {

@@ -1,6 +1,5 @@
 package io.slurmwise.classify;
 
-import com.google.re2j.Pattern;
 import io.slurmwise.taxonomy.Signature;
 
 import java.nio.charset.StandardCharsets;
@@ -38,22 +37,16 @@ public final class SignatureScanner {
     }
 
     private final List<Signature> signatures;
-    private final List<List<Pattern>> ignores; // per signature: its kind's benign-noise patterns
     private final int[] delta;          // state * 256 + byte -> state
     private final int[][] outputs;      // state -> signature indexes whose literal ends here
     private final int[] always;         // signatures tested on every line
 
-    public SignatureScanner(List<Signature> signatures) {
-        this(signatures, Map.of());
-    }
-
     /**
-     * @param ignoreByKind per kind id, patterns of lines that are never evidence for that kind: such matches
-     *                     are not reported
+     * Every match is reported, benign noise included: the caller applies the kinds' ignore lists (the classifier
+     * does, in one place for every rule).
      */
-    public SignatureScanner(List<Signature> signatures, Map<String, List<Pattern>> ignoreByKind) {
+    public SignatureScanner(List<Signature> signatures) {
         this.signatures = List.copyOf(signatures);
-        this.ignores = this.signatures.stream().map(sig -> ignoreByKind.getOrDefault(sig.kindId(), List.of())).toList();
         List<int[]> trie = new ArrayList<>();
         List<List<Integer>> out = new ArrayList<>();
         trie.add(newNode());
@@ -194,7 +187,7 @@ public final class SignatureScanner {
             if (end > start || end < text.length) {
                 String s = decode(text, start, Math.min(end, start + 2 * WINDOW));
                 for (int a : always) {
-                    if (lastLineTested[a] != line && signatures.get(a).regex().matcher(s).find() && !ignored(a, s)) {
+                    if (lastLineTested[a] != line && signatures.get(a).regex().matcher(s).find()) {
                         sink.match(signatures.get(a), line, s);
                     }
                 }
@@ -210,7 +203,7 @@ public final class SignatureScanner {
     /** Logs repeat lines (progress, per-rank warnings): each distinct text is tested once per signature. */
     private static final int VERDICT_CACHE = 4096;
 
-    /** Which signatures were tested on one line text, and which matched (ignore patterns applied). */
+    /** Which signatures were tested on one line text, and which matched. */
     private final class LineVerdicts {
         private final java.util.BitSet tested = new java.util.BitSet();
         private final java.util.BitSet matched = new java.util.BitSet();
@@ -218,21 +211,12 @@ public final class SignatureScanner {
         boolean matches(int s, String line) {
             if (!tested.get(s)) {
                 tested.set(s);
-                if (signatures.get(s).regex().matcher(line).find() && !ignored(s, line)) {
+                if (signatures.get(s).regex().matcher(line).find()) {
                     matched.set(s);
                 }
             }
             return matched.get(s);
         }
-    }
-
-    private boolean ignored(int s, String line) {
-        for (Pattern p : ignores.get(s)) {
-            if (p.matcher(line).find()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static String window(byte[] text, int lineStart, int lineEnd, int hit, Map<Long, String> cache, long lineIndex) {

@@ -88,7 +88,7 @@ public final class DiagnosisWorkflow {
 
     private Diagnosis diagnose(JobRecord job, boolean suggestPatch, List<String> notices) {
         if (hasNoFailure(job)) {
-            Diagnosis d = statusOnly(job);
+            Diagnosis d = statusOnly(job, suggestPatch, notices);
             if (!notices.isEmpty() && d instanceof Diagnosis.StatusOnly so) {
                 return new Diagnosis.StatusOnly(so.job(), notices.get(0) + ". " + so.summary(), so.pending());
             }
@@ -153,7 +153,7 @@ public final class DiagnosisWorkflow {
         return s.isActive() || s == JobState.COMPLETED || s == JobState.UNKNOWN;
     }
 
-    private Diagnosis statusOnly(JobRecord job) {
+    private Diagnosis statusOnly(JobRecord job, boolean suggestPatch, List<String> notices) {
         JobState s = job.state();
         if (s == JobState.PENDING) {
             String reason = job.optPendingReason().orElse("None");
@@ -166,8 +166,11 @@ public final class DiagnosisWorkflow {
                         case MAY -> "; it may start if the cluster changes.";
                         case NEVER -> "; it can never start as submitted.";
                     };
-            return new Diagnosis.StatusOnly(job, summary,
-                    new PendingInfo(reason, m.startability(), m.text(), finding.isUnknown() ? null : finding, fixes));
+            // a job that can never start as submitted gets the nearest request that can, as a patch
+            Patch patch = suggestPatch && m.startability() == PendingReasons.Startability.NEVER && !finding.isUnknown()
+                    ? patch(job, finding, List.of(), notices) : null;
+            return new Diagnosis.StatusOnly(job, summary, new PendingInfo(reason, m.startability(), m.text(),
+                    finding.isUnknown() ? null : finding, fixes, patch));
         }
         String time = job.elapsed() == null ? "" : " after " + SlurmTime.format(job.elapsed());
         String summary = switch (s) {

@@ -19,4 +19,11 @@ public interface Retriever {
 
     /** Short name shown in the diagnosis footer, e.g. {@code notes} or {@code kb}. */
     String name();
+
+    /**
+     * Starts loading whatever expensive part the retriever needs (an embedding model) in the background, so it
+     * overlaps the accounting queries and the rules; a no-op by default.
+     */
+    default void prewarm() {
+    }
 }

@@ -158,6 +158,7 @@ public final class Views {
         m.put("meaning", p.meaning());
         m.put("finding", p.finding() == null ? null : finding(p.finding()));
         m.put("fixes", p.fixes().stream().map(Views::fix).toList());
+        m.put("patch", p.optPatch().map(Views::patch).orElse(null));
         return m;
     }
 

@@ -46,6 +46,11 @@ public final class SlurmwiseTools {
     private final Slurmwise slurmwise;
     private final String backendReason;
 
+    /** The tools over a facade; its backend reason goes into every answer's footer. */
+    public SlurmwiseTools(Slurmwise slurmwise) {
+        this(slurmwise, slurmwise.backendReason());
+    }
+
     public SlurmwiseTools(Slurmwise slurmwise, String backendReason) {
         this.slurmwise = slurmwise;
         this.backendReason = backendReason;

@@ -1,8 +1,9 @@
 package io.slurmwise.cli.jobs;
 
+import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.JobQuery;
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
@@ -11,8 +12,8 @@ import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
 import io.slurmwise.job.SlurmTime;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.time.LocalDateTime;
 import java.util.EnumSet;
@@ -27,8 +28,11 @@ import java.util.stream.Stream;
                 "Example: slurmwise jobs --state FAILED,TIMEOUT,OUT_OF_MEMORY --since now-7days"})
 public final class JobsCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private SlurmwiseCommand root;
+    private final Cli cli;
+
+    public JobsCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Option(names = "--state", split = ",", paramLabel = "STATE",
             description = "Only these states, comma-separated (FAILED,TIMEOUT,OUT_OF_MEMORY,...; short forms F,TO,OOM work).")
@@ -47,21 +51,21 @@ public final class JobsCommand implements Callable<Integer> {
     @Option(names = "--partition", paramLabel = "NAME", description = "Only this partition.")
     private String partition;
 
-    @Option(names = "--json", description = "Machine-readable output (schema slurmwise.jobs/v1).")
-    private boolean json;
+    @Mixin
+    private JsonOutput json;
 
     @Override
     public Integer call() {
-        Cli cli = root.cli();
         LocalDateTime now = cli.now();
         JobQuery q = new JobQuery(SlurmTime.parseWhen(since, now), SlurmTime.parseWhen(until, now), parseStates(states),
                 user, user == null, partition);
+        Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
         List<JobRecord> jobs;
-        try (Stream<JobRecord> s = cli.slurmwise().jobs(q)) {
+        try (Stream<JobRecord> s = sw.jobs(q)) {
             jobs = s.toList();
         }
-        if (json) {
-            Json.print(cli.out(), Views.jobs(jobs, cli.backendReason()));
+        if (json.enabled()) {
+            Json.print(cli.out(), Views.jobs(jobs, sw.backendReason()));
             return 0;
         }
         Style st = cli.style();
@@ -73,7 +77,7 @@ public final class JobsCommand implements Callable<Integer> {
                     j.end() == null ? "" : j.end().toString().replace('T', ' '));
         }
         t.print(cli.out());
-        cli.out().println(st.dim(jobs.size() + " job" + (jobs.size() == 1 ? "" : "s") + " · " + cli.backendReason()));
+        cli.out().println(st.dim(jobs.size() + " job" + (jobs.size() == 1 ? "" : "s") + " · " + sw.backendReason()));
         return 0;
     }
 

@@ -1,11 +1,9 @@
 package io.slurmwise.cli.mcp;
 
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.cli.context.Cli;
 import io.slurmwise.mcp.SlurmwiseMcpServer;
 import io.slurmwise.mcp.SlurmwiseTools;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ParentCommand;
 
 import java.util.concurrent.Callable;
 
@@ -16,13 +14,15 @@ import java.util.concurrent.Callable;
                 "  {\"command\": \"/path/to/slurmwise\", \"args\": [\"mcp\"]}"})
 public final class McpCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private SlurmwiseCommand root;
+    private final Cli cli;
+
+    public McpCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Override
     public Integer call() {
-        Cli cli = root.cli();
-        SlurmwiseMcpServer.serve(new SlurmwiseTools(cli.slurmwise(), cli.backendReason()), System.in, System.out);
+        SlurmwiseMcpServer.serve(new SlurmwiseTools(cli.slurmwise(Cli.Answers.FULL)), System.in, System.out);
         return 0;
     }
 }

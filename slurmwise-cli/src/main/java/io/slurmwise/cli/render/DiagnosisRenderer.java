@@ -10,7 +10,6 @@ import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.patch.Patch;
 import io.slurmwise.taxonomy.Note;
-import io.slurmwise.taxonomy.NoteSection;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -78,6 +77,10 @@ public final class DiagnosisRenderer {
         panel.row("Can start", can);
         if (p.finding() != null) {
             panel.row("Kind", p.finding().kind().title() + " (" + p.finding().kindId() + ")");
+        }
+        // the fix first: the patch (when the request can never start as it is), then the notes
+        p.optPatch().ifPresent(patch -> addPatch(panel, patch));
+        if (p.finding() != null) {
             addFixes(panel, p.fixes(), p.finding().kind().note());
         }
         panel.footer("rules · pending reason from the scheduler").print(out);
@@ -301,8 +304,8 @@ public final class DiagnosisRenderer {
         for (FixNote n : fixes) {
             panel.item("▸", style.bold(n.kindId() + " › " + n.section())
                     + style.dim(String.format(Locale.ROOT, " · %.2f · %s", n.score(), n.source())));
-            boolean isFixes = "fixes".equalsIgnoreCase(n.section());
-            List<String> items = isFixes ? new NoteSection(n.section(), n.text()).numberedItems() : List.of();
+            // a Fixes section's items were parsed once, when the note was loaded
+            List<String> items = "fixes".equalsIgnoreCase(n.section()) ? n.items() : List.of();
             if (!items.isEmpty()) {
                 for (int i = 0; i < items.size(); i++) {
                     panel.item("  " + (i + 1) + ".", items.get(i));
@@ -332,7 +335,7 @@ public final class DiagnosisRenderer {
         if (best == null) {
             return;
         }
-        List<String> items = new NoteSection(best.section(), best.text()).numberedItems();
+        List<String> items = best.items();
         if (items.isEmpty()) {
             items = List.of(best.text());
         }
