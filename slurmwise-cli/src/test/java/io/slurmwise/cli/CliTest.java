@@ -84,8 +84,8 @@ class CliTest {
     }
 
     @Test
-    void directDiagnosisUsesTheRulesAndTheKindsNoteOnly() {
-        Result r = run("diagnose", "1001", "--direct");
+    void rulesOnlyDiagnosisUsesTheRulesAndTheKindsNoteOnly() {
+        Result r = run("diagnose", "1001", "--rules-only");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("(oom)").contains("╰─ rules ·").doesNotContain("rules + kb");
     }
@@ -154,7 +154,13 @@ class CliTest {
         assertThat(malformed.err()).contains("is not a SLURM job id").doesNotContain("Exception").doesNotContain("\tat ");
         Result missing = run("diagnose", "999999");
         assertThat(missing.code()).isEqualTo(ExitCodes.NOT_FOUND);
-        assertThat(missing.err()).contains("not found");
+        assertThat(missing.err()).contains("job 999999 is not known to").hasLineCount(1);
+        assertThat(missing.out()).isEmpty();
+        Result typo = run("diagnoze", "1001");
+        assertThat(typo.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(typo.err()).containsPattern("Did you mean|Possible solutions").contains("diagnose");
+        Result optionTypo = run("diagnose", "1001", "--ful");
+        assertThat(optionTypo.err()).containsPattern("Did you mean|Possible solutions").contains("--full");
         Result backend = run(Map.of("SLURMWISE_BACKEND", "nosuch"), false, "diagnose", "1001");
         assertThat(backend.code()).isEqualTo(ExitCodes.BACKEND);
         assertThat(backend.err()).contains("unknown").contains("mock");
@@ -183,7 +189,7 @@ class CliTest {
 
     @Test
     void jobsListsAndFilters() throws IOException {
-        Result all = run("jobs");
+        Result all = run(Map.of("COLUMNS", "160"), false, "jobs");
         assertThat(all.code()).isZero();
         assertThat(all.out()).contains("JOBID").contains("1001").contains("train_llama_sft").contains("backend mock");
         JsonNode timeouts = run("jobs", "--state", "TIMEOUT", "--json").json();

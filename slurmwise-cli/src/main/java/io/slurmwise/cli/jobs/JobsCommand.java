@@ -23,7 +23,8 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 /** {@code slurmwise jobs}: list jobs of a window, by state, user and partition. */
-@Command(name = "jobs", mixinStandardHelpOptions = true,
+@Command(name = "jobs",
+        header = "List jobs from the cluster's accounting.", mixinStandardHelpOptions = true,
         description = {"List jobs from the cluster's accounting.",
                 "Example: slurmwise jobs --state FAILED,TIMEOUT,OUT_OF_MEMORY --since now-7days"})
 public final class JobsCommand implements Callable<Integer> {
@@ -69,7 +70,9 @@ public final class JobsCommand implements Callable<Integer> {
             return 0;
         }
         Style st = cli.style();
-        Table t = new Table(st, "JOBID", "NAME", "USER", "PARTITION", "STATE", "EXIT", "ELAPSED", "LIMIT", "END");
+        Table t = new Table(st, "JOBID", "NAME", "USER", "PARTITION", "STATE", "EXIT", "ELAPSED", "LIMIT", "END")
+                .flexible("LIMIT", 10).flexible("STATE", 13).flexible("END", 16).flexible("NAME", 15)
+                .flexible("PARTITION", 9);
         for (JobRecord j : jobs) {
             t.row(j.id().toString(), j.name(), nz(j.user()), nz(j.partition()), st.state(j.status().toString()),
                     j.exitCode() == null ? "" : j.exitCode().toString(),

@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
 import java.util.concurrent.Callable;
 
 /** {@code slurmwise mcp}: the read-only MCP server on stdin/stdout, for agents and IDEs. */
-@Command(name = "mcp", mixinStandardHelpOptions = true,
+@Command(name = "mcp",
+        header = "Serve the read-only MCP tools on stdio.", mixinStandardHelpOptions = true,
         description = {"Serve the read-only MCP tools (diagnose_job, list_jobs, classify_log, failure_kinds, fleet_stats)",
                 "over stdio until the client closes stdin. Example client configuration:",
                 "  {\"command\": \"/path/to/slurmwise\", \"args\": [\"mcp\"]}"})

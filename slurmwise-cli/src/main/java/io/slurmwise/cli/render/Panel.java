@@ -32,9 +32,11 @@ public final class Panel {
         return this;
     }
 
-    /** A heading row inside the panel. */
+    /** A heading row inside the panel, wrapped when too wide. */
     public Panel heading(String text) {
-        lines.add(style.bold(text));
+        for (String l : fit(text, style.width() - 2)) {
+            lines.add(style.bold(l));
+        }
         return this;
     }
 
@@ -85,6 +87,35 @@ public final class Panel {
 
     static String pad(String s, int n) {
         return s.length() >= n ? s : s + " ".repeat(n - s.length());
+    }
+
+    /** Prints {@code text} (lines) fitted to {@code width}: see {@link #fit}. */
+    public static void println(PrintWriter out, String text, int width) {
+        for (String line : text.split("\n", -1)) {
+            fit(line, width).forEach(out::println);
+        }
+    }
+
+    /**
+     * One line fitted to {@code width} columns: as it is when it fits, else wrapped between words with a hanging
+     * indent under its value ({@code Energy       263.9 kWh ...} continues under {@code 263.9}). A too-wide line
+     * loses its colour.
+     */
+    public static List<String> fit(String line, int width) {
+        if (visibleLength(line) <= width) {
+            return List.of(line);
+        }
+        String plain = stripAnsi(line);
+        java.util.regex.Matcher label = java.util.regex.Pattern.compile("^(\\s*\\S+(?: \\S+)*\\s{2,})\\S").matcher(plain);
+        int hang = label.find() && label.group(1).length() < width / 2 ? label.group(1).length()
+                : plain.length() - plain.stripLeading().length();
+        List<String> out = new ArrayList<>();
+        String head = plain.substring(0, hang);
+        List<String> body = wrap(plain.substring(hang), width - hang);
+        for (int i = 0; i < body.size(); i++) {
+            out.add((i == 0 ? head : " ".repeat(hang)) + body.get(i));
+        }
+        return out;
     }
 
     /** Length on screen: ANSI colour codes take no room. */
