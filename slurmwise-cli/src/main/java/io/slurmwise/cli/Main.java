@@ -36,6 +36,16 @@ public final class Main {
         }
     }
 
+    /**
+     * The command tree exactly as a run builds it, for tools that document it (the shell completion and the man
+     * page of the release archives); nothing is executed, so the context's streams and environment stay unused.
+     */
+    public static CommandLine model() {
+        PrintWriter sink = new PrintWriter(new StringWriter());
+        GlobalOptions options = new GlobalOptions();
+        return commandLine(new Cli(sink, sink, Map.of(), false, options), options);
+    }
+
     static CommandLine commandLine(Cli cli, GlobalOptions options) {
         CommandLine cmd = new CommandLine(SlurmwiseCommand.class, new CliFactory(cli, options));
         cmd.setOut(cli.out());
