@@ -30,6 +30,10 @@ class McpDiagnoseTest {
             assertThat(remote.code()).as(remote.err()).isZero();
             JsonNode a = local.json();
             JsonNode b = remote.json();
+            // the MCP tool keeps its answers bounded: it leaves out the whole patched script (the diff is there)
+            if (a.path("patch").isObject()) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) a.get("patch")).remove("patched_script");
+            }
             assertThat(b).as(job).isEqualTo(a);
         }
         CliTest.Result text = run(env, false, "diagnose", "1001", "--mcp-server", server(home));

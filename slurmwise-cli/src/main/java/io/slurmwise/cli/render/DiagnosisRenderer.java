@@ -284,6 +284,25 @@ public final class DiagnosisRenderer {
         }
     }
 
+    /** A note's line that opens inline code it does not close is joined with the next, so wrapping keeps the code whole. */
+    static List<String> joinSplitCode(List<String> lines) {
+        List<String> out = new java.util.ArrayList<>();
+        StringBuilder open = null;
+        for (String l : lines) {
+            String cur = open == null ? l : open + " " + l.strip();
+            if (cur.replace("```", "").chars().filter(c -> c == '`').count() % 2 == 1 && !l.strip().startsWith("```")) {
+                open = new StringBuilder(cur);
+            } else {
+                out.add(cur);
+                open = null;
+            }
+        }
+        if (open != null) {
+            out.add(open.toString());
+        }
+        return out;
+    }
+
     /** Lines of a section shown after the first one; the whole note is one command away. */
     private static final int MORE_LINES = 5;
 
@@ -308,10 +327,10 @@ public final class DiagnosisRenderer {
             List<String> items = "fixes".equalsIgnoreCase(n.section()) ? n.items() : List.of();
             if (!items.isEmpty()) {
                 for (int i = 0; i < items.size(); i++) {
-                    panel.item("  " + (i + 1) + ".", items.get(i));
+                    panel.item("  " + (i + 1) + ".", String.join("\n", joinSplitCode(items.get(i).lines().toList())));
                 }
             } else {
-                List<String> lines = n.text().lines().toList();
+                List<String> lines = joinSplitCode(n.text().lines().toList());
                 int show = first ? lines.size() : Math.min(lines.size(), MORE_LINES);
                 for (int i = 0; i < show; i++) {
                     panel.item("  ", lines.get(i));
