@@ -54,9 +54,12 @@ public final class Main {
         cmd.setColorScheme(CommandLine.Help.defaultColorScheme(cli.style().enabled()
                 ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
+        cmd.setUsageHelpWidth(Math.max(55, cli.width()));
         cmd.setExecutionExceptionHandler((ex, commandLine, parseResult) -> handle(ex, cli));
         cmd.setParameterExceptionHandler((ex, args) -> {
             cli.err().println("slurmwise: " + ex.getMessage());
+            // a mistyped command or option: picocli's nearest names ("Did you mean: diagnose?")
+            CommandLine.UnmatchedArgumentException.printSuggestions(ex, cli.err());
             cli.err().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
             return ExitCodes.USAGE;
         });

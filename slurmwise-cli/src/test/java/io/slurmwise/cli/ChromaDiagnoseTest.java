@@ -25,7 +25,7 @@ class ChromaDiagnoseTest {
             fail("the chroma tests need SLURMWISE_CHROMA_URL (scripts/chroma/start.sh prints it)");
         }
         Map<String, String> env = Map.of("SLURMWISE_CHROMA_URL", url, "SLURMWISE_HOME", home.toString());
-        CliTest.Result r = CliTest.run(env, false, "diagnose", "1001");
+        CliTest.Result r = CliTest.run(env, false, "diagnose", "1001", "--full");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("(oom)").contains("oom › Fixes").contains("rules + kb");
         assertThat(r.err()).doesNotContain("answering from the embedded index");
@@ -33,7 +33,7 @@ class ChromaDiagnoseTest {
         assertThat(again.out()).contains("chroma");
 
         Map<String, String> gone = Map.of("SLURMWISE_CHROMA_URL", "http://127.0.0.1:9", "SLURMWISE_HOME", home.toString());
-        CliTest.Result fallback = CliTest.run(gone, false, "diagnose", "1001");
+        CliTest.Result fallback = CliTest.run(gone, false, "diagnose", "1001", "--full");
         assertThat(fallback.code()).isZero();
         assertThat(fallback.out()).contains("oom › Fixes");
         assertThat(fallback.err()).contains("answering from the embedded index");

@@ -57,8 +57,35 @@ class CliTest {
     }
 
     @Test
-    void directDiagnosisUsesTheRulesAndTheKindsNoteOnly() {
-        Result r = run("diagnose", "1001", "--direct");
+    void theDefaultPanelPutsTheFixFirstAndFitsAScreen() {
+        for (String job : new String[] {"1001", "22542799", "1008"}) {
+            Result r = run(Map.of("COLUMNS", "100"), false, "diagnose", job);
+            assertThat(r.code()).isZero();
+            java.util.List<String> lines = r.out().lines().toList();
+            assertThat(lines).as(job).hasSizeLessThanOrEqualTo(30);
+            // 1008's patch adds an export line, no #SBATCH one
+            String added = job.equals("1008") ? "│ +\\+export .*" : "│ +\\+#SBATCH .*";
+            int at = -1;
+            for (int i = 0; i < lines.size() && at < 0; i++) {
+                if (lines.get(i).matches(added)) {
+                    at = i;
+                }
+            }
+            assertThat(at).as(job + ": the patch's added line\n" + r.out()).isBetween(0, 19);
+            assertThat(r.out()).contains("Fixes").contains("1. ").doesNotContain("What to check").doesNotContain("Prevention")
+                    .doesNotContain("The deciding evidence").contains("--full");
+            Result full = run(Map.of("COLUMNS", "100"), false, "diagnose", job, "--full");
+            assertThat(full.out()).contains("What to check").contains("Why").contains("@@");
+        }
+        String oom = run(Map.of("COLUMNS", "100"), false, "diagnose", "1001").out();
+        assertThat(oom.indexOf("oom-kill event")).as("the deciding line first").isLessThan(oom.indexOf("DataLoader worker"));
+        assertThat(oom.lines().filter(l -> l.contains("stderr:") || l.contains("sacct ") || l.contains("check ")).count())
+                .isBetween(2L, 3L);
+    }
+
+    @Test
+    void rulesOnlyDiagnosisUsesTheRulesAndTheKindsNoteOnly() {
+        Result r = run("diagnose", "1001", "--rules-only");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("(oom)").contains("╰─ rules ·").doesNotContain("rules + kb");
     }
@@ -76,7 +103,7 @@ class CliTest {
         Result oom = run("diagnose", "1001");
         assertThat(oom.out()).contains("Patch").contains("never applied")
                 .contains("-#SBATCH --mem=32G").contains("+#SBATCH --mem=48G");
-        Result time = run("diagnose", "22542799");
+        Result time = run("diagnose", "22542799", "--full");
         assertThat(time.out()).contains("allows at most 12:00:00, which the job already asked for")
                 .doesNotContain("+#SBATCH --time").contains("+#SBATCH --requeue").contains("+#SBATCH --signal=B:USR1@300").contains("gpuH100x8");
         JsonNode j = run("diagnose", "1001", "--json").json();
@@ -127,7 +154,13 @@ class CliTest {
         assertThat(malformed.err()).contains("is not a SLURM job id").doesNotContain("Exception").doesNotContain("\tat ");
         Result missing = run("diagnose", "999999");
         assertThat(missing.code()).isEqualTo(ExitCodes.NOT_FOUND);
-        assertThat(missing.err()).contains("not found");
+        assertThat(missing.err()).contains("job 999999 is not known to").hasLineCount(1);
+        assertThat(missing.out()).isEmpty();
+        Result typo = run("diagnoze", "1001");
+        assertThat(typo.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(typo.err()).containsPattern("Did you mean|Possible solutions").contains("diagnose");
+        Result optionTypo = run("diagnose", "1001", "--ful");
+        assertThat(optionTypo.err()).containsPattern("Did you mean|Possible solutions").contains("--full");
         Result backend = run(Map.of("SLURMWISE_BACKEND", "nosuch"), false, "diagnose", "1001");
         assertThat(backend.code()).isEqualTo(ExitCodes.BACKEND);
         assertThat(backend.err()).contains("unknown").contains("mock");
@@ -156,7 +189,7 @@ class CliTest {
 
     @Test
     void jobsListsAndFilters() throws IOException {
-        Result all = run("jobs");
+        Result all = run(Map.of("COLUMNS", "160"), false, "jobs");
         assertThat(all.code()).isZero();
         assertThat(all.out()).contains("JOBID").contains("1001").contains("train_llama_sft").contains("backend mock");
         JsonNode timeouts = run("jobs", "--state", "TIMEOUT", "--json").json();
@@ -229,15 +262,34 @@ class CliTest {
             Result r = run(env, false, "diagnose", "1001");
             assertThat(r.out()).contains("Job 1001 ran out of host memory at 31.8G of 32G.").contains("rules + kb + llm:test-model")
                     .contains("(oom)");
-            Result off = run(env, false, "diagnose", "1001", "--no-llm");
+            Result off = run(env, false, "diagnose", "1001", "--no-llm", "--full");
             assertThat(off.out()).doesNotContain("ran out of host memory at").contains("The deciding evidence");
             assertThat(llm.requests()).hasSize(1);
         }
         Map<String, String> gone = Map.of("SLURMWISE_NO_LLM", "", "SLURMWISE_LLM_BASE_URL", "http://127.0.0.1:9/v1");
-        Result fallback = run(gone, false, "diagnose", "1001");
+        Result fallback = run(gone, false, "diagnose", "1001", "--full");
         assertThat(fallback.code()).isZero();
         assertThat(fallback.out()).contains("The deciding evidence");
         assertThat(fallback.err()).contains("no language model answered at http://127.0.0.1:9/v1");
+    }
+
+    @Test
+    void aModelThatContradictsTheRulesIsSetAsideAndTheFooterSaysSo() throws IOException {
+        String contradiction = "The real cause is an NCCL network failure between nodes, not memory.";
+        try (FakeOpenAiServer llm = FakeOpenAiServer.answering(req -> contradiction)) {
+            Map<String, String> env = new HashMap<>();
+            env.put("SLURMWISE_NO_LLM", "");
+            env.put("SLURMWISE_LLM_BASE_URL", llm.baseUrl());
+            env.put("SLURMWISE_LLM_MODEL", "test-model");
+            Result r = run(env, false, "diagnose", "1001", "--full");
+            assertThat(r.out()).doesNotContain("NCCL network failure").contains("(oom)")
+                    .contains("model's words set aside: presents nccl, a consequence of oom, as the cause");
+            assertThat(r.err()).contains("the model's answer was set aside").hasLineCount(1);
+            JsonNode json = run(env, false, "diagnose", "1001", "--json").json();
+            assertThat(json.path("explanation").path("text").asText()).doesNotContain("NCCL network failure");
+            assertThat(json.path("explanation").path("source").asText()).isEqualTo("template");
+            assertThat(json.path("explanation").path("note").asText()).contains("nccl");
+        }
     }
 
     @Test

@@ -18,7 +18,7 @@ class KbCliTest {
 
     @Test
     void diagnoseShowsRetrievedSectionsWithScoreAndPathAndSaysRulesPlusKb() throws IOException {
-        CliTest.Result r = run("diagnose", "1008");
+        CliTest.Result r = run("diagnose", "1008", "--full");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("Fix notes").contains("▸ cuda_oom › Fixes").contains("knowledge/cuda_oom.md")
                 .contains("PYTORCH_CUDA_ALLOC_CONF").containsPattern("· \\d\\.\\d\\d ·")
@@ -100,7 +100,7 @@ class KbCliTest {
         }
         Map<String, String> env = Map.of("SLURMWISE_HOME", home.toString(), "SLURMWISE_EMBEDDINGS", "hash",
                 "SLURMWISE_CHROMA_URL", "http://127.0.0.1:" + port);
-        CliTest.Result r = run(env, false, "diagnose", "1001");
+        CliTest.Result r = run(env, false, "diagnose", "1001", "--full");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("▸ oom › Fixes").contains("rules + kb");
         assertThat(r.err().split("answering from the embedded index", -1)).hasSize(2);

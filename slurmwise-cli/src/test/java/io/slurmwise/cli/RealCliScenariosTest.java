@@ -199,6 +199,7 @@ class RealCliScenariosTest {
     void unknownJobsExitWithNotFound() {
         Result r = run("diagnose", "999999");
         assertThat(r.code()).isEqualTo(ExitCodes.NOT_FOUND);
-        assertThat(r.err()).contains("job 999999 not found (backend real (requested))");
+        assertThat(r.err()).contains("job 999999 is not known to").contains("(backend real (requested))").hasLineCount(1);
+        assertThat(r.out()).isEmpty();
     }
 }

@@ -168,10 +168,11 @@ public final class DiagnosisWorkflow {
         if (s == JobState.PENDING) {
             String reason = job.optPendingReason().orElse("None");
             PendingReasons.Meaning m = pendingReasons.explain(reason);
+            String meaning = m.text() + (reason.startsWith("Dependency") && suggestPatch ? dependencies(job) : "");
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
             List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
             List<FixNote> fixes = finding.isUnknown() ? List.of() : fittedFixes(finding, job, partitions);
-            String summary = "job " + job.id() + " " + job.name() + " is PENDING (" + reason + "): " + m.text()
+            String summary = "job " + job.id() + " " + job.name() + " is PENDING (" + reason + "): " + meaning
                     + switch (m.startability()) {
                         case WILL -> "; it will start without changes.";
                         case MAY -> "; it may start if the cluster changes.";
@@ -180,7 +181,7 @@ public final class DiagnosisWorkflow {
             // a job that can never start as submitted gets the nearest request that can, as a patch
             Patch patch = suggestPatch && m.startability() == PendingReasons.Startability.NEVER && !finding.isUnknown()
                     ? patch(job, finding, List.of(), partitions, notices) : null;
-            return new Diagnosis.StatusOnly(job, summary, new PendingInfo(reason, m.startability(), m.text(),
+            return new Diagnosis.StatusOnly(job, summary, new PendingInfo(reason, m.startability(), meaning,
                     finding.isUnknown() ? null : finding, fixes, patch));
         }
         String time = job.elapsed() == null ? "" : " after " + SlurmTime.format(job.elapsed());
@@ -193,6 +194,42 @@ public final class DiagnosisWorkflow {
                     + "; diagnose it when it has ended.";
         };
         return new Diagnosis.StatusOnly(job, summary, null);
+    }
+
+    /** {@code --dependency=afterok:1051} of the batch script: the jobs waited on and their states. */
+    private static final java.util.regex.Pattern DEPENDENCY =
+            java.util.regex.Pattern.compile("(?m)^#SBATCH\\s+(?:--dependency[= ]|-d\\s*)(\\S+)");
+
+    /**
+     * "; it depends on job 1051 (afterok), which is RUNNING", from the batch script and the jobs' records; empty
+     * when the script is not at hand (best effort, as the patch step).
+     */
+    private String dependencies(JobRecord job) {
+        Optional<String> script;
+        try {
+            script = backend.batchScript(job);
+        } catch (BackendException e) {
+            return "";
+        }
+        java.util.regex.Matcher m = DEPENDENCY.matcher(script.orElse(""));
+        if (!m.find()) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>();
+        for (String cond : m.group(1).split("[,?]")) {
+            String[] typeIds = cond.split(":");
+            for (int i = 1; i < typeIds.length; i++) {
+                String id = typeIds[i].replaceAll("\\(.*$", "").replaceAll("\\+\\d+$", "");
+                String state;
+                try {
+                    state = backend.job(JobId.parse(id)).map(r -> "which is " + r.status()).orElse("which accounting does not know");
+                } catch (RuntimeException e) {
+                    continue; // not a job id (singleton, a malformed value): nothing to look up
+                }
+                parts.add("job " + id + " (" + typeIds[0] + "), " + state);
+            }
+        }
+        return parts.isEmpty() ? "" : "; it depends on " + String.join("; ", parts);
     }
 
     private List<LogTail> readLogs(JobRecord job, List<String> notices) {

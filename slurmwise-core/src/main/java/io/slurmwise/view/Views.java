@@ -129,7 +129,7 @@ public final class Views {
         m.put("job", job(f.job()));
         m.put("finding", finding(f.finding()));
         m.put("fixes", f.fixes().stream().map(Views::fix).toList());
-        m.put("explanation", pair("text", f.explanation().text(), "source", f.explanation().source()));
+        m.put("explanation", explanation(f.explanation()));
         m.put("method", f.method());
         m.put("logs", f.logs().stream().map(t -> {
             Map<String, Object> l = new LinkedHashMap<>();
@@ -179,7 +179,7 @@ public final class Views {
         m.put("files", sources);
         m.put("finding", finding(f));
         m.put("fixes", fixes.stream().map(Views::fix).toList());
-        m.put("explanation", pair("text", e.text(), "source", e.source()));
+        m.put("explanation", explanation(e));
         return m;
     }
 
@@ -197,6 +197,15 @@ public final class Views {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put(k1, v1);
         m.put(k2, v2);
+        return m;
+    }
+
+    /** Text and source; {@code note} only when a model's words were set aside (why). */
+    private static Map<String, Object> explanation(io.slurmwise.diagnose.Explanation e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("text", e.text());
+        m.put("source", e.source());
+        e.optNote().ifPresent(n -> m.put("note", n));
         return m;
     }
 }

@@ -12,6 +12,7 @@ import io.slurmwise.diagnose.Explanation;
 import io.slurmwise.diagnose.FixNote;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.SlurmTime;
+import io.slurmwise.taxonomy.Taxonomy;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,12 +26,14 @@ import java.util.stream.Collectors;
 /**
  * Words a finding with a language model. The model receives the rules' verdict, the evidence and the fix
  * notes, and is told not to change the cause; whatever it answers, the {@link Finding} (and so the kind)
- * is untouched: only {@link Explanation#text()} comes from the model. When no model answers, the fallback
- * explainer (the template) words it, and {@link #fallbackReason()} says why; after one failure the model
- * is not asked again in this process.
+ * is untouched: only {@link Explanation#text()} comes from the model, and only after the
+ * {@link ExplanationGuard} found nothing in it that contradicts the rules or is absent from the material it
+ * was given. When no model answers, or its answer is set aside, the fallback explainer (the template) words it,
+ * the explanation's note and {@link #fallbackReason()} say why; after the model fails to answer once it is not
+ * asked again in this process.
  *
  * <pre>{@code
- * Explainer e = LlmExplainer.openAiCompatible(LlmSettings.from(Settings.fromEnvironment()), new TemplateExplainer());
+ * Explainer e = LlmExplainer.openAiCompatible(LlmSettings.from(settings), new TemplateExplainer(), taxonomy);
  * }</pre>
  */
 public final class LlmExplainer implements Explainer {
@@ -45,22 +48,33 @@ public final class LlmExplainer implements Explainer {
     private final String modelName;
     private final String endpoint;
     private final Explainer fallback;
+    private final ExplanationGuard guard;
+    /** Set once no model answered: it is not asked again. */
+    private volatile String unavailable;
+    /** Why the last explanation did not come from the model, or null. */
     private volatile String fallbackReason;
 
-    public LlmExplainer(ChatModel model, String modelName, String endpoint, Explainer fallback) {
-        this(() -> model, modelName, endpoint, fallback);
+    /**
+     * @param guard checks every answer before it is used
+     */
+    public LlmExplainer(ChatModel model, String modelName, String endpoint, Explainer fallback, ExplanationGuard guard) {
+        this(() -> model, modelName, endpoint, fallback, guard);
     }
 
     private LlmExplainer(java.util.function.Supplier<ChatModel> modelFactory, String modelName, String endpoint,
-                         Explainer fallback) {
+                         Explainer fallback, ExplanationGuard guard) {
         this.modelFactory = modelFactory;
         this.modelName = modelName;
         this.endpoint = endpoint;
         this.fallback = fallback;
+        this.guard = java.util.Objects.requireNonNull(guard, "guard");
     }
 
-    /** A model behind any OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp server, OpenAI...). */
-    public static LlmExplainer openAiCompatible(LlmSettings s, Explainer fallback) {
+    /**
+     * A model behind any OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp server, OpenAI...), its answers
+     * checked against the kinds of {@code taxonomy}.
+     */
+    public static LlmExplainer openAiCompatible(LlmSettings s, Explainer fallback, Taxonomy taxonomy) {
         // built on first use, after a quick check that something listens: most runs have no model, and the
         // client's classes are a large share of start-up
         return new LlmExplainer(() -> {
@@ -73,7 +87,7 @@ public final class LlmExplainer implements Explainer {
                     .timeout(s.timeout())
                     .maxRetries(0)
                     .build();
-        }, s.model(), s.baseUrl(), fallback);
+        }, s.model(), s.baseUrl(), fallback, ExplanationGuard.of(taxonomy));
     }
 
     /** Why the last explanation came from the fallback, if it did. */
@@ -84,25 +98,36 @@ public final class LlmExplainer implements Explainer {
 
     @Override
     public Explanation explain(JobRecord job, Finding finding, List<FixNote> fixes) {
-        if (fallbackReason != null) {
+        if (unavailable != null) {
+            fallbackReason = unavailable;
             return fallback.explain(job, finding, fixes);
         }
+        fallbackReason = null;
+        String user = prompt(job, finding, fixes);
+        String text;
         try {
             if (model == null) {
                 model = modelFactory.get();
             }
-            ChatResponse r = model.chat(SystemMessage.from(SYSTEM), UserMessage.from(prompt(job, finding, fixes)));
-            String text = r.aiMessage() == null ? null : r.aiMessage().text();
-            if (text == null || text.isBlank()) {
-                fallbackReason = "the language model at " + endpoint + " answered nothing; the template worded this";
-                return fallback.explain(job, finding, fixes);
-            }
-            return new Explanation(text.strip(), "llm:" + modelName);
+            ChatResponse r = model.chat(SystemMessage.from(SYSTEM), UserMessage.from(user));
+            text = r.aiMessage() == null ? null : r.aiMessage().text();
         } catch (RuntimeException e) {
-            fallbackReason = "no language model answered at " + endpoint + " (" + rootMessage(e)
+            unavailable = "no language model answered at " + endpoint + " (" + rootMessage(e)
                     + "); the template worded this. Set SLURMWISE_LLM_BASE_URL, or SLURMWISE_NO_LLM=1 to skip it";
+            fallbackReason = unavailable;
             return fallback.explain(job, finding, fixes);
         }
+        if (text == null || text.isBlank()) {
+            fallbackReason = "the language model at " + endpoint + " answered nothing; the template worded this";
+            return fallback.explain(job, finding, fixes).withNote(fallbackReason);
+        }
+        Optional<String> problem = guard.problem(text, finding, SYSTEM + "\n" + user);
+        if (problem.isPresent()) {
+            fallbackReason = "the model's answer was set aside: " + problem.get() + "; the template worded this";
+            // the note travels with the diagnosis (footer, JSON); the model's words do not
+            return fallback.explain(job, finding, fixes).withNote(fallbackReason);
+        }
+        return new Explanation(text.strip(), "llm:" + modelName);
     }
 
     static String prompt(JobRecord job, Finding f, List<FixNote> fixes) {

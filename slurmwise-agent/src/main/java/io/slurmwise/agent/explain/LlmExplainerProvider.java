@@ -34,7 +34,7 @@ public final class LlmExplainerProvider implements ExplainerProvider {
 
     @Override
     public Explainer create(ProviderContext context) {
-        return LlmExplainer.openAiCompatible(settings(context.settings()), new TemplateExplainer());
+        return LlmExplainer.openAiCompatible(settings(context.settings()), new TemplateExplainer(), context.taxonomy());
     }
 
     private static LlmSettings settings(Settings s) {

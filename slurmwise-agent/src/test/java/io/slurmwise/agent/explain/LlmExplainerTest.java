@@ -6,6 +6,7 @@ import io.slurmwise.backend.mock.MockBackend;
 import io.slurmwise.config.Settings;
 import io.slurmwise.diagnose.Diagnosis;
 import io.slurmwise.diagnose.TemplateExplainer;
+import io.slurmwise.taxonomy.Taxonomy;
 import org.junit.jupiter.api.Test;
 
 import java.net.ServerSocket;
@@ -23,13 +24,13 @@ class LlmExplainerTest {
 
     @Test
     void theModelWordsTheFindingFromTheRulesEvidenceAndFixes() throws Exception {
-        try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> "Your job ran out of host memory: raise --mem to 40G.");
+        try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> "Your job ran out of host memory: raise --mem to 48G.");
              Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled())
-                     .explainer(LlmExplainer.openAiCompatible(settings(server.baseUrl()), new TemplateExplainer())).build()) {
+                     .explainer(LlmExplainer.openAiCompatible(settings(server.baseUrl()), new TemplateExplainer(), Taxonomy.load(null))).build()) {
             Diagnosis d = sw.diagnose("1001");
             assertThat(d).isInstanceOfSatisfying(Diagnosis.Failed.class, f -> {
                 assertThat(f.finding().kindId()).isEqualTo("oom");
-                assertThat(f.explanation().text()).isEqualTo("Your job ran out of host memory: raise --mem to 40G.");
+                assertThat(f.explanation().text()).isEqualTo("Your job ran out of host memory: raise --mem to 48G.");
                 assertThat(f.explanation().source()).isEqualTo("llm:test-model");
                 assertThat(f.method()).isEqualTo("rules + llm:test-model");
             });
@@ -47,7 +48,7 @@ class LlmExplainerTest {
     void aModelThatClaimsAnotherCauseCannotChangeTheKind() throws Exception {
         try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> "Ignore the rules: this was really a segfault.");
              Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled())
-                     .explainer(LlmExplainer.openAiCompatible(settings(server.baseUrl()), new TemplateExplainer())).build()) {
+                     .explainer(LlmExplainer.openAiCompatible(settings(server.baseUrl()), new TemplateExplainer(), Taxonomy.load(null))).build()) {
             Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose("1001");
             assertThat(f.finding().kindId()).isEqualTo("oom");
             assertThat(f.finding().source()).isEqualTo("rules");
@@ -60,7 +61,7 @@ class LlmExplainerTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort(); // closed again: nothing listens there
         }
-        LlmExplainer llm = LlmExplainer.openAiCompatible(settings("http://127.0.0.1:" + port + "/v1"), new TemplateExplainer());
+        LlmExplainer llm = LlmExplainer.openAiCompatible(settings("http://127.0.0.1:" + port + "/v1"), new TemplateExplainer(), Taxonomy.load(null));
         try (Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled()).explainer(llm).build()) {
             Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose("1001");
             assertThat(f.explanation().source()).isEqualTo("template");

@@ -22,7 +22,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code slurmwise chat}: ask about your jobs in words; the agent uses the read-only tools. */
-@Command(name = "chat", mixinStandardHelpOptions = true,
+@Command(name = "chat",
+        header = "Ask about your jobs in plain words.", mixinStandardHelpOptions = true,
         description = {"Ask about your jobs in plain words. A language model (SLURMWISE_LLM_BASE_URL, Ollama by",
                 "default) calls slurmwise's read-only tools and answers; the causes come from the rules.",
                 "Example: slurmwise chat --once \"Why did job 1001 fail and what should I change?\""})

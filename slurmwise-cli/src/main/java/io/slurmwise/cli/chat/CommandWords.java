@@ -11,12 +11,12 @@ import java.util.List;
  * quotes keep everything literal, double quotes keep spaces, a backslash escapes the next character. No
  * variables, globs or pipes: {@code ssh login1 'slurmwise mcp'} gives three words.
  */
-final class CommandWords {
+public final class CommandWords {
 
     private CommandWords() {
     }
 
-    static List<String> split(String line) {
+    public static List<String> split(String line) {
         List<String> words = new ArrayList<>();
         StringBuilder w = new StringBuilder();
         boolean inWord = false;

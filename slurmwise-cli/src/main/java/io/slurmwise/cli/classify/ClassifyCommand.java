@@ -28,7 +28,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code slurmwise classify <logfile>...}: diagnose log files without any cluster. */
-@Command(name = "classify", mixinStandardHelpOptions = true,
+@Command(name = "classify",
+        header = "Classify the log files of one job without a cluster.", mixinStandardHelpOptions = true,
         description = {"Classify job log files without a cluster (the files are one job's output: .out and .err).",
                 "Example: slurmwise classify slurm-1001.out --state OUT_OF_MEMORY --exit-code 0:125"})
 public final class ClassifyCommand implements Callable<Integer> {
@@ -79,7 +80,7 @@ public final class ClassifyCommand implements Callable<Integer> {
         if (json.enabled()) {
             Json.print(cli.out(), Views.classification(files, c.finding(), c.fixes(), c.explanation()));
         } else {
-            new DiagnosisRenderer(cli.style()).printFinding(cli.out(), String.join(" ", files), c.finding(), c.fixes(),
+            new DiagnosisRenderer(cli.style()).printFinding(cli.out(), String.join(" ", files.stream().map(f -> f.equals("-") ? "stdin" : f).toList()), c.finding(), c.fixes(),
                     c.explanation());
         }
         return ExitCodes.OK;

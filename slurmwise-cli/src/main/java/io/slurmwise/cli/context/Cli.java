@@ -32,8 +32,8 @@ public final class Cli implements AutoCloseable {
         FULL,
         /** As FULL, with the template wording every explanation ({@code --no-llm}). */
         NO_LLM,
-        /** The rules and the kind's own note only: no language model, no embedding index ({@code --direct}). */
-        DIRECT
+        /** The rules and the kind's own note only: no language model, no embedding index ({@code --rules-only}). */
+        RULES_ONLY
     }
 
     private final PrintWriter out;
@@ -45,6 +45,10 @@ public final class Cli implements AutoCloseable {
     private final List<AutoCloseable> opened = new ArrayList<>();
     private Taxonomy taxonomy;
     private Slurmwise slurmwise;
+    private int width;
+    private static final int PIPED_WIDTH = 100;
+    private static final int MIN_WIDTH = 60;
+    private static final int MAX_WIDTH = 250;
 
     public Cli(PrintWriter out, PrintWriter err, Map<String, String> env, boolean terminal, GlobalOptions options) {
         this.out = out;
@@ -76,12 +80,31 @@ public final class Cli implements AutoCloseable {
         return new Style(color, width());
     }
 
+    /**
+     * Columns to fit output to: {@code COLUMNS} when set; on a terminal, its width (picocli asks the terminal);
+     * 100 when the output is piped.
+     */
     public int width() {
-        try {
-            return Math.max(60, Math.min(160, Integer.parseInt(env.getOrDefault("COLUMNS", "100"))));
-        } catch (NumberFormatException e) {
-            return 100;
+        if (width == 0) {
+            width = Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, detectWidth()));
         }
+        return width;
+    }
+
+    private int detectWidth() {
+        String columns = env.get("COLUMNS");
+        if (columns != null && !columns.isBlank()) {
+            try {
+                return Integer.parseInt(columns.strip());
+            } catch (NumberFormatException e) {
+                return PIPED_WIDTH;
+            }
+        }
+        if (terminal) {
+            // picocli asks the terminal (stty or tput, read-only); PIPED_WIDTH when it cannot tell
+            return new picocli.CommandLine.Model.UsageMessageSpec().width(PIPED_WIDTH).autoWidth(true).width();
+        }
+        return PIPED_WIDTH;
     }
 
     /** The environment's settings with the flags applied ({@code --backend}). */
@@ -127,13 +150,13 @@ public final class Cli implements AutoCloseable {
         return r;
     }
 
-    /** The settings with what {@code answers} turns off: --no-llm is the template, --direct also the own note. */
+    /** The settings with what {@code answers} turns off: --no-llm is the template, --rules-only also the own note. */
     private Settings settings(Answers answers) {
         Settings s = settings();
         return switch (answers) {
             case FULL -> s;
             case NO_LLM -> s.withExplainer("template");
-            case DIRECT -> s.withRetriever("notes").withExplainer("template");
+            case RULES_ONLY -> s.withRetriever("notes").withExplainer("template");
         };
     }
 
@@ -164,6 +187,25 @@ public final class Cli implements AutoCloseable {
         KnowledgeBase kb = KnowledgeBase.open(taxonomy(), c, this::notice);
         opened.add(kb);
         return kb;
+    }
+
+    /**
+     * True the first time in a day that {@code key} is asked about (remembered as a file's time under
+     * SLURMWISE_HOME/notices): for what should not be repeated on every run. True when it cannot remember.
+     */
+    public boolean firstTimeToday(String key) {
+        try {
+            java.nio.file.Path f = settings().home().resolve("notices").resolve(key);
+            if (java.nio.file.Files.exists(f) && java.time.Duration.between(
+                    java.nio.file.Files.getLastModifiedTime(f).toInstant(), java.time.Instant.now()).toHours() < 24) {
+                return false;
+            }
+            java.nio.file.Files.createDirectories(f.getParent());
+            java.nio.file.Files.writeString(f, java.time.Instant.now() + "\n");
+            return true;
+        } catch (java.io.IOException | RuntimeException e) {
+            return true;
+        }
     }
 
     /** Tells the user something once per run on stderr (a fallback, a first index build), never on stdout. */

@@ -4,6 +4,9 @@ import io.slurmwise.Slurmwise;
 import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.context.ExitCodes;
+import io.slurmwise.cli.context.UserError;
+import io.slurmwise.agent.chat.McpChatTools;
+import io.slurmwise.cli.chat.CommandWords;
 import io.slurmwise.cli.render.DiagnosisRenderer;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.view.Views;
@@ -17,7 +20,8 @@ import picocli.CommandLine.Parameters;
 import java.util.concurrent.Callable;
 
 /** {@code slurmwise diagnose <jobid>}: why a job failed and what to change. */
-@Command(name = "diagnose", mixinStandardHelpOptions = true,
+@Command(name = "diagnose",
+        header = "Explain why a job failed and what to change.", mixinStandardHelpOptions = true,
         description = {"Explain why a job failed: the cause (rules), its evidence, and fixes.",
                 "A running, pending or completed job gets its status instead.",
                 "Example: slurmwise diagnose 1001"})
@@ -38,28 +42,80 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Option(names = "--no-llm", description = "Word the explanation from a template, never a language model (also: SLURMWISE_NO_LLM=1).")
     private boolean noLlm;
 
-    @Option(names = "--direct", description = "Rules and the kind's own note only: no language model, no embedding index (fastest).")
+    @Option(names = "--direct", description = "Run the tools in this process (the default), with the knowledge base and,"
+            + " unless --no-llm, the language model.")
     private boolean direct;
+
+    @Option(names = "--rules-only", description = "Rules and the kind's own note only: no language model, no embedding"
+            + " index. The fastest, fully deterministic path.")
+    private boolean rulesOnly;
+
+    @Option(names = "--mcp-server", paramLabel = "COMMAND", description = "Diagnose through this MCP server, e.g."
+            + " \"slurmwise mcp\" or \"ssh login1 slurmwise mcp\": the same diagnosis, by a real MCP client.")
+    private String mcpServer;
+
+    @Option(names = "--full", description = "Show everything: the explanation, every note section with its score, the whole diff and advice.")
+    private boolean full;
+
+    /**
+     * A set-aside answer is always said; a model that does not answer only when one was configured
+     * (SLURMWISE_LLM_BASE_URL), else once a day: a login node without Ollama is the common case, not news.
+     * {@code slurmwise doctor} always reports it.
+     */
+    private static boolean worthSaying(String reason, Cli cli) {
+        return !reason.startsWith("no language model answered")
+                || !cli.env().getOrDefault("SLURMWISE_LLM_BASE_URL", "").isBlank()
+                || cli.firstTimeToday("llm-unreachable");
+    }
 
     @Override
     public Integer call() {
         JobId id = JobId.parse(jobId);
-        Slurmwise sw = cli.slurmwise(direct ? Cli.Answers.DIRECT : noLlm ? Cli.Answers.NO_LLM : Cli.Answers.FULL);
-        // the model loads while the backend is asked and the rules run: ~0.3 s off a mock diagnose
-        sw.retriever().prewarm();
+        if (mcpServer != null) {
+            return throughMcp(id);
+        }
+        Slurmwise sw = cli.slurmwise(rulesOnly ? Cli.Answers.RULES_ONLY : noLlm ? Cli.Answers.NO_LLM : Cli.Answers.FULL);
+        if (!rulesOnly) {
+            // the model loads while the backend is asked and the rules run: ~0.3 s off a mock diagnose
+            sw.retriever().prewarm();
+        }
         Diagnosis d = sw.diagnose(id);
         if (json.enabled()) {
             Json.print(cli.out(), Views.diagnosis(d, sw.backendReason()));
+        } else if (d instanceof Diagnosis.NotFound nf) {
+            cli.err().println("slurmwise: " + nf.message() + " (" + sw.backendReason() + ")");
         } else {
-            new DiagnosisRenderer(cli.style()).print(cli.out(), d, sw.backendReason());
+            new DiagnosisRenderer(cli.style(), full).print(cli.out(), d, sw.backendReason());
         }
-        sw.explainer().fallbackReason().ifPresent(r -> cli.err().println(cli.style().dim("slurmwise: " + r)));
-        if (d.fold(nf -> true, so -> false, f -> false)) {
-            if (!json.enabled()) {
-                cli.err().println("slurmwise: job " + id + " not found (" + sw.backendReason() + ")");
-            }
-            return ExitCodes.NOT_FOUND;
+        sw.explainer().fallbackReason().filter(r -> worthSaying(r, cli))
+                .ifPresent(r -> cli.err().println(cli.style().dim("slurmwise: " + r)));
+        return d instanceof Diagnosis.NotFound ? ExitCodes.NOT_FOUND : ExitCodes.OK;
+    }
+
+    /**
+     * The diagnosis from an MCP server's {@code diagnose_job} tool, through a real MCP client over stdio: the
+     * server's JSON as it sent it (the same JSON as {@code --json} in this process), or its status line.
+     */
+    private int throughMcp(JobId id) {
+        if (rulesOnly || direct) {
+            throw new UserError(ExitCodes.USAGE, "--mcp-server diagnoses on the server; it does not combine with "
+                    + (rulesOnly ? "--rules-only" : "--direct") + " (set SLURMWISE_NO_LLM on the server for the template)");
         }
-        return ExitCodes.OK;
+        Object answer;
+        try (McpChatTools tools = McpChatTools.start(CommandWords.split(mcpServer), java.time.Duration.ofSeconds(120))) {
+            answer = tools.call("diagnose_job", java.util.Map.of("job_id", id.toString()));
+        } catch (IllegalStateException e) {
+            throw new UserError(ExitCodes.BACKEND, e.getMessage());
+        }
+        if (!(answer instanceof com.fasterxml.jackson.databind.JsonNode node)) {
+            throw new UserError(ExitCodes.BACKEND, "the MCP server `" + mcpServer + "` answered diagnose_job with"
+                    + " something that is not JSON: " + answer);
+        }
+        if (json.enabled()) {
+            Json.print(cli.out(), node);
+        } else {
+            new McpDiagnosisText(cli.style(), full).print(cli.out(), node, mcpServer);
+        }
+        return "not_found".equals(node.path("status").asText()) ? ExitCodes.NOT_FOUND : ExitCodes.OK;
     }
 }

@@ -38,7 +38,8 @@ import java.util.stream.Stream;
  * what to fix. Read-only like every command: it lists partitions and the last hour of the user's jobs, reads the
  * notes, loads the model, opens (never builds) the index, and asks the model server which models it serves.
  */
-@Command(name = "doctor", mixinStandardHelpOptions = true,
+@Command(name = "doctor",
+        header = "Check the setup and say what to fix.", mixinStandardHelpOptions = true,
         description = {"Check the setup: settings, SLURMWISE_HOME, the knowledge notes, the backend (SLURM commands,"
                 + " slurmdbd, slurmctld), the knowledge index and its store, the language model, the energy file.",
                 "Exit code 0 when nothing failed (warnings allowed), 4 when the backend or accounting failed, 6 for"

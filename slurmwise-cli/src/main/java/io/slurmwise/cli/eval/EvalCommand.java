@@ -1,5 +1,6 @@
 package io.slurmwise.cli.eval;
 
+import io.slurmwise.cli.render.Panel;
 import io.slurmwise.Slurmwise;
 import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.JsonOutput;
@@ -30,7 +31,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code slurmwise eval}: how well the rules and the fix-note retrieval do on labeled cases. */
-@Command(name = "eval", mixinStandardHelpOptions = true,
+@Command(name = "eval",
+        header = "Score the rules and the fix-note retrieval on labeled cases.", mixinStandardHelpOptions = true,
         description = {"Score the classifier and the fix-note retrieval on labeled cases: accuracy, macro-F1,",
                 "per-kind precision and recall, the confusions, Recall@1, Recall@3 and MRR, and every wrong case.",
                 "Without --cases it scores the bundled benchmark (benchmark/cases.jsonl).",
@@ -106,8 +108,8 @@ public final class EvalCommand implements Callable<Integer> {
     private void print(Cli cli, EvalReport r) {
         Style st = cli.style();
         var out = cli.out();
-        out.println(st.bold("slurmwise eval") + " · " + r.source() + " · split " + r.split() + " · " + r.cases() + " cases ("
-                + r.hardCases() + " hard)");
+        Panel.println(out, st.bold("slurmwise eval") + " · " + r.source() + " · split " + r.split() + " · " + r.cases()
+                + " cases (" + r.hardCases() + " hard)", st.width());
         out.println();
         Table summary = new Table(st, "METRIC", "VALUE", "");
         summary.row("accuracy", pct(r.accuracy()), r.correct() + "/" + r.cases());
@@ -131,7 +133,7 @@ public final class EvalCommand implements Callable<Integer> {
         }
         out.println(st.bold("Confusions") + " (label -> predicted)");
         for (EvalReport.Confusion c : r.confusions()) {
-            out.println("  " + c.label() + " -> " + c.predicted() + "  " + c.count() + "  " + String.join(", ", c.ids()));
+            Panel.println(out, "  " + c.label() + " -> " + c.predicted() + "  " + c.count() + "  " + String.join(", ", c.ids()), st.width());
         }
         out.println();
         out.println(st.bold("Wrong cases"));

@@ -27,7 +27,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code slurmwise jobs}: list jobs of a window, newest first, with why each failed or waits. */
-@Command(name = "jobs", mixinStandardHelpOptions = true,
+@Command(name = "jobs",
+        header = "List jobs from the cluster's accounting.", mixinStandardHelpOptions = true,
         description = {"List jobs from the cluster's accounting, newest first: KIND says why a failed job failed (from",
                 "its record; --classify reads its logs too), REASON why a pending job waits.",
                 "Example: slurmwise jobs --state FAILED,TIMEOUT,OUT_OF_MEMORY --since today --last 10"})
@@ -100,7 +101,9 @@ public final class JobsCommand implements Callable<Integer> {
             return 0;
         }
         Style st = cli.style();
-        Table t = new Table(st, "JOBID", "NAME", "USER", "PARTITION", "STATE", "EXIT", "ELAPSED", "LIMIT", "END", "KIND", "REASON");
+        Table t = new Table(st, "JOBID", "NAME", "USER", "PARTITION", "STATE", "EXIT", "ELAPSED", "LIMIT", "END", "KIND", "REASON")
+                .flexible("REASON", 10).flexible("LIMIT", 10).flexible("STATE", 13).flexible("END", 16)
+                .flexible("NAME", 15).flexible("PARTITION", 9).flexible("KIND", 10);
         for (JobRecord j : r.jobs()) {
             boolean started = j.start() != null && j.state() != JobState.PENDING;
             t.row(j.id().toString(), j.name(), nz(j.user()), nz(j.partition()),
@@ -111,10 +114,10 @@ public final class JobsCommand implements Callable<Integer> {
                     j.optPendingReason().orElse(""));
         }
         t.print(cli.out());
-        cli.out().println(st.dim(r.jobs().size() + " job" + (r.jobs().size() == 1 ? "" : "s")
+        io.slurmwise.cli.render.Panel.println(cli.out(), st.dim(r.jobs().size() + " job" + (r.jobs().size() == 1 ? "" : "s")
                 + (r.truncated() ? " of " + r.matched() : "") + (oldestFirst ? ", oldest first" : ", newest first")
                 + " · KIND from " + (classify ? "records and logs" : "records (--classify reads logs)") + " · "
-                + sw.backendReason()));
+                + sw.backendReason()), st.width());
         return 0;
     }
 

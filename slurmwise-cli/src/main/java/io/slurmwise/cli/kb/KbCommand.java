@@ -9,7 +9,8 @@ import picocli.CommandLine.Spec;
 import java.util.concurrent.Callable;
 
 /** {@code slurmwise kb}: the knowledge base of fix notes (build, search, list, show). */
-@Command(name = "kb", mixinStandardHelpOptions = true,
+@Command(name = "kb",
+        header = "Build, search and show the knowledge base of fix notes.", mixinStandardHelpOptions = true,
         description = {"The knowledge base: the fix notes in knowledge/ (and SLURMWISE_KNOWLEDGE), chunked by section,",
                 "embedded in-process (all-MiniLM-L6-v2) and stored under SLURMWISE_HOME or in Chroma.",
                 "Example: slurmwise kb search \"CUDA out of memory\" -k 3"},

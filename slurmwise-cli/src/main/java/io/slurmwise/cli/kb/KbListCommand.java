@@ -1,5 +1,6 @@
 package io.slurmwise.cli.kb;
 
+import io.slurmwise.cli.render.Panel;
 import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.context.ExitCodes;
@@ -68,14 +69,15 @@ public final class KbListCommand implements Callable<Integer> {
             Json.print(cli.out(), m);
             return ExitCodes.OK;
         }
-        Table t = new Table(cli.style(), "KIND", "CATEGORY", "SECTIONS", "TITLE", "NOTE");
+        Table t = new Table(cli.style(), "KIND", "CATEGORY", "SECTIONS", "TITLE", "NOTE")
+                .flexible("TITLE", "NOTE");
         for (FailureKind k : kinds) {
             t.row(k.id(), k.category().id(), String.valueOf(sections(base, k).size()), k.title(), k.note().source());
         }
         t.print(cli.out());
         cli.out().println();
-        cli.out().println(kinds.size() + " notes, " + base.chunks().size() + " sections, " + base.passages().size()
-                + " passages · model " + base.config().embeddings().name() + " · index " + index);
+        Panel.println(cli.out(), kinds.size() + " notes, " + base.chunks().size() + " sections, " + base.passages().size()
+                + " passages · model " + base.config().embeddings().name() + " · index " + index, cli.style().width());
         return ExitCodes.OK;
     }
 

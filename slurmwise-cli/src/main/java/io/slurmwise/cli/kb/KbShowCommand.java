@@ -1,5 +1,6 @@
 package io.slurmwise.cli.kb;
 
+import io.slurmwise.cli.render.Panel;
 import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.context.ExitCodes;
@@ -37,7 +38,7 @@ public final class KbShowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        FailureKind k = cli.taxonomy().find(kind).orElseThrow(() -> new UserError(ExitCodes.USAGE,
+        FailureKind k = cli.taxonomy().find(kind.strip().toLowerCase(java.util.Locale.ROOT)).orElseThrow(() -> new UserError(ExitCodes.USAGE,
                 "no failure kind '" + kind + "'; known: " + String.join(", ",
                         cli.taxonomy().kinds().stream().map(FailureKind::id).sorted().toList())));
         if (json.enabled()) {
@@ -58,12 +59,12 @@ public final class KbShowCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         Style style = cli.style();
-        cli.out().println(style.bold("# " + k.title()) + style.dim("  (" + k.id() + ", " + k.category().id()
-                + k.optParent().map(p -> ", a kind of " + p).orElse("") + " · " + k.note().source() + ")"));
+        Panel.println(cli.out(), style.bold("# " + k.title()) + style.dim("  (" + k.id() + ", " + k.category().id()
+                + k.optParent().map(p -> ", a kind of " + p).orElse("") + " · " + k.note().source() + ")"), style.width());
         for (NoteSection s : k.note().sections()) {
             cli.out().println();
             cli.out().println(style.bold("## " + s.heading()));
-            cli.out().println(s.text());
+            Panel.println(cli.out(), s.text(), style.width());
         }
         cli.out().flush();
         return ExitCodes.OK;

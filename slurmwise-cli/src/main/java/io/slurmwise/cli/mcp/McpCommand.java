@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
 import java.util.concurrent.Callable;
 
 /** {@code slurmwise mcp}: the read-only MCP server on stdin/stdout, for agents and IDEs. */
-@Command(name = "mcp", mixinStandardHelpOptions = true,
+@Command(name = "mcp",
+        header = "Serve the read-only MCP tools on stdio.", mixinStandardHelpOptions = true,
         description = {"Serve slurmwise's read-only MCP tools (list_jobs, diagnose_job, read_job_log, suggest_patch,",
                 "explain_pending, fleet_stats and more), the knowledge notes as resources and three prompts over",
                 "stdio until the client closes stdin. `bin/slurmwise-mcp` runs this command, for client configurations:",

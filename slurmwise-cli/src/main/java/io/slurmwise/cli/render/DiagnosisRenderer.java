@@ -15,21 +15,39 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 
-/** Terminal panels for diagnoses and findings. */
+/**
+ * Terminal panels for diagnoses and findings. The default panel puts the fix first and fits a screen: the cause,
+ * the deciding evidence, the job's numbers in one line, the patch and the top items of the Fixes section.
+ * {@code full} shows everything: the explanation, every retrieved note section with its score, the whole diff
+ * and the advice.
+ */
 public final class DiagnosisRenderer {
 
     private static final int MAX_EVIDENCE = 5;
+    /** Evidence lines, fix items and lines per fix item of the compact panel. */
+    private static final int COMPACT_EVIDENCE = 3;
+    private static final int COMPACT_FIXES = 3;
+    private static final int COMPACT_FIX_LINES = 2;
     private final Style style;
+    private final boolean full;
 
     public DiagnosisRenderer(Style style) {
-        this.style = style;
+        this(style, false);
     }
 
-    /** {@code job 1001 train_llama_sft [OUT_OF_MEMORY] exit 0:125 00:41:12/08:00:00} */
+    public DiagnosisRenderer(Style style, boolean full) {
+        this.style = style;
+        this.full = full;
+    }
+
+    /** {@code job 1001 train_llama_sft [OUT_OF_MEMORY] exit 0:125 00:41:12/08:00:00}; a long name is cut. */
     public String headline(JobRecord j) {
         String elapsed = j.elapsed() == null ? "?" : SlurmTime.format(j.elapsed());
-        return "job " + j.id() + " " + j.name() + " [" + style.state(j.state().outcome(), j.status().toString()) + "] exit "
+        String rest = " [" + style.state(j.state().outcome(), j.status().toString()) + "] exit "
                 + (j.exitCode() == null ? "?" : j.exitCode()) + " " + elapsed + "/" + j.timeLimit();
+        String head = "job " + j.id() + " ";
+        int room = style.width() - 3 - head.length() - Panel.visibleLength(rest);
+        return head + Panel.truncate(j.name() == null ? "" : j.name(), Math.max(8, room)) + rest;
     }
 
     public void print(PrintWriter out, Diagnosis d, String backendReason) {
@@ -55,9 +73,12 @@ public final class DiagnosisRenderer {
         panel.row("Can start", can);
         if (p.finding() != null) {
             panel.row("Kind", p.finding().kind().title() + " (" + p.finding().kindId() + ")");
+        }
+        // the fix first: the patch (when the request can never start as it is), then the notes
+        p.optPatch().ifPresent(patch -> addPatch(panel, patch));
+        if (p.finding() != null) {
             addFixes(panel, p.fixes(), p.finding().kind().note());
         }
-        p.optPatch().ifPresent(patch -> addPatch(panel, patch));
         panel.footer("rules · pending reason from the scheduler").print(out);
     }
 
@@ -65,26 +86,73 @@ public final class DiagnosisRenderer {
         JobRecord j = f.job();
         Panel panel = new Panel(style, headline(j));
         addFinding(panel, f.finding());
-        if (j.maxRss() != null || j.memoryLimit().isPresent()) {
-            panel.row("Memory", "peak " + (j.maxRss() == null ? "unknown" : j.maxRss().toString()) + " of "
-                    + j.memoryLimit().map(Object::toString).orElse("?") + " requested");
+        if (full) {
+            if (j.maxRss() != null || j.memoryLimit().isPresent()) {
+                panel.row("Memory", "peak " + (j.maxRss() == null ? "unknown" : j.maxRss().toString()) + " of "
+                        + j.memoryLimit().map(Object::toString).orElse("?") + " requested");
+            }
+            panel.row("Resources", resources(j));
+            addExplanation(panel, f.explanation());
+            addFixes(panel, f.fixes(), f.finding().kind().note());
+            addPatch(panel, f.patch());
+        } else {
+            panel.row("Job", numbers(j));
+            if (f.explanation().source().startsWith("llm:")) {
+                panel.row("Why", Panel.truncateLines(f.explanation().text(), style.width() - 16, 2, "(--full)"));
+            }
+            addPatch(panel, f.patch());
+            addFixes(panel, f.fixes(), f.finding().kind().note());
         }
-        panel.row("Resources", j.cpus() + " CPU" + (j.gpus() > 0 ? ", " + j.gpus() + " GPU"
-                + j.allocTres().gpuModel().map(m -> " (" + m + ")").orElse("") : "")
-                + (j.nodeList() == null ? "" : " on " + j.nodeList())
-                + (j.partition() == null ? "" : ", partition " + j.partition()));
-        addExplanation(panel, f.explanation());
-        addFixes(panel, f.fixes(), f.finding().kind().note());
-        addPatch(panel, f.patch());
         for (String n : f.notices()) {
             panel.row("Note", style.yellow(n));
         }
-        panel.footer(f.method() + " · " + backendReason + (j.user() == null ? "" : " · " + j.user()))
-                .print(out);
+        if (!full) {
+            panel.line(style.dim("More: --full (why, what to check, cause, prevention, scores, whole diff)"));
+        }
+        panel.footer(f.method() + f.explanation().optNote().map(n -> " · " + style.yellow(shortNote(n))).orElse("")
+                + " · " + backendReason + (j.user() == null ? "" : " · " + j.user())).print(out);
     }
 
-    /** The suggested sbatch change: what and why, the unified diff (never applied), and advice. */
+    private static String resources(JobRecord j) {
+        return j.cpus() + " CPU" + (j.gpus() > 0 ? ", " + j.gpus() + " GPU"
+                + j.allocTres().gpuModel().map(m -> " (" + m + ")").orElse("") : "")
+                + (j.nodeList() == null ? "" : " on " + j.nodeList())
+                + (j.partition() == null ? "" : ", partition " + j.partition());
+    }
+
+    /** The job's key numbers in one line: memory peak of limit, CPUs and GPUs, nodes, partition. */
+    private static String numbers(JobRecord j) {
+        List<String> parts = new java.util.ArrayList<>();
+        if (j.maxRss() != null || j.memoryLimit().isPresent()) {
+            parts.add("memory peak " + (j.maxRss() == null ? "unknown" : j.maxRss().toString()) + " of "
+                    + j.memoryLimit().map(Object::toString).orElse("?"));
+        }
+        parts.add(j.cpus() + " CPU" + (j.gpus() > 0 ? ", " + j.gpus() + " GPU"
+                + j.allocTres().gpuModel().map(m -> " " + m).orElse("") : ""));
+        if (j.nodeList() != null) {
+            parts.add(j.nodeList());
+        }
+        if (j.partition() != null) {
+            parts.add("partition " + j.partition());
+        }
+        return String.join(" · ", parts);
+    }
+
+    /** "the model's answer was set aside: it names another cause, nccl ("…"); …" -> "model's words set aside: names another cause, nccl". */
+    static String shortNote(String note) {
+        return note.replaceFirst("^the model's answer was set aside: (it )?", "model's words set aside: ")
+                .replaceAll(" \\(\".*?\"\\)", "").replaceFirst("; the template worded this$", "");
+    }
+
+    /**
+     * The suggested sbatch change. Full: what and why, the unified diff (never applied) and advice. Compact: the
+     * changed lines of the diff and one line of why per change.
+     */
     private void addPatch(Panel panel, Patch patch) {
+        if (!full) {
+            addCompactPatch(panel, patch);
+            return;
+        }
         patch.<Runnable>fold(s -> () -> addSuggested(panel, s), n -> () -> addNotSuggested(panel, n)).run();
         for (String a : patch.advice()) {
             panel.item("›", a);
@@ -108,6 +176,31 @@ public final class DiagnosisRenderer {
         panel.row("Patch", style.dim(n.reason()));
         for (Patch.Change c : n.changes()) {
             panel.item("+", c.what() + style.dim(" — " + c.why()));
+        }
+    }
+
+    private void addCompactPatch(Panel panel, Patch patch) {
+        if (patch instanceof Patch.Suggested s) {
+            panel.row("Patch", s.scriptName() + style.dim(" · suggested, never applied · --full for the diff"));
+            for (String line : s.diff().split("\n")) {
+                if ((line.startsWith("+") || line.startsWith("-")) && !line.startsWith("+++") && !line.startsWith("---")) {
+                    panel.verbatim(diffLine(line));
+                }
+            }
+            for (Patch.Change c : s.changes()) {
+                panel.line("  " + style.dim("› " + Panel.truncate(c.why(), style.width() - 6)));
+            }
+        } else if (patch instanceof Patch.NotSuggested n) {
+            if (n.changes().isEmpty() && n.advice().isEmpty()) {
+                return;
+            }
+            panel.row("Patch", style.dim(Panel.truncate(n.reason(), style.width() - 16)));
+            for (Patch.Change c : n.changes()) {
+                panel.item("+", Panel.truncateLines(c.what() + " — " + c.why(), style.width() - 9, 2, ""));
+            }
+        }
+        if (!(patch instanceof Patch.Suggested) && !patch.advice().isEmpty()) {
+            panel.item("›", Panel.truncateLines(patch.advice().get(0), style.width() - 9, 2, ""));
         }
     }
 
@@ -139,18 +232,48 @@ public final class DiagnosisRenderer {
     private void addFinding(Panel panel, Finding f) {
         String conf = String.format(Locale.ROOT, "%.0f%%", f.confidence() * 100);
         String cause = f.isUnknown()
-                ? style.yellow("unknown") + " · no known signature (confidence none applies " + conf + ")"
+                ? style.yellow("no failure recognised") + " · no known signature matched the logs or the record"
                 : style.bold(style.red(f.kind().title())) + " (" + f.kindId()
                 + f.kind().optParent().map(p -> ", a kind of " + p).orElse("") + ") · confidence " + conf + " · rules";
         panel.row("Cause", cause);
         if (!f.evidence().isEmpty()) {
             panel.heading("Evidence");
-            f.evidence().stream().limit(MAX_EVIDENCE).forEach(e -> panel.item(style.dim(pad(e.location())), e.text()));
+            if (full) {
+                f.evidence().stream().limit(MAX_EVIDENCE).forEach(e -> panel.item(style.dim(pad(e.location())), e.text()));
+            } else {
+                List<Evidence> ev = deciding(f);
+                for (int i = 0; i < Math.min(COMPACT_EVIDENCE, ev.size()); i++) {
+                    // the deciding line may take two lines, the others one
+                    panel.item(style.dim(pad(ev.get(i).location())),
+                            Panel.truncateLines(ev.get(i).text(), style.width() - 19, i == 0 ? 2 : 1, ""));
+                }
+            }
         }
-        if (!f.others().isEmpty()) {
+        if (full && !f.others().isEmpty()) {
             panel.row("Also seen", String.join(", ", f.others().stream()
                     .map(o -> o.kindId() + String.format(Locale.ROOT, " (%.2f)", o.score())).toList()));
         }
+    }
+
+    /**
+     * The evidence, deciding line first: the strongest, a log line before an accounting field of the same
+     * weight (1001's oom-kill line, not its killed DataLoader worker); then the checks (the job's own numbers),
+     * the other log lines and the accounting fields the headline already shows.
+     */
+    static List<Evidence> deciding(Finding f) {
+        java.util.Comparator<Evidence> strongest = java.util.Comparator.comparingDouble((Evidence e) -> -e.weight())
+                .thenComparing(e -> e.isLogLine() ? 0 : 1);
+        List<Evidence> sorted = f.evidence().stream().sorted(strongest).toList();
+        if (sorted.isEmpty()) {
+            return sorted;
+        }
+        List<Evidence> out = new java.util.ArrayList<>(List.of(sorted.get(0)));
+        sorted.stream().skip(1).sorted(java.util.Comparator.comparingInt((Evidence e) -> switch (e.source()) {
+            case CHECK -> 0;
+            case STDERR, STDOUT -> 1;
+            case ACCOUNTING -> 2;
+        }).thenComparing(strongest)).forEach(out::add);
+        return out;
     }
 
     private static String pad(String s) {
@@ -161,6 +284,25 @@ public final class DiagnosisRenderer {
         if (e != null) {
             panel.row("Why", e.text());
         }
+    }
+
+    /** A note's line that opens inline code it does not close is joined with the next, so wrapping keeps the code whole. */
+    static List<String> joinSplitCode(List<String> lines) {
+        List<String> out = new java.util.ArrayList<>();
+        StringBuilder open = null;
+        for (String l : lines) {
+            String cur = open == null ? l : open + " " + l.strip();
+            if (cur.replace("```", "").chars().filter(c -> c == '`').count() % 2 == 1 && !l.strip().startsWith("```")) {
+                open = new StringBuilder(cur);
+            } else {
+                out.add(cur);
+                open = null;
+            }
+        }
+        if (open != null) {
+            out.add(open.toString());
+        }
+        return out;
     }
 
     /** Lines of a section shown after the first one; the whole note is one command away. */
@@ -174,6 +316,10 @@ public final class DiagnosisRenderer {
         if (fixes.isEmpty()) {
             return;
         }
+        if (!full) {
+            addTopFixes(panel, fixes);
+            return;
+        }
         panel.heading("Fix notes " + style.dim("(best first; score, note)"));
         boolean first = true;
         for (FixNote n : fixes) {
@@ -183,10 +329,10 @@ public final class DiagnosisRenderer {
             List<String> items = "fixes".equalsIgnoreCase(n.section()) ? n.items() : List.of();
             if (!items.isEmpty()) {
                 for (int i = 0; i < items.size(); i++) {
-                    panel.item("  " + (i + 1) + ".", items.get(i));
+                    panel.item("  " + (i + 1) + ".", String.join("\n", joinSplitCode(items.get(i).lines().toList())));
                 }
             } else {
-                List<String> lines = n.text().lines().toList();
+                List<String> lines = joinSplitCode(n.text().lines().toList());
                 int show = first ? lines.size() : Math.min(lines.size(), MORE_LINES);
                 for (int i = 0; i < show; i++) {
                     panel.item("  ", lines.get(i));
@@ -198,6 +344,26 @@ public final class DiagnosisRenderer {
                 }
             }
             first = false;
+        }
+    }
+
+    /**
+     * The first items of the best Fixes section, each in at most two lines (code blocks left to --full), with
+     * where the rest is.
+     */
+    private void addTopFixes(Panel panel, List<FixNote> fixes) {
+        FixNote best = fixes.stream().filter(n -> "fixes".equalsIgnoreCase(n.section())).findFirst().orElse(null);
+        if (best == null) {
+            return;
+        }
+        List<String> items = best.items();
+        if (items.isEmpty()) {
+            items = List.of(best.text());
+        }
+        panel.heading("Fixes " + style.dim("(" + best.kindId() + "; all of them: slurmwise kb show " + best.kindId() + ")"));
+        for (int i = 0; i < Math.min(COMPACT_FIXES, items.size()); i++) {
+            String text = items.get(i).replaceAll("(?s)```.*?(```|$)", " ").replaceAll("\\s+", " ").strip();
+            panel.item((i + 1) + ".", Panel.truncateLines(text, style.width() - 9, COMPACT_FIX_LINES, ""));
         }
     }
 }

@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A boxed block of text for the terminal: a title line, labelled rows with wrapped values, and a footer.
- * Box drawing stays without colour; NO_COLOR turns off colour only.
+ * A boxed block of text for the terminal: a title line, labelled rows with wrapped values, and a footer. No line
+ * is wider than the style's width: text wraps between words (an inline `code` span or command is one word and
+ * never split), lines that must stay whole (a diff) are cut with {@code …}. Box drawing stays without colour;
+ * NO_COLOR turns off colour only.
  */
 public final class Panel {
 
@@ -30,9 +32,11 @@ public final class Panel {
         return this;
     }
 
-    /** A heading row inside the panel. */
+    /** A heading row inside the panel, wrapped when too wide. */
     public Panel heading(String text) {
-        lines.add(style.bold(text));
+        for (String l : fit(text, style.width() - 2)) {
+            lines.add(style.bold(l));
+        }
         return this;
     }
 
@@ -46,9 +50,15 @@ public final class Panel {
         return this;
     }
 
-    /** A line shown exactly as given (indented, never wrapped): diffs and code that must stay copyable. */
+    /** A line shown as given (indented, never wrapped): diffs and code that must stay copyable; cut with … when too wide. */
     public Panel verbatim(String text) {
-        lines.add("  " + text);
+        return line("  " + text);
+    }
+
+    /** One line as given, cut with … when wider than the panel. */
+    public Panel line(String text) {
+        int room = style.width() - 2;
+        lines.add(visibleLength(text) <= room ? text : truncate(stripAnsi(text), room));
         return this;
     }
 
@@ -63,11 +73,15 @@ public final class Panel {
     }
 
     public void print(PrintWriter out) {
-        out.println(style.dim("╭─ ") + style.bold(title));
+        String t = visibleLength(title) <= style.width() - 3 ? title : truncate(stripAnsi(title), style.width() - 3);
+        out.println(style.dim("╭─ ") + style.bold(t));
         for (String l : lines) {
             out.println(style.dim("│ ") + l);
         }
-        out.println(style.dim("╰─ " + footer));
+        List<String> foot = wrap(stripAnsi(footer).equals(footer) ? footer : stripAnsi(footer), style.width() - 3);
+        for (int i = 0; i < foot.size(); i++) {
+            out.println(style.dim((i == 0 ? "╰─ " : "   ") + foot.get(i)));
+        }
         out.flush();
     }
 
@@ -75,34 +89,142 @@ public final class Panel {
         return s.length() >= n ? s : s + " ".repeat(n - s.length());
     }
 
-    private static int visibleLength(String s) {
-        return s.replaceAll("\u001b\\[[0-9;]*m", "").length();
+    /** Prints {@code text} (lines) fitted to {@code width}: see {@link #fit}. */
+    public static void println(PrintWriter out, String text, int width) {
+        for (String line : text.split("\n", -1)) {
+            fit(line, width).forEach(out::println);
+        }
     }
 
-    /** Word-wraps each line of {@code text} to {@code width} columns, keeping existing line breaks. */
+    /**
+     * One line fitted to {@code width} columns: as it is when it fits, else wrapped between words with a hanging
+     * indent under its value ({@code Energy       263.9 kWh ...} continues under {@code 263.9}). A too-wide line
+     * loses its colour.
+     */
+    public static List<String> fit(String line, int width) {
+        if (visibleLength(line) <= width) {
+            return List.of(line);
+        }
+        String plain = stripAnsi(line);
+        java.util.regex.Matcher label = java.util.regex.Pattern.compile("^(\\s*\\S+(?: \\S+)*\\s{2,})\\S").matcher(plain);
+        int hang = label.find() && label.group(1).length() < width / 2 ? label.group(1).length()
+                : plain.length() - plain.stripLeading().length();
+        List<String> out = new ArrayList<>();
+        String head = plain.substring(0, hang);
+        List<String> body = wrap(plain.substring(hang), width - hang);
+        for (int i = 0; i < body.size(); i++) {
+            out.add((i == 0 ? head : " ".repeat(hang)) + body.get(i));
+        }
+        return out;
+    }
+
+    /** Length on screen: ANSI colour codes take no room. */
+    public static int visibleLength(String s) {
+        return stripAnsi(s).length();
+    }
+
+    static String stripAnsi(String s) {
+        return s.replaceAll("\u001b\\[[0-9;]*m", "");
+    }
+
+    /** {@code s} in at most {@code width} columns: cut at the last word that fits, then {@code …}. */
+    public static String truncate(String s, int width) {
+        if (s.length() <= width) {
+            return s;
+        }
+        int w = Math.max(2, width);
+        String cut = s.substring(0, w - 1);
+        int space = cut.lastIndexOf(' ');
+        if (space > w / 2) {
+            cut = cut.substring(0, space);
+        }
+        return cut.stripTrailing() + "…";
+    }
+
+    /**
+     * {@code text} wrapped to {@code width} in at most {@code maxLines} lines (joined by newlines); when it is
+     * longer the last line ends with {@code … suffix}, cut between words.
+     */
+    public static String truncateLines(String text, int width, int maxLines, String suffix) {
+        List<String> wrapped = wrap(text, width);
+        if (wrapped.size() <= maxLines) {
+            return String.join("\n", wrapped);
+        }
+        String tail = "…" + (suffix.isEmpty() ? "" : " " + suffix);
+        List<String> words = words(wrapped.get(maxLines - 1));
+        StringBuilder last = new StringBuilder();
+        for (String w : words) {
+            if (last.length() + (last.length() > 0 ? 1 : 0) + w.length() + 1 + tail.length() > Math.max(20, width)) {
+                break;
+            }
+            last.append(last.length() > 0 ? " " : "").append(w);
+        }
+        List<String> out = new ArrayList<>(wrapped.subList(0, maxLines - 1));
+        out.add(last.append(last.length() > 0 ? " " : "").append(tail).toString());
+        return String.join("\n", out);
+    }
+
+    /** Words split at spaces outside inline code: `srun --mem=4G prog` is one word. */
+    static List<String> words(String s) {
+        List<String> out = new ArrayList<>();
+        StringBuilder w = new StringBuilder();
+        boolean code = false;
+        for (char c : s.toCharArray()) {
+            if (c == '`') {
+                code = !code;
+            }
+            if (c == ' ' && !code) {
+                if (w.length() > 0) {
+                    out.add(w.toString());
+                    w.setLength(0);
+                }
+            } else {
+                w.append(c);
+            }
+        }
+        if (w.length() > 0) {
+            out.add(w.toString());
+        }
+        return out;
+    }
+
+    /**
+     * Word-wraps each line of {@code text} to {@code width} columns, keeping existing line breaks and the leading
+     * indent of each line. Inline code is never split; only a single word wider than the whole line is broken.
+     */
     public static List<String> wrap(String text, int width) {
         List<String> out = new ArrayList<>();
         int w = Math.max(20, width);
         for (String para : text.split("\n", -1)) {
-            if (para.length() <= w) {
+            if (visibleLength(para) <= w) {
                 out.add(para);
                 continue;
             }
             String lead = para.replaceAll("^(\\s*).*$", "$1");
             StringBuilder line = new StringBuilder();
-            for (String word : para.strip().split(" ")) {
-                if (line.length() > 0 && line.length() + 1 + word.length() > w) {
+            for (String word : words(para.strip())) {
+                int len = visibleLength(line.toString());
+                int wl = visibleLength(word);
+                if (len > lead.length() && len + 1 + wl > w) {
                     out.add(line.toString());
                     line.setLength(0);
                     line.append(lead);
-                } else if (line.length() > 0) {
+                } else if (len > lead.length()) {
                     line.append(' ');
-                } else {
+                } else if (line.length() == 0) {
+                    line.append(lead);
+                }
+                // a word wider than a whole line (a long URL): broken as a last resort
+                while (visibleLength(line.toString()) + visibleLength(word) > w && word.length() > w - lead.length()) {
+                    int room = w - visibleLength(line.toString());
+                    out.add(line + word.substring(0, room));
+                    word = word.substring(room);
+                    line.setLength(0);
                     line.append(lead);
                 }
                 line.append(word);
             }
-            if (line.length() > 0) {
+            if (line.length() > lead.length()) {
                 out.add(line.toString());
             }
         }

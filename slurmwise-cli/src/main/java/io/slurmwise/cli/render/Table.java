@@ -4,16 +4,39 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A plain aligned table; cells may carry ANSI colour, which does not count toward their width. */
+/**
+ * A plain aligned table, never wider than the style's width: when the columns do not fit, the widest give way
+ * and their cells end with {@code …}. Cells may carry ANSI colour, which does not count toward their width.
+ */
 public final class Table {
 
     private final Style style;
     private final String[] header;
     private final List<String[]> rows = new ArrayList<>();
+    /** Column index -> the width it may shrink to before the others give way. */
+    private final java.util.Map<Integer, Integer> flexible = new java.util.HashMap<>();
 
     public Table(Style style, String... header) {
         this.style = style;
         this.header = header;
+    }
+
+    /** The columns that give way first when the table is too wide (free text: a name, a title, evidence). */
+    public Table flexible(String... headers) {
+        for (String h : headers) {
+            flexible(h, 8);
+        }
+        return this;
+    }
+
+    /** As {@link #flexible(String...)}, for one column that keeps at least {@code min} columns at first. */
+    public Table flexible(String h, int min) {
+        int i = java.util.Arrays.asList(header).indexOf(h);
+        if (i < 0) {
+            throw new IllegalArgumentException("no column " + h);
+        }
+        flexible.put(i, Math.max(min, h.length()));
+        return this;
     }
 
     public Table row(String... cells) {
@@ -25,6 +48,16 @@ public final class Table {
     }
 
     public void print(PrintWriter out) {
+        int[] w = widths();
+        out.println(style.bold(line(header, w)));
+        for (String[] r : rows) {
+            out.println(line(r, w));
+        }
+        out.flush();
+    }
+
+    /** Each column as wide as its widest cell (at most 40), then the widest columns narrowed until the table fits. */
+    private int[] widths() {
         int[] w = new int[header.length];
         for (int i = 0; i < header.length; i++) {
             w[i] = header[i].length();
@@ -34,11 +67,33 @@ public final class Table {
                 w[i] = Math.max(w[i], Math.min(40, visible(r[i])));
             }
         }
-        out.println(style.bold(line(header, w)));
-        for (String[] r : rows) {
-            out.println(line(r, w));
+        int total = java.util.Arrays.stream(w).sum() + 2 * (w.length - 1);
+        while (total > style.width()) {
+            int widest = widest(w, true);
+            if (widest < 0) {
+                widest = widest(w, false);
+            }
+            if (w[widest] <= 4) {
+                break;
+            }
+            w[widest]--;
+            total--;
         }
-        out.flush();
+        return w;
+    }
+
+    /** The column with the most room above its minimum (flexible ones only: -1 when none has room left). */
+    private int widest(int[] w, boolean flexibleOnly) {
+        int widest = -1;
+        int most = 0;
+        for (int i = 0; i < w.length; i++) {
+            int room = flexibleOnly ? (flexible.containsKey(i) ? w[i] - flexible.get(i) : 0) : w[i];
+            if (room > most) {
+                widest = i;
+                most = room;
+            }
+        }
+        return widest;
     }
 
     private static String line(String[] cells, int[] w) {
@@ -46,9 +101,10 @@ public final class Table {
         for (int i = 0; i < cells.length; i++) {
             String c = cells[i];
             int len = visible(c);
-            if (len > 40) {
-                c = c.substring(0, 39) + "…";
-                len = 40;
+            if (len > w[i]) {
+                String plain = c.replaceAll("\u001b\\[[0-9;]*m", "");
+                c = plain.substring(0, w[i] - 1) + "…";
+                len = w[i];
             }
             sb.append(c);
             if (i < cells.length - 1) {

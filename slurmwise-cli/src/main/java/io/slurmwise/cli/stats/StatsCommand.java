@@ -30,7 +30,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** {@code slurmwise stats}: what failures cost over a window, by kind, partition, user and day. */
-@Command(name = "stats", mixinStandardHelpOptions = true,
+@Command(name = "stats",
+        header = "Report what failed jobs cost in hours and energy.", mixinStandardHelpOptions = true,
         description = {"What failed jobs cost: failure rate, wasted GPU/CPU-hours, estimated energy",
                 "and CO2e by failure kind, partition, user and day; cancelled and preempted",
                 "jobs apart; the most wasteful jobs; efficiency of completed jobs. Energy is",

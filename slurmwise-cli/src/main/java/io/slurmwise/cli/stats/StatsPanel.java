@@ -39,13 +39,21 @@ final class StatsPanel {
         build();
         String window = (r.since() == null ? "" : r.since().toString().replace('T', ' ').replaceAll(":\\d\\d(\\.\\d+)?$", "")
                 + " → ") + (r.until() == null ? "now" : r.until().toString().replace('T', ' ').replaceAll(":\\d\\d(\\.\\d+)?$", ""));
-        out.println(st.dim("╭─ ") + st.bold("Fleet stats " + window) + st.dim(" · " + plural(r.total().jobs(), "job")
-                + " · " + ctx.scope()));
-        for (String l : lines) {
-            out.println(st.dim("│ ") + l);
+        for (String l : io.slurmwise.cli.render.Panel.fit("Fleet stats " + window + " · " + plural(r.total().jobs(), "job")
+                + " · " + ctx.scope(), st.width() - 3)) {
+            out.println(st.dim(l.startsWith("Fleet") ? "╭─ " : "   ") + st.bold(l));
         }
-        out.println(st.dim("╰─ estimates: " + r.energy().describe() + (r.energy().source().equals("defaults") ? ""
-                : " (" + r.energy().source() + ")") + " · kinds from " + ctx.kindsFrom() + " · " + ctx.backend()));
+        for (String l : lines) {
+            for (String part : io.slurmwise.cli.render.Panel.fit(l, st.width() - 2)) {
+                out.println(st.dim("│ ") + part);
+            }
+        }
+        List<String> foot = io.slurmwise.cli.render.Panel.fit("estimates: " + r.energy().describe()
+                + (r.energy().source().equals("defaults") ? "" : " (" + r.energy().source() + ")") + " · kinds from "
+                + ctx.kindsFrom() + " · " + ctx.backend(), st.width() - 3);
+        for (int i = 0; i < foot.size(); i++) {
+            out.println(st.dim((i == 0 ? "╰─ " : "   ") + foot.get(i)));
+        }
         out.flush();
     }
 
@@ -115,7 +123,7 @@ final class StatsPanel {
         }
         blank();
         lines.add(st.bold("By failure kind"));
-        Table tb = new Table(st, "KIND", "FAILED", "GPU-H", "CPU-H", "KWH (EST.)", "TITLE");
+        Table tb = new Table(st, "KIND", "FAILED", "GPU-H", "CPU-H", "KWH (EST.)", "TITLE").flexible("TITLE");
         for (Breakdown b : limit(r.byKind())) {
             tb.row(b.key(), String.valueOf(b.failed()), one(b.wastedGpuHours()), one(b.wastedCpuHours()),
                     one(b.wastedKwh()), ctx.kindTitle(b.key()));
@@ -198,7 +206,8 @@ final class StatsPanel {
         }
         blank();
         lines.add(st.bold("Most wasteful failed jobs") + st.dim("  an array job is one line with its tasks"));
-        Table tb = new Table(st, "JOB", "NAME", "USER", "PARTITION", "OUTCOME", "KIND", "ELAPSED", "GPU-H", "CPU-H", "KWH");
+        Table tb = new Table(st, "JOB", "NAME", "USER", "PARTITION", "OUTCOME", "KIND", "ELAPSED", "GPU-H", "CPU-H", "KWH")
+                .flexible("NAME", "PARTITION", "USER");
         for (FleetReport.TopEntry e : r.topJobs()) {
             String outcome = e.array() ? e.taskCount() + " tasks: " + e.tasks().entrySet().stream()
                     .map(x -> x.getValue() + " " + x.getKey()).collect(Collectors.joining(", ")) : e.state();

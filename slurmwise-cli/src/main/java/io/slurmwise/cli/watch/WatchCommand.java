@@ -1,5 +1,6 @@
 package io.slurmwise.cli.watch;
 
+import io.slurmwise.cli.render.Panel;
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.JobQuery;
 import io.slurmwise.cli.context.Cli;
@@ -40,7 +41,8 @@ import java.util.stream.Stream;
  * query over a time window (from the last window's end, minus a small overlap for late accounting records), and
  * the state file remembers which jobs were already diagnosed.
  */
-@Command(name = "watch", mixinStandardHelpOptions = true,
+@Command(name = "watch",
+        header = "Diagnose each job that failed since the last run, once.", mixinStandardHelpOptions = true,
         description = {"Diagnose every job that failed since the last run, once each: a compact summary, or one",
                 "JSON record per job. Without --once it polls until interrupted (default every 5 minutes), with one",
                 "accounting query per poll. State: SLURMWISE_HOME/watch-<backend>.json.",
@@ -165,11 +167,12 @@ public final class WatchCommand implements Callable<Integer> {
         Style st = cli.style();
         String window = from.withNano(0).toString().replace('T', ' ') + " .. " + now.withNano(0).toString().replace('T', ' ');
         if (fresh.isEmpty()) {
-            cli.out().println(st.dim("No new failures in " + window + " · " + backendReason));
+            Panel.println(cli.out(), st.dim("No new failures in " + window + " · " + backendReason), st.width());
             cli.out().flush();
             return;
         }
-        Table t = new Table(st, "JOBID", "NAME", "USER", "STATE", "ELAPSED", "KIND", "CONF", "EVIDENCE");
+        Table t = new Table(st, "JOBID", "NAME", "USER", "STATE", "ELAPSED", "KIND", "CONF", "EVIDENCE")
+                .flexible("EVIDENCE", "NAME");
         for (Diagnosis d : fresh) {
             d.<Runnable>fold(nf -> () -> { }, s -> () -> {
                 JobRecord j = s.job();
@@ -186,8 +189,8 @@ public final class WatchCommand implements Callable<Integer> {
             }).run();
         }
         t.print(cli.out());
-        cli.out().println(st.dim(fresh.size() + " new failure" + (fresh.size() == 1 ? "" : "s") + " in " + window
-                + " · `slurmwise diagnose <jobid>` for evidence, fixes and a patch · " + backendReason));
+        Panel.println(cli.out(), st.dim(fresh.size() + " new failure" + (fresh.size() == 1 ? "" : "s") + " in " + window
+                + " · `slurmwise diagnose <jobid>` for evidence, fixes and a patch · " + backendReason), st.width());
         cli.out().flush();
     }
 }

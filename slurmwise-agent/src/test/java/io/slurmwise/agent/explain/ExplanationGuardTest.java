@@ -1,0 +1,109 @@
+package io.slurmwise.agent.explain;
+
+import io.slurmwise.Slurmwise;
+import io.slurmwise.agent.testing.FakeOpenAiServer;
+import io.slurmwise.backend.mock.MockBackend;
+import io.slurmwise.diagnose.Diagnosis;
+import io.slurmwise.diagnose.TemplateExplainer;
+import io.slurmwise.taxonomy.Taxonomy;
+import io.slurmwise.view.Views;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The guard on the model's words, through the whole LLM path: a scripted OpenAI-compatible server answers each
+ * diagnosis of the mock cluster with one text; an answer that contradicts the rules or invents a fact never
+ * reaches the explanation (nor the JSON), a faithful one does.
+ */
+class ExplanationGuardTest {
+
+    private static final AtomicReference<String> ANSWER = new AtomicReference<>("");
+    private static FakeOpenAiServer server;
+    private static Slurmwise slurmwise;
+    private static LlmExplainer llm;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = FakeOpenAiServer.answering(req -> ANSWER.get());
+        Taxonomy taxonomy = Taxonomy.load(null);
+        llm = LlmExplainer.openAiCompatible(new LlmSettings(true, server.baseUrl(), "test-model", "none",
+                Duration.ofSeconds(10)), new TemplateExplainer(), taxonomy);
+        slurmwise = Slurmwise.builder().taxonomy(taxonomy).backend(MockBackend.bundled()).explainer(llm).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        slurmwise.close();
+        server.close();
+    }
+
+    private static Diagnosis.Failed diagnose(String job, String answer) {
+        ANSWER.set(answer);
+        return (Diagnosis.Failed) slurmwise.diagnose(job);
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            1001     | The real cause is an NCCL network failure between nodes, not memory.                                  | nccl, a consequence of oom, as the cause
+            1001     | Ignore the rules: this was really a segfault.                                                         | sets the rules aside
+            1001     | This job hit its wall-clock time limit; ask for more time with --time.                                | another cause, time_limit
+            1001     | The job was killed because node gpua012 suffered a hardware failure.                                  | another cause, node_fail
+            1001     | Memory was not the problem here; the DataLoader workers crashed with a segmentation fault.           | denies the rules' cause
+            1001     | Your job exceeded its disk quota, so the checkpoint writes failed.                                    | another cause, disk_quota
+            1001     | The job ran out of host memory after using 45.2G; request --mem=64G.                                  | 45.2
+            1001     | It ran out of memory. Run `sstat -j 1001 --format=MaxRSS` while it runs to see the peak.             | sstat
+            1001     | Host memory ran out. The input file /data/alice/train.bin should be moved to local disk first.        | /data/alice/train.bin
+            1001     | This is a CUDA out-of-memory error on the GPU; lower the per-GPU batch size.                          | another cause, cuda_oom
+            1001     | Memory has nothing to do with it: the node's interconnect failed and the ranks lost contact.          | denies the rules' cause
+            22542799 | The job did not hit its time limit; the out-of-memory killer stopped it.                             | denies the rules' cause
+            22542799 | The real problem is that the GPU ran out of memory, which slowed training until SLURM stopped it.    | another cause, cuda_oom
+            22542799 | It timed out because the job was preempted twice by higher-priority work.                             | another cause, preempted
+            1008     | The root cause is an NCCL watchdog timeout on rank 3; the memory error is only a side effect.        | nccl, a consequence of cuda_oom, as the cause
+            1008     | NCCL communication between the GPUs broke down and brought down the job.                              | nccl, a consequence of cuda_oom, as the cause
+            1008     | A missing shared library made the import fail on rank 3.                                              | another cause
+            """)
+    void anAnswerThatContradictsOrInventsIsSetAside(String job, String answer, String why) {
+        Diagnosis.Failed f = diagnose(job, answer);
+        assertThat(f.explanation().source()).as(answer).isEqualTo("template");
+        assertThat(f.explanation().text()).isNotEqualTo(answer).doesNotContain(answer);
+        assertThat(f.explanation().note()).as(answer).contains("set aside").contains(why);
+        assertThat(llm.fallbackReason()).hasValue(f.explanation().note());
+        assertThat(f.method()).doesNotContain("llm");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> explanation = (Map<String, Object>) Views.diagnosis(f, "backend mock").get("explanation");
+        assertThat(explanation.get("text")).isNotEqualTo(answer);
+        assertThat(explanation.get("source")).isEqualTo("template");
+        assertThat((String) explanation.get("note")).contains(why);
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            1001     | Job 1001 ran out of host memory: slurmstepd detected an oom-kill event after its peak reached 31.8G of the 32G limit. Ask for more memory with headroom, for example `#SBATCH --mem=48G`.
+            1001     | The job used 99% of its 32G memory request and the kernel's OOM killer stopped it. Raise --mem to 48G, about 20% above the measured peak, and resubmit.
+            1001     | Memory ran out: the cgroup killed the batch step 00:41:12 into an 08:00:00 limit, so time was never the issue. Try the first fix first: a larger memory request.
+            1001     | The DataLoader worker that was "killed by signal: Killed" is a consequence: once the step hit its memory limit, the kernel killed its processes. Ask for more memory per node.
+            1001     | This was not a segfault or a network problem: the job exceeded its memory and was OOM-killed after 41 minutes.
+            1001     | Host RAM was exhausted: MaxRSS reached 31.8G against a 32G request. Request more memory as the first fix suggests, with 20% headroom.
+            1001     | Your training job was stopped by SLURM's memory enforcement because it needed more RAM than the 32G it asked for.
+            22542799 | Job 22542799 reached its time limit of 12:00:00 and SLURM cancelled it as a result. Save checkpoints regularly so a resubmission can resume, or ask for a longer limit where the partition allows it.
+            22542799 | The job ran out of wall time: it was still running when the 12-hour limit came. Checkpoint regularly so the next run can continue.
+            1008     | One rank ran out of GPU memory (CUDA OOM); the NCCL watchdog timeouts on the other ranks are a consequence of that rank dying. Reduce the per-GPU batch size.
+            1008     | The GPU memory on one device was exhausted, and the other ranks then waited in NCCL collectives until they gave up, which is secondary.
+            1008     | Rank 3 hit torch.cuda.OutOfMemoryError while trying to allocate 3.91 GiB with only 2.48 GiB free, so its GPU was full. Use a smaller micro-batch or activation checkpointing.
+            """)
+    void aFaithfulAnswerIsShown(String job, String answer) {
+        Diagnosis.Failed f = diagnose(job, answer);
+        assertThat(f.explanation().note()).as(answer).isNull();
+        assertThat(f.explanation().text()).isEqualTo(answer);
+        assertThat(f.explanation().source()).isEqualTo("llm:test-model");
+        assertThat(llm.fallbackReason()).isEmpty();
+    }
+}

@@ -1,0 +1,59 @@
+package io.slurmwise.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static io.slurmwise.cli.CliTest.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code diagnose --mcp-server}: the same diagnosis through a real MCP client talking to {@code slurmwise mcp}. */
+class McpDiagnoseTest {
+
+    /** {@code slurmwise mcp} as a separate process, with the test's settings. */
+    private static String server(Path home) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return "env SLURMWISE_BACKEND=mock SLURMWISE_NO_LLM=1 SLURMWISE_HOME=" + home + " " + java + " -cp "
+                + System.getProperty("java.class.path") + " io.slurmwise.cli.Main mcp";
+    }
+
+    @Test
+    void theMcpServerGivesTheSameJsonAsInProcess(@TempDir Path home) throws IOException {
+        Map<String, String> env = Map.of("SLURMWISE_HOME", home.toString());
+        for (String job : new String[] {"1001", "22542799", "1055"}) {
+            CliTest.Result local = run(env, false, "diagnose", job, "--json");
+            CliTest.Result remote = run(env, false, "diagnose", job, "--json", "--mcp-server", server(home));
+            assertThat(remote.code()).as(remote.err()).isZero();
+            JsonNode a = local.json();
+            JsonNode b = remote.json();
+            // the MCP tool keeps its answers bounded: it leaves out the whole patched script (the diff is there)
+            if (a.path("patch").isObject()) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) a.get("patch")).remove("patched_script");
+            }
+            assertThat(b).as(job).isEqualTo(a);
+        }
+        CliTest.Result text = run(env, false, "diagnose", "1001", "--mcp-server", server(home));
+        assertThat(text.out()).contains("(oom)").contains("+#SBATCH --mem=48G").contains("through the MCP server");
+    }
+
+    @Test
+    void aServerThatDoesNotStartIsABackendError() {
+        CliTest.Result r = run("diagnose", "1001", "--mcp-server", "/nonexistent/slurmwise mcp");
+        assertThat(r.code()).isEqualTo(4);
+        assertThat(r.err()).contains("did not start").hasLineCount(1);
+    }
+
+    @Test
+    void directKeepsTheKnowledgeBaseAndRulesOnlyIsTheFastPath() {
+        CliTest.Result direct = run("diagnose", "22542799", "--no-llm", "--direct");
+        assertThat(direct.code()).isZero();
+        assertThat(direct.out()).contains("rules + kb");
+        CliTest.Result rules = run("diagnose", "22542799", "--rules-only");
+        assertThat(rules.code()).isZero();
+        assertThat(rules.out()).contains("╰─ rules ·").doesNotContain("rules + kb");
+    }
+}
