@@ -26,12 +26,13 @@ import java.util.stream.StreamSupport;
  * }
  * }</pre>
  *
- * Fields are found by header name, so any subset and order works. The separator is {@code '|'} (sacct's default)
- * or {@link #DELIMITER}, which the real backend asks for with {@code --delimiter} so that no name or path can
- * contain it; the header (or, without one, the first row) tells which. With {@code '|'}, a row with too many
- * fields whose extra separators can only be inside the job name (the one free-text field users name freely:
- * {@code sbatch -J "prep|v2"}) is repaired when the header has a JobName column and the repaired row's State is a
- * SLURM state. Other rows with the wrong number of fields are skipped and counted ({@link #malformedRows()}).
+ * Fields are found by header name, so any subset and order works. The separator is the one {@link #separator}
+ * finds: {@code '|'} (sacct's default), {@link #DELIMITER} (which the real backend asks for with
+ * {@code --delimiter} so that no name or path can contain it) or whatever {@code --delimiter} an export was made
+ * with. With {@code '|'}, a row with too many fields whose extra separators can only be inside free text (the job
+ * name users choose, {@code sbatch -J "prep|v2"}, and a last SubmitLine column) is repaired when the repaired
+ * row's State is a SLURM state. Other rows with the wrong number of fields are skipped and counted
+ * ({@link #malformedRows()}). Columns the record has no place for can be kept per job ({@link #keep}).
  */
 public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
 
@@ -49,6 +50,11 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
 
     private final BufferedReader in;
     private final Map<String, Integer> column = new HashMap<>();
+    private int[] keptColumns = new int[0];
+    private String[] keptNames = new String[0];
+    private Map<String, String> currentKept = Map.of();
+    private Map<String, String> readyKept = Map.of();
+    private Map<String, String> lastKept = Map.of();
     private final int width;
     /** The header as read from the input; null when the caller named the fields. */
     private final String readHeader;
@@ -76,7 +82,7 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
             exhausted = true;
             return;
         }
-        String[] names = split(header, header.contains(DELIMITER) ? DELIMITER : "|");
+        String[] names = split(header, headerLine == null ? separator(header, true) : "|");
         for (int i = 0; i < names.length; i++) {
             column.put(names[i].strip().toLowerCase(Locale.ROOT), i);
         }
@@ -110,6 +116,53 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
                 false).onClose(r::close);
     }
 
+    /**
+     * The one separator rule. {@link #DELIMITER} when the line has it; in a header, what follows the first field
+     * name (sacct's names are letters and digits: {@code JobID,State} -> {@code ","}); in a row without a header,
+     * {@code '|'}.
+     */
+    public static String separator(String line, boolean header) {
+        if (line.contains(DELIMITER)) {
+            return DELIMITER;
+        }
+        if (!header) {
+            return "|";
+        }
+        int i = 0;
+        while (i < line.length() && Character.isLetterOrDigit(line.charAt(i))) {
+            i++;
+        }
+        int j = i;
+        while (j < line.length() && !Character.isLetterOrDigit(line.charAt(j))) {
+            j++;
+        }
+        return i == j || j == line.length() ? "|" : line.substring(i, j);
+    }
+
+    /**
+     * Also keeps these columns of each job's allocation row (e.g. JobIDRaw, SubmitLine), read after
+     * {@link #next()} from {@link #kept()}; names are sacct's, in any case. Call before reading.
+     */
+    public SacctReader keep(String... names) {
+        int[] idx = new int[names.length];
+        for (int i = 0; i < names.length; i++) {
+            idx[i] = column.getOrDefault(names[i].toLowerCase(Locale.ROOT), -1);
+        }
+        keptColumns = idx;
+        keptNames = names.clone();
+        return this;
+    }
+
+    /** The kept columns of the job {@link #next()} returned last, by the names given to {@link #keep}. */
+    public Map<String, String> kept() {
+        return lastKept;
+    }
+
+    /** Whether the header has this column (sacct's name, any case). */
+    public boolean hasColumn(String name) {
+        return column.containsKey(name.toLowerCase(Locale.ROOT));
+    }
+
     /** Rows skipped because their field count did not match the header. */
     public long malformedRows() {
         return malformed;
@@ -130,6 +183,7 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         }
         JobRecord r = ready;
         ready = null;
+        lastKept = readyKept;
         return r;
     }
 
@@ -149,12 +203,11 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
             return;
         }
         if (separator == null) {
-            boolean ours = readHeader != null ? readHeader.contains(DELIMITER) : line.contains(DELIMITER);
-            separator = ours ? DELIMITER : "|";
+            separator = readHeader != null ? separator(readHeader, true) : separator(line, false);
         }
         String[] f = split(line, separator);
         if (f.length > width && separator.equals("|")) {
-            f = repairJobName(f);
+            f = repairFreeText(f);
         }
         if (f.length != width) {
             malformed++;
@@ -175,6 +228,15 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         flush();
         current = parseAllocation(id, f);
         currentKey = id.toString();
+        if (keptColumns.length > 0) {
+            Map<String, String> k = new HashMap<>();
+            for (int i = 0; i < keptColumns.length; i++) {
+                if (keptColumns[i] >= 0) {
+                    k.put(keptNames[i], f[keptColumns[i]].strip());
+                }
+            }
+            currentKept = k;
+        }
     }
 
     /** Splits a row at every occurrence of a literal delimiter, keeping empty fields (as sacct prints them). */
@@ -195,26 +257,43 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
     }
 
     /**
-     * Joins the surplus fields of a '|'-separated row back into its JobName. Returns the row unchanged when the
-     * header has no JobName or the repaired row's State is not a SLURM state (then another column held the '|').
+     * Joins the surplus fields of a '|'-separated row back into its free text: the JobName, and SubmitLine when
+     * it is the last column. Tries the surplus in SubmitLine first, then shifted into JobName one at a time, and
+     * keeps the first split whose State is a SLURM state; returns the row unchanged when none is (then another
+     * column held the '|').
      */
-    private String[] repairJobName(String[] f) {
+    private String[] repairFreeText(String[] f) {
         Integer name = column.get("jobname");
         Integer state = column.get("state");
-        if (name == null || state == null) {
+        if (state == null) {
             return f;
         }
+        Integer submit = column.get("submitline");
+        boolean freeLast = submit != null && submit == width - 1;
         int extra = f.length - width;
-        String[] out = new String[width];
-        System.arraycopy(f, 0, out, 0, name);
-        out[name] = String.join("|", java.util.Arrays.asList(f).subList(name, name + extra + 1));
-        System.arraycopy(f, name + extra + 1, out, name + 1, width - name - 1);
-        return JobState.parse(out[state]) == JobState.UNKNOWN ? f : out;
+        for (int inName = freeLast ? 0 : extra; inName <= extra; inName++) {
+            if (inName > 0 && name == null) {
+                break;
+            }
+            String[] out = new String[width];
+            int from = 0;
+            for (int c = 0; c < width; c++) {
+                int take = 1 + (name != null && c == name ? inName : 0) + (freeLast && c == width - 1 ? extra - inName : 0);
+                out[c] = take == 1 ? f[from] : String.join("|", java.util.Arrays.asList(f).subList(from, from + take));
+                from += take;
+            }
+            if (JobState.parse(out[state]) != JobState.UNKNOWN) {
+                return out;
+            }
+        }
+        return f;
     }
 
     private void flush() {
         if (current != null) {
             ready = current.build();
+            readyKept = currentKept;
+            currentKept = Map.of();
             current = null;
             currentKey = null;
         }

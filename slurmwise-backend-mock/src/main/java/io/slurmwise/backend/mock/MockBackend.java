@@ -1,6 +1,7 @@
 package io.slurmwise.backend.mock;
 
 import io.slurmwise.backend.BackendException;
+import io.slurmwise.backend.JobLookup;
 import io.slurmwise.backend.JobQuery;
 import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
@@ -128,16 +130,17 @@ public final class MockBackend implements SlurmBackend {
         return source.describe();
     }
 
+    /** The records {@code sacct -j ID} would print for the id, decided by {@link JobLookup#of}. */
     @Override
-    public Optional<JobRecord> job(JobId id) {
-        return Optional.ofNullable(jobs.get(id.withoutStep().toString()));
-    }
-
-    @Override
-    public List<JobRecord> arrayTasks(JobId arrayJobId) {
-        return jobs.values().stream()
-                .filter(j -> j.id().isArrayTask() && j.id().arrayJobId() == arrayJobId.arrayJobId())
+    public JobLookup lookup(JobId id) {
+        JobRecord exact = jobs.get(id.withoutStep().toString());
+        if (exact != null) {
+            return JobLookup.of(id, List.of(exact), UnaryOperator.identity());
+        }
+        List<JobRecord> tasks = !JobLookup.namesWholeArray(id) ? List.of() : jobs.values().stream()
+                .filter(j -> j.id().arrayJobId() == id.jobId() && (j.id().isArrayTask() || j.id().arraySpec() != null))
                 .toList();
+        return JobLookup.of(id, tasks, UnaryOperator.identity());
     }
 
     @Override
