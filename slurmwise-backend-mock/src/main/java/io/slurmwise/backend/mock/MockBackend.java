@@ -61,8 +61,7 @@ public final class MockBackend implements SlurmBackend {
             }
         });
         List<JobRecord> loaded = new ArrayList<>();
-        try (Stream<JobRecord> s = SacctReader.stream(new InputStreamReader(new ByteArrayInputStream(sacct),
-                StandardCharsets.UTF_8))) {
+        try (Stream<JobRecord> s = SacctReader.toStream(SacctReader.open(new ByteArrayInputStream(sacct)))) {
             s.forEach(loaded::add);
         } catch (IllegalArgumentException e) {
             throw new BackendException(source.describe() + ": " + e.getMessage(), e);
@@ -145,25 +144,7 @@ public final class MockBackend implements SlurmBackend {
 
     @Override
     public Stream<JobRecord> jobs(JobQuery q) {
-        return jobs.values().stream().filter(j -> matches(j, q));
-    }
-
-    static boolean matches(JobRecord j, JobQuery q) {
-        if (!q.matchesState(j.state())) {
-            return false;
-        }
-        if (q.user() != null && !q.user().equals(j.user())) {
-            return false;
-        }
-        if (q.partition() != null && !q.partition().equals(j.partition())) {
-            return false;
-        }
-        LocalDateTime first = j.submit() != null ? j.submit() : j.start();
-        if (q.until() != null && first != null && first.isAfter(q.until())) {
-            return false;
-        }
-        // still running or pending jobs (no end) overlap any window that reaches now
-        return q.since() == null || j.end() == null || !j.end().isBefore(q.since());
+        return jobs.values().stream().filter(q::covers);
     }
 
     @Override
