@@ -908,15 +908,19 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         }
     }
 
-    /** A Reader's characters as UTF-8 bytes, a block at a time. */
+    /** A Reader's characters as UTF-8 bytes, a block at a time, through reused buffers. */
     private static final class ReaderBytes extends InputStream {
         private final Reader reader;
-        private final char[] chars = new char[8192];
-        private byte[] pending = new byte[0];
-        private int at;
+        private final java.nio.charset.CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE);
+        private final java.nio.CharBuffer chars = java.nio.CharBuffer.allocate(8192);
+        private final java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(8192 * 3);
+        private boolean eof;
 
         ReaderBytes(Reader reader) {
             this.reader = reader;
+            bytes.flip();
         }
 
         @Override
@@ -927,24 +931,26 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
-            while (at >= pending.length) {
-                int n = reader.read(chars, 0, chars.length - 1);
-                if (n < 0) {
+            while (!bytes.hasRemaining()) {
+                // chars is in write mode here: its position is the number of characters not encoded yet
+                if (eof && chars.position() == 0) {
                     return -1;
                 }
-                // never split a surrogate pair between two blocks
-                if (n > 0 && Character.isHighSurrogate(chars[n - 1])) {
-                    int m = reader.read(chars, n, 1);
-                    if (m > 0) {
-                        n += m;
-                    }
+                if (!eof && reader.read(chars) < 0) {
+                    eof = true;
                 }
-                pending = new String(chars, 0, n).getBytes(StandardCharsets.UTF_8);
-                at = 0;
+                chars.flip();
+                bytes.clear();
+                encoder.encode(chars, bytes, eof);
+                if (eof) {
+                    encoder.flush(bytes);
+                    chars.position(chars.limit()); // with the end of input everything was encoded (or replaced)
+                }
+                bytes.flip();
+                chars.compact(); // keeps a high surrogate whose pair is still to come
             }
-            int k = Math.min(len, pending.length - at);
-            System.arraycopy(pending, at, b, off, k);
-            at += k;
+            int k = Math.min(len, bytes.remaining());
+            bytes.get(b, off, k);
             return k;
         }
 

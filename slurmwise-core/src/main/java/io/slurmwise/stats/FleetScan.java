@@ -162,13 +162,13 @@ public final class FleetScan {
 
     /** The classifier's verdict on a failed job: from the record, and from its log tails when enabled. */
     public String failureKind(JobRecord job) {
-        List<LogTail> logs = List.of();
-        if (readLogs) {
-            logs = new ArrayList<>(2);
-            logs.add(backend.logTail(job, LogStream.STDOUT, logTailLines));
-            if (job.stderrPath() == null || !job.stderrPath().equals(job.stdoutPath())) {
-                logs.add(backend.logTail(job, LogStream.STDERR, logTailLines));
-            }
+        if (!readLogs) {
+            return classifier.recordKind(JobFacts.of(job));
+        }
+        List<LogTail> logs = new ArrayList<>(2);
+        logs.add(backend.logTail(job, LogStream.STDOUT, logTailLines));
+        if (job.stderrPath() == null || !job.stderrPath().equals(job.stdoutPath())) {
+            logs.add(backend.logTail(job, LogStream.STDERR, logTailLines));
         }
         return classifier.classify(JobFacts.of(job), logs).kindId();
     }
