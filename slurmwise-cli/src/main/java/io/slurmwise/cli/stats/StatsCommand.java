@@ -8,6 +8,7 @@ import io.slurmwise.cli.Cli;
 import io.slurmwise.cli.ExitCodes;
 import io.slurmwise.cli.SlurmwiseCommand;
 import io.slurmwise.cli.UserError;
+import io.slurmwise.classify.Classifier;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.stats.EnergyModel;
@@ -146,11 +147,11 @@ public final class StatsCommand implements Callable<Integer> {
         String to = until != null ? until : inputs == null ? "now" : null;
         JobQuery q = new JobQuery(from == null ? null : SlurmTime.parseWhen(from, now),
                 to == null ? null : SlurmTime.parseWhen(to, now), null, user, allUsers || inputs != null, partition);
-        Slurmwise sw = cli.slurmwise();
         StatsContext ctx;
         if (inputs != null) {
-            ctx = fromExports(sw, q, energy, sliceLength);
+            ctx = fromExports(cli, q, energy, sliceLength);
         } else {
+            Slurmwise sw = cli.slurmwise();
             ProgressBar bar = new ProgressBar(cli.err(), cli.isTerminal() && !cli.env().containsKey("CI"));
             FleetReport report = sw.fleetScan().readLogs(readLogs).sliceLength(sliceLength).energy(energy).topJobs(top)
                     .progress(bar).build().run(q).report();
@@ -174,9 +175,10 @@ public final class StatsCommand implements Callable<Integer> {
     }
 
     /** The same aggregate as the backend path, read straight from the exports in parallel blocks. */
-    private StatsContext fromExports(Slurmwise sw, JobQuery q, EnergyModel energy, Duration sliceLength) {
+    private StatsContext fromExports(Cli cli, JobQuery q, EnergyModel energy, Duration sliceLength) {
         List<ExportStats.Source> sources = ExportFiles.sources(inputs);
-        FleetScan scan = sw.fleetScan().readLogs(false).energy(energy).topJobs(top).build();
+        // no cluster is asked: no backend, retriever or explainer to set up
+        FleetScan scan = FleetScan.forRecords(new Classifier(cli.taxonomy())).energy(energy).topJobs(top).build();
         ExportStats.Builder b = ExportStats.builder(scan::newStats, scan::add);
         if (threads != null) {
             b.threads(threads);
@@ -191,7 +193,7 @@ public final class StatsCommand implements Callable<Integer> {
         String origin = "sacct export" + (c.files() == 1 ? " " + sources.get(0).name() : "s: " + c.files() + " files")
                 + " (" + c.jobs() + " jobs read" + (c.malformed() > 0 ? ", " + c.malformed() + " malformed rows skipped" : "")
                 + ")";
-        return new StatsContext(r.stats().report(), q, sliceLength, 1, false, origin, sw.taxonomy());
+        return new StatsContext(r.stats().report(), q, sliceLength, 1, false, origin, cli.taxonomy());
     }
 
     private void writeHtml(Cli cli, StatsContext ctx) {
