@@ -141,4 +141,46 @@ class StatsInputTest {
         StatsRun.Result logs = StatsRun.run(Map.of(), "stats", "--input", headerless.toString(), "--logs", "on");
         assertThat(logs.code()).isEqualTo(ExitCodes.USAGE);
     }
+
+    /** One export per cluster, as {@code sacct -M NAME} writes them, with the Cluster column. */
+    static Path withCluster(Path dir, String cluster, String text) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        boolean header = true;
+        for (String line : text.split("\n")) {
+            sb.append(line).append('|').append(header ? "Cluster" : cluster).append('\n');
+            header = false;
+        }
+        return Files.writeString(dir.resolve(cluster + ".psv"), sb.toString());
+    }
+
+    @Test
+    void severalClustersAreABreakdownInEveryOutput() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("centre"));
+        withCluster(dir, "alpha", repeated(2));
+        withCluster(dir, "beta", repeated(1));
+        JsonNode j = StatsRun.run(Map.of(), "stats", "--input", dir.toString(), "--json").json();
+        JsonNode clusters = j.get("by_cluster");
+        assertThat(clusters).hasSize(2);
+        assertThat(clusters.get(0).get("key").asText()).isEqualTo("alpha");
+        assertThat(clusters.get(0).get("jobs").asLong()).isEqualTo(2 * clusters.get(1).get("jobs").asLong());
+        assertThat(clusters.get(0).get("jobs").asLong() + clusters.get(1).get("jobs").asLong())
+                .isEqualTo(j.at("/total/jobs").asLong());
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", dir.toString()).out()).contains("By cluster")
+                .containsPattern("alpha +\\d+% \\(");
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", dir.toString(), "--csv").out())
+                .contains("\r\ncluster,alpha,").contains("\r\ncluster,beta,");
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", dir.toString(), "--prometheus").out())
+                .contains("slurmwise_cluster_jobs{cluster=\"alpha\",outcome=\"failed\"}")
+                .contains("slurmwise_wasted_gpu_seconds_by_cluster{cluster=\"beta\"}");
+        Path html = tmp.resolve("centre.html");
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", dir.toString(), "--html", html.toString()).code()).isZero();
+        assertThat(Files.readString(html)).contains("<h2>By cluster</h2>").contains("<table id=\"clusters\">");
+
+        // one cluster: no breakdown to show, and the JSON names it
+        Path single = withCluster(Files.createDirectories(tmp.resolve("one")), "alpha", repeated(1));
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", single.toString()).out()).doesNotContain("By cluster");
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", single.toString(), "--csv").out()).doesNotContain("cluster,");
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", single.toString(), "--json").json().get("by_cluster"))
+                .hasSize(1);
+    }
 }
