@@ -1,8 +1,8 @@
 package io.slurmwise.cli.stats;
 
 import io.airlift.compress.zstd.ZstdInputStream;
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.context.ExitCodes;
+import io.slurmwise.cli.context.UserError;
 import io.slurmwise.stats.ExportStats;
 
 import java.io.BufferedInputStream;

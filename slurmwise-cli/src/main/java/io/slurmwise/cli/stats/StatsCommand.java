@@ -4,10 +4,10 @@ import io.slurmwise.view.StatsViews;
 import io.slurmwise.view.StatsContext;
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.JobQuery;
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.SlurmwiseCommand;
-import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.JsonOutput;
+import io.slurmwise.cli.context.ExitCodes;
+import io.slurmwise.cli.context.UserError;
 import io.slurmwise.classify.Classifier;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.job.SlurmTime;
@@ -17,8 +17,8 @@ import io.slurmwise.stats.FleetReport;
 import io.slurmwise.stats.ExportStats;
 import io.slurmwise.stats.FleetScan;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -41,8 +41,11 @@ import java.util.regex.Pattern;
                 "Example: slurmwise stats --since now-90days --all-users --html fleet.html"})
 public final class StatsCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private SlurmwiseCommand root;
+    private final Cli cli;
+
+    public StatsCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Option(names = "--since", paramLabel = "WHEN",
             description = "Window start: now-30days (default; with --input: the whole export), now-12hours, "
@@ -70,8 +73,8 @@ public final class StatsCommand implements Callable<Integer> {
     @Option(names = "--partition", paramLabel = "NAME", description = "Only this partition.")
     private String partition;
 
-    @Option(names = "--json", description = "Machine-readable output (schema slurmwise.stats/v1, see the README).")
-    private boolean json;
+    @Mixin
+    private JsonOutput json;
 
     @Option(names = "--csv", description = "One CSV table: the total, then one row per kind, partition, user and day.")
     private boolean csv;
@@ -116,8 +119,7 @@ public final class StatsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Cli cli = root.cli();
-        int formats = (json ? 1 : 0) + (csv ? 1 : 0) + (html != null ? 1 : 0) + (prometheus ? 1 : 0);
+        int formats = (json.enabled() ? 1 : 0) + (csv ? 1 : 0) + (html != null ? 1 : 0) + (prometheus ? 1 : 0);
         if (formats > 1) {
             throw new UserError(ExitCodes.USAGE, "choose one output: --json, --csv, --html FILE or --prometheus");
         }
@@ -151,15 +153,15 @@ public final class StatsCommand implements Callable<Integer> {
         if (inputs != null) {
             ctx = fromExports(cli, q, energy, sliceLength);
         } else {
-            Slurmwise sw = cli.slurmwise();
+            Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
             ProgressBar bar = new ProgressBar(cli.err(), cli.isTerminal() && !cli.env().containsKey("CI"));
             FleetReport report = sw.fleetScan().readLogs(readLogs).sliceLength(sliceLength).energy(energy).topJobs(top)
                     .progress(bar).build().run(q).report();
             bar.finish();
             ctx = new StatsContext(report, q, sliceLength, FleetScan.slices(q.since(), q.until(), sliceLength).size(),
-                    readLogs, cli.backendReason(), sw.taxonomy());
+                    readLogs, sw.backendReason(), sw.taxonomy());
         }
-        if (json) {
+        if (json.enabled()) {
             Json.print(cli.out(), StatsViews.json(ctx));
         } else if (csv) {
             StatsCsv.write(cli.out(), ctx);

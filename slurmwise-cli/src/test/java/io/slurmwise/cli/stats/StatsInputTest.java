@@ -3,7 +3,7 @@ package io.slurmwise.cli.stats;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.airlift.compress.zstd.ZstdOutputStream;
-import io.slurmwise.cli.ExitCodes;
+import io.slurmwise.cli.context.ExitCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
