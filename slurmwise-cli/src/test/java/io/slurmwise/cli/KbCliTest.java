@@ -110,7 +110,7 @@ class KbCliTest {
     }
 
     /**
-     * jobs, classify --direct and --help never open the knowledge base, let alone load the embedding model; classify
+     * jobs, classify --rules-only and --help never open the knowledge base, let alone load the embedding model; classify
      * takes its fixes where diagnose, eval and the classify_log tool do, so it fails as they do.
      */
     @Test
@@ -120,7 +120,7 @@ class KbCliTest {
         assertThat(run(bogus, false, "--help").code()).isZero();
         Path log = dir.resolve("slurm-1.out");
         java.nio.file.Files.writeString(log, "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=1.batch.\n");
-        assertThat(run(bogus, false, "classify", "--direct", log.toString()).code()).isZero();
+        assertThat(run(bogus, false, "classify", "--rules-only", log.toString()).code()).isZero();
         CliTest.Result c = run(bogus, false, "classify", log.toString());
         assertThat(c.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(c.err()).contains("SLURMWISE_EMBEDDINGS");

@@ -1,5 +1,6 @@
 package io.slurmwise.backend;
 
+import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
 
 import java.time.LocalDateTime;
@@ -39,5 +40,27 @@ public record JobQuery(LocalDateTime since, LocalDateTime until, Set<JobState> s
 
     public boolean matchesState(JobState s) {
         return states.isEmpty() || states.contains(s);
+    }
+
+    /**
+     * Whether a job belongs to this query: its state, user and partition match, it was submitted (else started)
+     * before the window's end, and it ended after the window's start or has not ended (still running or pending
+     * jobs overlap any window that reaches now). What the mock cluster and sacct exports select by.
+     */
+    public boolean covers(JobRecord j) {
+        if (!matchesState(j.state())) {
+            return false;
+        }
+        if (user != null && !user.equals(j.user())) {
+            return false;
+        }
+        if (partition != null && !partition.equals(j.partition())) {
+            return false;
+        }
+        LocalDateTime first = j.submit() != null ? j.submit() : j.start();
+        if (until != null && first != null && first.isAfter(until)) {
+            return false;
+        }
+        return since == null || j.end() == null || !j.end().isBefore(since);
     }
 }

@@ -19,15 +19,17 @@ public interface SlurmBackend extends AutoCloseable {
     /** The provider name, e.g. {@code real} or {@code mock}. */
     String name();
 
-    /** One job (array task, het component) by id; empty when the cluster has no record of it. */
-    Optional<JobRecord> job(JobId id);
-
     /**
-     * The tasks of an array job, for an id without a task ({@code 4242} -> {@code 4242_1..4242_5}); empty when
-     * the id is not an array. The default scans nothing: backends that can look tasks up override it.
+     * What accounting knows of {@code id}, in one query: the job, the tasks of an array (an id without a task that
+     * names an array job: {@code 4242} -> {@code 4242_1..4242_5}), or nothing. Backends decide with
+     * {@link JobLookup#of}, so every backend draws the line between a job and an array the same way.
      */
-    default List<JobRecord> arrayTasks(JobId arrayJobId) {
-        return List.of();
+    JobLookup lookup(JobId id);
+
+    /** One job (array task, het component) by id; empty when the id names a whole array or nothing known. */
+    default Optional<JobRecord> job(JobId id) {
+        return lookup(id).fold(found -> Optional.of(found.job()), array -> Optional.empty(),
+                missing -> Optional.empty());
     }
 
     /** Jobs matching a query, streamed in submission order; close the stream. */

@@ -66,6 +66,7 @@ public final class Classifier {
     /** Signatures tested only on the last non-blank line of each log. */
     private final List<Signature> lastLineSignatures = new ArrayList<>();
     private final Map<String, Set<String>> consequences = new HashMap<>();
+    private final Map<RecordSignature, String> recordKinds = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Classifier(Taxonomy taxonomy) {
         this.taxonomy = taxonomy;
@@ -318,6 +319,41 @@ public final class Classifier {
         return kind.checks().contains(Check.RSS_AT_MEM_LIMIT) && f.state() != JobState.OUT_OF_MEMORY
                 && f.maxRss() != null && f.memoryLimit() != null && f.memoryLimit().bytes() > 0
                 && f.maxRss().bytes() < 0.5 * f.memoryLimit().bytes();
+    }
+
+    /**
+     * The failure kind of a job from its accounting record alone (no logs): {@code classify(facts, List.of())}'s
+     * kind, remembered per {@link RecordSignature}, so a fleet of thousands of failed jobs costs a map lookup per
+     * job once its few state/exit/limit combinations are seen. Thread-safe.
+     */
+    public String recordKind(JobFacts facts) {
+        JobFacts f = facts == null ? JobFacts.NONE : facts;
+        RecordSignature key = RecordSignature.of(f);
+        String kind = recordKinds.get(key);
+        if (kind == null) {
+            kind = classify(f, List.of()).kindId();
+            if (recordKinds.size() < 10_000) { // a bound against endless pending reasons
+                recordKinds.put(key, kind);
+            }
+        }
+        return kind;
+    }
+
+    /**
+     * Everything the rules read of a record when there are no logs: the kind is a function of it (state, exit
+     * code, pending reason, and where MaxRSS and Elapsed stand against their limits).
+     */
+    record RecordSignature(JobState state, ExitCode exitCode, String pendingReason, boolean noNodes, boolean rssAtLimit,
+                           boolean rssUnderHalf, boolean atTimeLimit) {
+        static RecordSignature of(JobFacts f) {
+            boolean limits = f.maxRss() != null && f.memoryLimit() != null && f.memoryLimit().bytes() > 0;
+            return new RecordSignature(f.state(), f.exitCode(), f.pendingReason(),
+                    f.nodeList() != null && f.nodeList().strip().equalsIgnoreCase("None assigned"),
+                    limits && f.maxRss().bytes() >= 0.9 * f.memoryLimit().bytes(),
+                    limits && f.maxRss().bytes() < 0.5 * f.memoryLimit().bytes(),
+                    f.elapsed() != null && f.timeLimit() != null && !f.timeLimit().isZero()
+                            && f.elapsed().compareTo(f.timeLimit()) >= 0);
+        }
     }
 
     private static double round(double v) {

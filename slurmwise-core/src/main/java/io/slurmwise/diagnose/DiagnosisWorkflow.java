@@ -1,6 +1,7 @@
 package io.slurmwise.diagnose;
 
 import io.slurmwise.backend.BackendException;
+import io.slurmwise.backend.JobLookup;
 import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
 import io.slurmwise.backend.SlurmBackend;
@@ -69,16 +70,12 @@ public final class DiagnosisWorkflow {
     }
 
     public Diagnosis diagnose(JobId id) {
-        Optional<JobRecord> found = backend.job(id);
         List<String> notices = new ArrayList<>();
-        if (found.isEmpty() && !id.isArrayTask() && id.arraySpec() == null && !id.isStep()) {
-            found = pickArrayTask(id, notices);
-        }
-        if (found.isEmpty()) {
-            return new Diagnosis.NotFound(id, "job " + id + " is not known to " + backend.name()
-                    + " accounting; check the id with `sacct -j " + id + "` or widen the window");
-        }
-        return diagnose(found.get(), true, notices);
+        return backend.lookup(id).fold(
+                found -> diagnose(found.job(), true, notices),
+                array -> diagnose(pickArrayTask(array, notices), true, notices),
+                missing -> new Diagnosis.NotFound(id, "job " + id + " is not known to " + backend.name()
+                        + " accounting; check the id with `sacct -j " + id + "` or widen the window"));
     }
 
     /**
@@ -140,22 +137,19 @@ public final class DiagnosisWorkflow {
      * An array id without a task: diagnose its first failed task (else its first task) and say so, with the
      * count of tasks per state.
      */
-    private Optional<JobRecord> pickArrayTask(JobId id, List<String> notices) {
-        List<JobRecord> tasks = backend.arrayTasks(id);
-        if (tasks.isEmpty()) {
-            return Optional.empty();
-        }
+    private JobRecord pickArrayTask(JobLookup.Array array, List<String> notices) {
+        List<JobRecord> tasks = array.tasks();
         Map<JobState, Long> byState = new TreeMap<>();
         tasks.forEach(t -> byState.merge(t.state(), 1L, Long::sum));
         JobRecord pick = tasks.stream().filter(t -> !hasNoFailure(t) && t.id().isArrayTask()).findFirst()
                 .orElse(tasks.get(0));
-        StringBuilder sb = new StringBuilder("array job " + id + " has " + tasks.size() + " tasks (");
+        StringBuilder sb = new StringBuilder("array job " + array.arrayJobId() + " has " + tasks.size() + " tasks (");
         byState.forEach((st, n) -> sb.append(n).append(' ').append(st).append(", "));
         sb.setLength(sb.length() - 2);
         sb.append("); showing task ").append(pick.id()).append(" (slurmwise diagnose <id>_<task> for another)");
         notices.add(sb.toString());
         // the task's own record, with what the backend adds to single jobs (log paths, pending reason)
-        return Optional.of(backend.job(pick.id()).orElse(pick));
+        return array.open(pick);
     }
 
     /** Running, pending, completed and unknown jobs get their status: {@link Outcome#diagnose()} decides. */

@@ -17,6 +17,7 @@ import java.util.Optional;
  * @param maxRss        peak resident memory over the job's steps (never on sacct's allocation row)
  * @param exitCodeView  exit code as scontrol/jobcomp print it ({@code 139:0}) when known, next to sacct's
  * @param pendingReason why a pending job waits, from squeue/scontrol (sacct says None)
+ * @param cluster       the cluster that ran the job, when accounting says (sacct's Cluster column, {@code -M})
  * @param consumedEnergyJoules energy SLURM measured, only where the site enabled an energy plugin
  */
 public record JobRecord(
@@ -44,7 +45,8 @@ public record JobRecord(
         String workDir,
         String stdoutPath,
         String stderrPath,
-        String pendingReason) {
+        String pendingReason,
+        String cluster) {
 
     public JobRecord {
         Objects.requireNonNull(id, "id");
@@ -130,6 +132,7 @@ public record JobRecord(
         private String stdoutPath;
         private String stderrPath;
         private String pendingReason;
+        private String cluster;
 
         private Builder(JobId id) {
             this.id = id;
@@ -142,6 +145,7 @@ public record JobRecord(
             maxRss = r.maxRss; allocCpus = r.allocCpus; allocTres = r.allocTres; nodeList = r.nodeList;
             totalCpu = r.totalCpu; consumedEnergyJoules = r.consumedEnergyJoules; workDir = r.workDir;
             stdoutPath = r.stdoutPath; stderrPath = r.stderrPath; pendingReason = r.pendingReason;
+            cluster = r.cluster;
         }
 
         public Builder id(JobId v) { id = v; return this; }
@@ -169,13 +173,14 @@ public record JobRecord(
         public Builder stdoutPath(String v) { stdoutPath = v; return this; }
         public Builder stderrPath(String v) { stderrPath = v; return this; }
         public Builder pendingReason(String v) { pendingReason = v; return this; }
+        public Builder cluster(String v) { cluster = v; return this; }
 
         public DataSize maxRss() { return maxRss; }
 
         public JobRecord build() {
             return new JobRecord(id, name, user, account, partition, qos, status, exitCode, exitCodeView, submit,
                     start, end, elapsed, timeLimit, reqMem, maxRss, allocCpus, allocTres, nodeList, totalCpu,
-                    consumedEnergyJoules, workDir, stdoutPath, stderrPath, pendingReason);
+                    consumedEnergyJoules, workDir, stdoutPath, stderrPath, pendingReason, cluster);
         }
     }
 }

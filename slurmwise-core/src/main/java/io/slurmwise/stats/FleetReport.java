@@ -23,20 +23,29 @@ import java.util.Map;
  * @param byPartition     by partition, most wasted energy first
  * @param byUser          by user, most wasted energy first
  * @param byDay           by the day each job ended (running and pending jobs: the day they started or were submitted)
+ * @param byCluster       by cluster (sacct's Cluster column), most wasted energy first; empty when no record names
+ *                        one
  * @param topJobs         the most wasteful failed jobs; an array job is one entry with its task counts
  * @param arraysTruncated more array jobs than the limit: the least wasteful arrays' entries were dropped (totals
  *                        stay exact)
  */
 public record FleetReport(LocalDateTime since, LocalDateTime until, long records, Breakdown total,
                           List<Breakdown> byKind, List<Breakdown> byPartition, List<Breakdown> byUser,
-                          List<Breakdown> byDay, List<TopEntry> topJobs, Efficiency efficiency, EnergyModel energy,
+                          List<Breakdown> byDay, List<Breakdown> byCluster, List<TopEntry> topJobs,
+                          Efficiency efficiency, EnergyModel energy,
                           boolean arraysTruncated) {
+
+    /** Whether the records came from several clusters: then every output breaks the figures down by cluster. */
+    public boolean severalClusters() {
+        return byCluster.size() > 1;
+    }
 
     public FleetReport {
         byKind = List.copyOf(byKind);
         byPartition = List.copyOf(byPartition);
         byUser = List.copyOf(byUser);
         byDay = List.copyOf(byDay);
+        byCluster = List.copyOf(byCluster);
         topJobs = List.copyOf(topJobs);
     }
 

@@ -1,6 +1,7 @@
 package io.slurmwise.stats;
 
 import io.slurmwise.job.Outcome;
+import io.slurmwise.backend.BackendException;
 import io.slurmwise.backend.JobQuery;
 import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
@@ -87,6 +88,51 @@ public final class FleetScan {
         return new Builder(backend, classifier);
     }
 
+    /**
+     * A scan of records at hand (sacct exports): failed jobs are classified from their records, and nothing asks
+     * a cluster, so no backend is needed.
+     */
+    public static Builder forRecords(Classifier classifier) {
+        return new Builder(NO_CLUSTER, classifier);
+    }
+
+    // what forRecords scans stand on: any question to the cluster is a programming error, said plainly
+    private static final SlurmBackend NO_CLUSTER = new SlurmBackend() {
+        @Override
+        public String name() {
+            return "records";
+        }
+
+        private BackendException none() {
+            return new BackendException("this scan reads records at hand (sacct exports), not a cluster");
+        }
+
+        @Override
+        public io.slurmwise.backend.JobLookup lookup(io.slurmwise.job.JobId id) {
+            throw none();
+        }
+
+        @Override
+        public Stream<JobRecord> jobs(JobQuery query) {
+            throw none();
+        }
+
+        @Override
+        public LogTail logTail(JobRecord job, LogStream stream, int maxLines) {
+            throw none();
+        }
+
+        @Override
+        public java.util.Optional<String> batchScript(JobRecord job) {
+            throw none();
+        }
+
+        @Override
+        public List<io.slurmwise.job.Partition> partitions() {
+            throw none();
+        }
+    };
+
     /** An empty aggregate configured like this scan's (same energy model and top size), for merging. */
     public FleetStats newStats() {
         return FleetStats.builder().energy(energy).topJobs(topJobs).build();
@@ -163,13 +209,13 @@ public final class FleetScan {
 
     /** The classifier's verdict on a failed job: from the record, and from its log tails when enabled. */
     public String failureKind(JobRecord job) {
-        List<LogTail> logs = List.of();
-        if (readLogs) {
-            logs = new ArrayList<>(2);
-            logs.add(backend.logTail(job, LogStream.STDOUT, logTailLines));
-            if (job.stderrPath() == null || !job.stderrPath().equals(job.stdoutPath())) {
-                logs.add(backend.logTail(job, LogStream.STDERR, logTailLines));
-            }
+        if (!readLogs) {
+            return classifier.recordKind(JobFacts.of(job));
+        }
+        List<LogTail> logs = new ArrayList<>(2);
+        logs.add(backend.logTail(job, LogStream.STDOUT, logTailLines));
+        if (job.stderrPath() == null || !job.stderrPath().equals(job.stdoutPath())) {
+            logs.add(backend.logTail(job, LogStream.STDERR, logTailLines));
         }
         return classifier.classify(JobFacts.of(job), logs).kindId();
     }

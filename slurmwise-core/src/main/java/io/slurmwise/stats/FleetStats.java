@@ -48,6 +48,8 @@ public final class FleetStats {
     private LocalDateTime until;
     private final Tally total = new Tally();
     private final Map<String, Tally> partitions = new HashMap<>();
+    // only jobs whose record names a cluster (sacct's Cluster column): exports of one or several clusters
+    private final Map<String, Tally> clusters = new HashMap<>();
     private final Map<String, Tally> users = new HashMap<>();
     private final Map<String, Tally> kinds = new HashMap<>();
     private final TreeMap<LocalDate, Tally> days = new TreeMap<>();
@@ -177,6 +179,9 @@ public final class FleetStats {
 
         total.add(o, gpuSeconds, cpuSeconds, joules, measured);
         tally(partitions, key(job.partition())).add(o, gpuSeconds, cpuSeconds, joules, measured);
+        if (job.cluster() != null) {
+            tally(clusters, job.cluster()).add(o, gpuSeconds, cpuSeconds, joules, measured);
+        }
         tally(users, key(job.user())).add(o, gpuSeconds, cpuSeconds, joules, measured);
         LocalDateTime when = job.end() != null ? job.end() : job.start() != null ? job.start() : job.submit();
         if (when != null) {
@@ -333,6 +338,7 @@ public final class FleetStats {
         coverWindow(other.since, other.until);
         total.merge(other.total);
         mergeInto(partitions, other.partitions);
+        mergeInto(clusters, other.clusters);
         mergeInto(users, other.users);
         mergeInto(kinds, other.kinds);
         other.days.forEach((d, t) -> days.computeIfAbsent(d, x -> new Tally()).merge(t));
@@ -374,7 +380,8 @@ public final class FleetStats {
         List<FleetReport.Breakdown> byDay = new ArrayList<>();
         days.forEach((d, t) -> byDay.add(breakdown(d.toString(), t)));
         return new FleetReport(since, until, records, breakdown("total", total), sorted(kinds, byWaste),
-                sorted(partitions, byWaste), sorted(users, byWaste), byDay, topEntries(), efficiencyReport(), energy,
+                sorted(partitions, byWaste), sorted(users, byWaste), byDay, sorted(clusters, byWaste), topEntries(),
+                efficiencyReport(), energy,
                 arraysTruncated);
     }
 

@@ -58,6 +58,7 @@ public final class StatsViews {
         m.put("by_partition", r.byPartition().stream().map(StatsViews::breakdown).toList());
         m.put("by_user", r.byUser().stream().map(StatsViews::breakdown).toList());
         m.put("by_day", r.byDay().stream().map(StatsViews::breakdown).toList());
+        m.put("by_cluster", r.byCluster().stream().map(StatsViews::breakdown).toList());
         m.put("top_jobs", r.topJobs().stream().map(StatsViews::top).toList());
         m.put("efficiency", efficiency(r.efficiency()));
         m.put("arrays_truncated", r.arraysTruncated());

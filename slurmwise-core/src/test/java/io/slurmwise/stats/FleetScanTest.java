@@ -1,5 +1,6 @@
 package io.slurmwise.stats;
 
+import io.slurmwise.backend.JobLookup;
 import io.slurmwise.backend.JobQuery;
 import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
@@ -41,8 +42,8 @@ class FleetScanTest {
         }
 
         @Override
-        public Optional<JobRecord> job(JobId id) {
-            return Optional.empty();
+        public JobLookup lookup(JobId id) {
+            return new JobLookup.Missing(id);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.slurmwise.testing;
 
+import io.slurmwise.backend.JobLookup;
 import io.slurmwise.backend.JobQuery;
 import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
@@ -66,8 +68,9 @@ public final class FixtureCluster implements SlurmBackend {
     }
 
     @Override
-    public Optional<JobRecord> job(JobId id) {
-        return Optional.ofNullable(jobs.get(id.toString()));
+    public JobLookup lookup(JobId id) {
+        JobRecord j = jobs.get(id.toString());
+        return JobLookup.of(id, j == null ? List.of() : List.of(j), UnaryOperator.identity());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.slurmwise.backend.mock;
 
 import io.slurmwise.backend.BackendException;
+import io.slurmwise.backend.JobLookup;
 import io.slurmwise.backend.JobQuery;
 import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
@@ -61,8 +63,7 @@ public final class MockBackend implements SlurmBackend {
             }
         });
         List<JobRecord> loaded = new ArrayList<>();
-        try (Stream<JobRecord> s = SacctReader.stream(new InputStreamReader(new ByteArrayInputStream(sacct),
-                StandardCharsets.UTF_8))) {
+        try (Stream<JobRecord> s = SacctReader.toStream(SacctReader.open(new ByteArrayInputStream(sacct)))) {
             s.forEach(loaded::add);
         } catch (IllegalArgumentException e) {
             throw new BackendException(source.describe() + ": " + e.getMessage(), e);
@@ -131,39 +132,22 @@ public final class MockBackend implements SlurmBackend {
         return source.describe();
     }
 
+    /** The records {@code sacct -j ID} would print for the id, decided by {@link JobLookup#of}. */
     @Override
-    public Optional<JobRecord> job(JobId id) {
-        return Optional.ofNullable(jobs.get(id.withoutStep().toString()));
-    }
-
-    @Override
-    public List<JobRecord> arrayTasks(JobId arrayJobId) {
-        return jobs.values().stream()
-                .filter(j -> j.id().isArrayTask() && j.id().arrayJobId() == arrayJobId.arrayJobId())
+    public JobLookup lookup(JobId id) {
+        JobRecord exact = jobs.get(id.withoutStep().toString());
+        if (exact != null) {
+            return JobLookup.of(id, List.of(exact), UnaryOperator.identity());
+        }
+        List<JobRecord> tasks = !JobLookup.namesWholeArray(id) ? List.of() : jobs.values().stream()
+                .filter(j -> j.id().arrayJobId() == id.jobId() && (j.id().isArrayTask() || j.id().arraySpec() != null))
                 .toList();
+        return JobLookup.of(id, tasks, UnaryOperator.identity());
     }
 
     @Override
     public Stream<JobRecord> jobs(JobQuery q) {
-        return jobs.values().stream().filter(j -> matches(j, q));
-    }
-
-    static boolean matches(JobRecord j, JobQuery q) {
-        if (!q.matchesState(j.state())) {
-            return false;
-        }
-        if (q.user() != null && !q.user().equals(j.user())) {
-            return false;
-        }
-        if (q.partition() != null && !q.partition().equals(j.partition())) {
-            return false;
-        }
-        LocalDateTime first = j.submit() != null ? j.submit() : j.start();
-        if (q.until() != null && first != null && first.isAfter(q.until())) {
-            return false;
-        }
-        // still running or pending jobs (no end) overlap any window that reaches now
-        return q.since() == null || j.end() == null || !j.end().isBefore(q.since());
+        return jobs.values().stream().filter(q::covers);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.slurmwise.backend.real;
 
 import io.slurmwise.backend.BackendException;
+import io.slurmwise.backend.JobLookup;
 import io.slurmwise.backend.JobQuery;
 import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
@@ -79,65 +80,37 @@ public final class RealBackend implements SlurmBackend {
         return slurm.version();
     }
 
+    /**
+     * One {@code sacct -j ID} (steps folded, JobIDRaw and SubmitLine kept), decided by {@link JobLookup#of}; the
+     * job found, or an array task opened later, is completed from the same answer plus the controller's view.
+     */
     @Override
-    public Optional<JobRecord> job(JobId id) {
-        SacctRows rows = sacctRows(id);
-        List<JobRecord> found = records(rows);
-        if (isArray(id, found)) {
-            return Optional.empty(); // the id of a whole array: the diagnosis picks a task through arrayTasks()
-        }
-        Optional<JobRecord> pick = pick(id, found);
-        return pick.map(r -> enrich(r, rows.extras(r.id().toString())));
-    }
-
-    @Override
-    public List<JobRecord> arrayTasks(JobId arrayJobId) {
-        List<JobRecord> found = records(sacctRows(arrayJobId));
-        return isArray(arrayJobId, found) ? found : List.of();
-    }
-
-    private SacctRows sacctRows(JobId id) {
+    public JobLookup lookup(JobId id) {
         List<String> fields = SacctFields.forJob(version());
         // a step id (45.batch) names its job: ask for the job, whose row carries the record
         String out = slurm.sacct(List.of("-P", "-j", id.withoutStep().toString(), "-o", String.join(",", fields)));
-        return SacctRows.parse(out);
-    }
-
-    private static List<JobRecord> records(SacctRows rows) {
-        try (Stream<JobRecord> s = SacctReader.stream(new StringReader(rows.readable()))) {
-            return s.toList();
-        }
-    }
-
-    /** sacct -j 53 answers with the tasks 53_1, 53_2, ... when 53 is an array job. */
-    private static boolean isArray(JobId id, List<JobRecord> found) {
-        return !id.isArrayTask() && id.arraySpec() == null && found.size() > 1
-                && found.stream().allMatch(r -> r.id().arrayJobId() == id.arrayJobId()
-                        && (r.id().isArrayTask() || r.id().arraySpec() != null));
-    }
-
-    private static Optional<JobRecord> pick(JobId id, List<JobRecord> found) {
-        if (found.isEmpty()) {
-            return Optional.empty();
-        }
-        for (JobRecord r : found) {
-            if (r.id().equals(id.withoutStep())) {
-                return Optional.of(r);
+        List<JobRecord> found = new ArrayList<>();
+        Map<String, Extras> extras = new HashMap<>();
+        try (SacctReader r = SacctReader.open(new StringReader(out)).keep(JOB_ID_RAW, SUBMIT_LINE)) {
+            while (r.hasNext()) {
+                JobRecord j = r.next();
+                found.add(j);
+                extras.put(j.id().toString(), new Extras(r.kept().get(JOB_ID_RAW), r.kept().get(SUBMIT_LINE)));
             }
         }
-        if (found.size() == 1) {
-            return Optional.of(found.get(0)); // e.g. the raw id 61 of array task 53_2
-        }
-        String listed = found.stream().limit(12).map(r -> r.id() + " " + r.status())
-                .collect(Collectors.joining(", "));
-        String failed = found.stream().filter(r -> r.state().outcome().diagnose()).findFirst()
-                .map(r -> r.id().toString()).orElse(found.get(0).id().toString());
-        throw new BackendException("job " + id + " has " + found.size() + " records in accounting (" + listed
-                + (found.size() > 12 ? ", ..." : "") + "): name one of them, e.g. `slurmwise diagnose " + failed + "`");
+        return JobLookup.of(id, found, j -> enrich(j, extras.getOrDefault(j.id().toString(), Extras.NONE)));
+    }
+
+    private static final String JOB_ID_RAW = "JobIDRaw";
+    private static final String SUBMIT_LINE = "SubmitLine";
+
+    /** The columns of a job's row that its record has no place for. */
+    private record Extras(String jobIdRaw, String submitLine) {
+        static final Extras NONE = new Extras(null, null);
     }
 
     /** Adds what sacct does not know: the pending reason, the controller's exit code and the log paths. */
-    private JobRecord enrich(JobRecord r, SacctRows.Extras extras) {
+    private JobRecord enrich(JobRecord r, Extras extras) {
         JobRecord.Builder b = r.toBuilder();
         if (r.state() == JobState.PENDING) {
             try {
@@ -176,7 +149,7 @@ public final class RealBackend implements SlurmBackend {
         }
     }
 
-    private LogLocation resolveLogs(JobRecord r, Optional<ScontrolJob> sc, SacctRows.Extras extras) {
+    private LogLocation resolveLogs(JobRecord r, Optional<ScontrolJob> sc, Extras extras) {
         long rawId = rawId(r, sc, extras);
         String node = sc.flatMap(ScontrolJob::batchHost).orElseGet(() -> FilenamePattern.firstHost(r.nodeList()));
         String workDir = r.workDir() != null ? r.workDir() : sc.flatMap(ScontrolJob::workDir).orElse(null);
@@ -189,7 +162,7 @@ public final class RealBackend implements SlurmBackend {
                 Optional.ofNullable(extras.submitLine()).filter(s -> !s.isBlank()));
     }
 
-    private static long rawId(JobRecord r, Optional<ScontrolJob> sc, SacctRows.Extras extras) {
+    private static long rawId(JobRecord r, Optional<ScontrolJob> sc, Extras extras) {
         for (String candidate : new String[] {extras.jobIdRaw(), sc.map(ScontrolJob::jobId).orElse(null)}) {
             if (candidate != null && candidate.matches("\\d{1,12}")) {
                 return Long.parseLong(candidate);
@@ -300,7 +273,7 @@ public final class RealBackend implements SlurmBackend {
         args.addAll(window);
         Map<String, DataSize> max = new HashMap<>();
         for (String line : slurm.sacct(args).split("\\R")) {
-            String sep = line.contains(SacctReader.DELIMITER) ? SacctReader.DELIMITER : "|";
+            String sep = SacctReader.separator(line, false);
             int bar = line.indexOf(sep);
             if (bar <= 0) {
                 continue;

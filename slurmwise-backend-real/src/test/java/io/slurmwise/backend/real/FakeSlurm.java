@@ -82,6 +82,15 @@ final class FakeSlurm {
         return bin;
     }
 
+    /** Forgets the calls so far. */
+    void clearCalls() {
+        try {
+            Files.writeString(log, "");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Every call so far, one "name args..." line each. */
     List<String> calls() {
         try {

@@ -2,6 +2,7 @@ package io.slurmwise.backend.real;
 
 import io.slurmwise.backend.BackendException;
 import io.slurmwise.backend.JobQuery;
+import io.slurmwise.backend.JobLookup;
 import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
 import io.slurmwise.job.DataSize;
@@ -148,19 +149,24 @@ class RealBackendReplayTest {
     }
 
     @Test
-    void unknownIdsAreEmptyAndArrayIdsListTheirTasks() {
+    void unknownIdsAreMissingAndArrayIdsListTheirTasksFromOneSacctCall() {
         forgetfulController("slurm-wlm 22.05.8");
         RealBackend b = RealBackend.create(fake.config());
-        assertThat(b.job(JobId.parse("999999"))).isEmpty();
+        assertThat(b.lookup(JobId.parse("999999"))).isInstanceOf(JobLookup.Missing.class);
         assertThat(b.job(JobId.parse("53"))).as("the id of a whole array is no single job").isEmpty();
-        assertThat(b.arrayTasks(JobId.parse("53"))).extracting(j -> j.id() + " " + j.state())
-                .containsExactly("53_1 COMPLETED", "53_2 FAILED", "53_3 COMPLETED");
+        assertThat(b.lookup(JobId.parse("53"))).isInstanceOfSatisfying(JobLookup.Array.class, a ->
+                assertThat(a.tasks()).extracting(j -> j.id() + " " + j.state())
+                        .containsExactly("53_1 COMPLETED", "53_2 FAILED", "53_3 COMPLETED"));
+        fake.clearCalls();
         try (io.slurmwise.Slurmwise sw = io.slurmwise.Slurmwise.builder().backend(b).build()) {
             assertThat(sw.diagnose("53")).isInstanceOfSatisfying(io.slurmwise.diagnose.Diagnosis.Failed.class, f -> {
                 assertThat(f.job().id().toString()).isEqualTo("53_2");
                 assertThat(f.notices()).anyMatch(n -> n.startsWith("array job 53 has 3 tasks (2 COMPLETED, 1 FAILED)"));
             });
         }
+        // the whole array costs one accounting query; the task is completed by the controller and its script
+        assertThat(fake.calls()).filteredOn(c -> c.startsWith("sacct") && c.contains(" -o "))
+                .singleElement().asString().startsWith("sacct -P --delimiter=^_| -j 53 -o JobID,");
     }
 
     @Test

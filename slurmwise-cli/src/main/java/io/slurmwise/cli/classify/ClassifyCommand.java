@@ -49,8 +49,8 @@ public final class ClassifyCommand implements Callable<Integer> {
     @Option(names = "--exit-code", paramLabel = "CODE:SIGNAL", description = "The job's exit code, if known (e.g. 0:125).")
     private String exitCode;
 
-    @Option(names = "--direct", description = "The kind's own note only: no embedding index (fastest), as diagnose --direct.")
-    private boolean direct;
+    @Option(names = "--rules-only", description = "The kind's own note only: no embedding index (fastest), as diagnose --rules-only.")
+    private boolean rulesOnly;
 
     @Mixin
     private JsonOutput json;
@@ -75,7 +75,7 @@ public final class ClassifyCommand implements Callable<Integer> {
         }
         // the retriever a diagnosis uses (and eval, and the classify_log tool), without a backend
         LogClassification c = LogClassification.of(new Classifier(cli.taxonomy()),
-                cli.retriever(direct ? Cli.Answers.DIRECT : Cli.Answers.FULL),
+                cli.retriever(rulesOnly ? Cli.Answers.RULES_ONLY : Cli.Answers.FULL),
                 facts, logs, LogClassification.FIXES);
         if (json.enabled()) {
             Json.print(cli.out(), Views.classification(files, c.finding(), c.fixes(), c.explanation()));

@@ -36,7 +36,7 @@ final class McpDiagnosisText {
         JsonNode j = d.path("job");
         JsonNode f = d.path("finding");
         Panel panel = new Panel(style, "job " + j.path("id").asText() + " " + j.path("name").asText() + " ["
-                + style.state(j.path("state").asText()) + "] exit " + j.path("exit_code").asText("?") + " "
+                + style.state(io.slurmwise.job.JobState.parse(j.path("state").asText()).outcome(), j.path("state").asText()) + "] exit " + j.path("exit_code").asText("?") + " "
                 + j.path("elapsed").asText("?") + "/" + j.path("time_limit").asText("?"));
         panel.row("Cause", style.bold(style.red(f.path("title").asText())) + " (" + f.path("kind").asText() + ") · confidence "
                 + String.format(Locale.ROOT, "%.0f%%", f.path("confidence").asDouble() * 100) + " · rules");

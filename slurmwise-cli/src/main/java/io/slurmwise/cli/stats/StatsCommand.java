@@ -8,11 +8,13 @@ import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.cli.context.UserError;
+import io.slurmwise.classify.Classifier;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.stats.EnergyModel;
 import io.slurmwise.stats.EnergyModelException;
 import io.slurmwise.stats.FleetReport;
+import io.slurmwise.stats.ExportStats;
 import io.slurmwise.stats.FleetScan;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -45,12 +48,22 @@ public final class StatsCommand implements Callable<Integer> {
         this.cli = cli;
     }
 
-    @Option(names = "--since", defaultValue = "now-30days", paramLabel = "WHEN",
-            description = "Window start: now-30days (default), now-12hours, 2026-11-01, 2026-11-01T10:00.")
+    @Option(names = "--since", paramLabel = "WHEN",
+            description = "Window start: now-30days (default; with --input: the whole export), now-12hours, "
+                    + "2026-11-01, 2026-11-01T10:00.")
     private String since;
 
-    @Option(names = "--until", defaultValue = "now", paramLabel = "WHEN", description = "Window end (default now).")
+    @Option(names = "--until", paramLabel = "WHEN", description = "Window end (default now; with --input: the whole export).")
     private String until;
+
+    @Option(names = "--input", paramLabel = "FILE|DIR", arity = "1..*",
+            description = "Read sacct -P exports (with their header; any delimiter; .gz or .zst) instead of the "
+                    + "cluster: files, or folders of them. See the README for the export command.")
+    private List<Path> inputs;
+
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Threads parsing --input exports (default: the available processors).")
+    private Integer threads;
 
     @Option(names = "--user", paramLabel = "USER", description = "Only this user's jobs.")
     private String user;
@@ -117,8 +130,15 @@ public final class StatsCommand implements Callable<Integer> {
         if (top < 0 || top > 1000) {
             throw new UserError(ExitCodes.USAGE, "--top must be between 0 and 1000, got " + top);
         }
+        if (threads != null && (threads < 1 || threads > 256)) {
+            throw new UserError(ExitCodes.USAGE, "--threads must be between 1 and 256, got " + threads);
+        }
+        if (inputs != null && logs.equalsIgnoreCase("on")) {
+            throw new UserError(ExitCodes.USAGE, "--logs on needs the cluster's log files; --input exports are "
+                    + "classified from their accounting records (drop --logs on)");
+        }
         boolean readLogs = switch (logs.toLowerCase(Locale.ROOT)) {
-            case "auto" -> !allUsers;
+            case "auto" -> !allUsers && inputs == null;
             case "on" -> true;
             case "off" -> false;
             default -> throw new UserError(ExitCodes.USAGE, "--logs must be auto, on or off, got '" + logs + "'");
@@ -126,15 +146,22 @@ public final class StatsCommand implements Callable<Integer> {
         Duration sliceLength = parseLength(slice);
         EnergyModel energy = energyModel(cli);
         LocalDateTime now = cli.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-        JobQuery q = new JobQuery(SlurmTime.parseWhen(since, now), SlurmTime.parseWhen(until, now), null, user,
-                allUsers, partition);
-        Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
-        ProgressBar bar = new ProgressBar(cli.err(), cli.isTerminal() && !cli.env().containsKey("CI"));
-        FleetReport report = sw.fleetScan().readLogs(readLogs).sliceLength(sliceLength).energy(energy).topJobs(top)
-                .progress(bar).build().run(q).report();
-        bar.finish();
-        StatsContext ctx = new StatsContext(report, q, sliceLength, FleetScan.slices(q.since(), q.until(), sliceLength).size(),
-                readLogs, sw.backendReason(), sw.taxonomy());
+        String from = since != null ? since : inputs == null ? "now-30days" : null;
+        String to = until != null ? until : inputs == null ? "now" : null;
+        JobQuery q = new JobQuery(from == null ? null : SlurmTime.parseWhen(from, now),
+                to == null ? null : SlurmTime.parseWhen(to, now), null, user, allUsers || inputs != null, partition);
+        StatsContext ctx;
+        if (inputs != null) {
+            ctx = fromExports(cli, q, energy, sliceLength);
+        } else {
+            Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
+            ProgressBar bar = new ProgressBar(cli.err(), cli.isTerminal() && !cli.env().containsKey("CI"));
+            FleetReport report = sw.fleetScan().readLogs(readLogs).sliceLength(sliceLength).energy(energy).topJobs(top)
+                    .progress(bar).build().run(q).report();
+            bar.finish();
+            ctx = new StatsContext(report, q, sliceLength, FleetScan.slices(q.since(), q.until(), sliceLength).size(),
+                    readLogs, sw.backendReason(), sw.taxonomy());
+        }
         if (json.enabled()) {
             Json.print(cli.out(), StatsViews.json(ctx));
         } else if (csv) {
@@ -148,6 +175,28 @@ public final class StatsCommand implements Callable<Integer> {
         }
         cli.out().flush();
         return 0;
+    }
+
+    /** The same aggregate as the backend path, read straight from the exports in parallel blocks. */
+    private StatsContext fromExports(Cli cli, JobQuery q, EnergyModel energy, Duration sliceLength) {
+        List<ExportStats.Source> sources = ExportFiles.sources(inputs);
+        // no cluster is asked: no backend, retriever or explainer to set up
+        FleetScan scan = FleetScan.forRecords(new Classifier(cli.taxonomy())).energy(energy).topJobs(top).build();
+        ExportStats.Builder b = ExportStats.builder(scan::newStats, scan::add);
+        if (threads != null) {
+            b.threads(threads);
+        }
+        ExportStats.Result r;
+        try {
+            r = b.build().run(sources, q);
+        } catch (ExportStats.ExportException e) {
+            throw new UserError(ExitCodes.INPUT, e.getMessage());
+        }
+        ExportStats.Counts c = r.counts();
+        String origin = "sacct export" + (c.files() == 1 ? " " + sources.get(0).name() : "s: " + c.files() + " files")
+                + " (" + c.jobs() + " jobs read" + (c.malformed() > 0 ? ", " + c.malformed() + " malformed rows skipped" : "")
+                + ")";
+        return new StatsContext(r.stats().report(), q, sliceLength, 1, false, origin, cli.taxonomy());
     }
 
     private void writeHtml(Cli cli, StatsContext ctx) {

@@ -9,7 +9,8 @@ import java.io.PrintWriter;
 import java.util.List;
 
 /**
- * {@code --csv}: one table (RFC 4180), a row per group. Column {@code dimension} is total, kind, partition, user or
+ * {@code --csv}: one table (RFC 4180), a row per group. Column {@code dimension} is total, kind, partition, user, day or
+ * cluster (with several clusters), or
  * day; the other columns are those of the JSON breakdowns ({@link StatsViews#COLUMNS}); unknown is an empty cell.
  */
 final class StatsCsv {
@@ -25,6 +26,9 @@ final class StatsCsv {
         rows(out, "partition", r.byPartition());
         rows(out, "user", r.byUser());
         rows(out, "day", r.byDay());
+        if (r.severalClusters()) {
+            rows(out, "cluster", r.byCluster());
+        }
         out.flush();
     }
 

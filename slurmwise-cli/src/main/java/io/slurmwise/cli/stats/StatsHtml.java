@@ -55,7 +55,9 @@ final class StatsHtml {
         v.put("chart_energy", Svg.columns("chart-energy", days, r.byDay().stream().map(Breakdown::wastedKwh).toList(),
                 null, x -> one(x), BLUE));
         v.put("top", top(r.topJobs()));
-        v.put("partitions", partitions(r.byPartition()));
+        v.put("partitions", breakdownTable("partitions", "partition", r.byPartition()));
+        v.put("clusters", r.severalClusters() ? "<section><h2>By cluster</h2>"
+                + breakdownTable("clusters", "cluster", r.byCluster()) + "</section>" : "");
         v.put("efficiency", efficiency(r.efficiency()));
         v.put("footer", Html.esc("Energy and CO2e are estimates: power x elapsed time x PUE, with "
                 + r.energy().describe() + " (" + r.energy().source() + "); GPUs and cores are assumed busy for the "
@@ -140,8 +142,9 @@ final class StatsHtml {
         return sb.append("</table>").toString();
     }
 
-    private static String partitions(List<Breakdown> rows) {
-        StringBuilder sb = new StringBuilder("<table id=\"partitions\"><tr><th>partition</th><th class=\"num\">failure rate</th>"
+    private static String breakdownTable(String id, String label, List<Breakdown> rows) {
+        StringBuilder sb = new StringBuilder("<table id=\"" + id + "\"><tr><th>" + label
+                + "</th><th class=\"num\">failure rate</th>"
                 + "<th class=\"num\">jobs</th><th class=\"num\">wasted GPU-h</th><th class=\"num\">wasted CPU-h</th>"
                 + "<th class=\"num\">wasted kWh (est.)</th><th class=\"num\">cancelled/preempted</th></tr>");
         for (Breakdown b : rows) {

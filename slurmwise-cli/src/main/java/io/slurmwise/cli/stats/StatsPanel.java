@@ -96,6 +96,9 @@ final class StatsPanel {
                     + one(t.interruptedKwh()) + " kWh estimated, counted apart from failures");
         }
         byKind();
+        if (r.severalClusters()) {
+            byCluster();
+        }
         byPartition();
         if (ctx.query().allUsers() || r.byUser().size() > 1) {
             byUser();
@@ -143,6 +146,19 @@ final class StatsPanel {
         }
         table(tb);
         more(r.byPartition().size(), "partitions");
+    }
+
+    private void byCluster() {
+        blank();
+        lines.add(st.bold("By cluster") + st.dim("  failure rate (failed/ended), waste of failed jobs"));
+        Table tb = new Table(st, "CLUSTER FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
+        int w = keyWidth(limit(r.byCluster()));
+        for (Breakdown b : limit(r.byCluster())) {
+            tb.row(padKey(b.key(), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
+                    one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), String.valueOf(b.jobs()));
+        }
+        table(tb);
+        more(r.byCluster().size(), "clusters");
     }
 
     /** Keys padded to one width, so "gpuA100x4 22% (2/9)" rows line up like a column. */

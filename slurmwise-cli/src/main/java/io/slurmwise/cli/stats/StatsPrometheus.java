@@ -91,6 +91,26 @@ final class StatsPrometheus {
                 + "not failed.", t.failureRate() == null ? Double.NaN : t.failureRate());
         metric("slurmwise_partition_failure_ratio", "Failed / ended jobs of each partition.",
                 per("partition", r.byPartition(), b -> b.failureRate() == null ? Double.NaN : b.failureRate()));
+        if (r.severalClusters()) {
+            List<Sample> byCluster = new ArrayList<>();
+            for (Breakdown b : r.byCluster()) {
+                for (Outcome o : Outcome.values()) {
+                    long n = count(b, o);
+                    if (n > 0 || o == Outcome.FAILED || o == Outcome.COMPLETED) {
+                        byCluster.add(new Sample(labels("cluster", b.key(), "outcome", o.id()), n));
+                    }
+                }
+            }
+            metric("slurmwise_cluster_jobs", "Jobs in the window by cluster (sacct's Cluster) and outcome.", byCluster);
+            metric("slurmwise_cluster_failure_ratio", "Failed / ended jobs of each cluster.",
+                    per("cluster", r.byCluster(), b -> b.failureRate() == null ? Double.NaN : b.failureRate()));
+            metric("slurmwise_wasted_gpu_seconds_by_cluster", "GPU-seconds allocated to failed jobs, by cluster.",
+                    per("cluster", r.byCluster(), b -> b.wastedGpuHours() * 3600));
+            metric("slurmwise_wasted_cpu_seconds_by_cluster", "CPU core-seconds allocated to failed jobs, by cluster.",
+                    per("cluster", r.byCluster(), b -> b.wastedCpuHours() * 3600));
+            metric("slurmwise_wasted_energy_estimated_joules_by_cluster", "Estimated facility energy of failed jobs, "
+                    + "by cluster.", per("cluster", r.byCluster(), b -> b.wastedKwh() * 3.6e6));
+        }
         metric("slurmwise_failed_jobs_by_kind", "Failed jobs by failure kind (the classifier's verdict).",
                 per("kind", r.byKind(), Breakdown::failed));
         metric("slurmwise_wasted_gpu_seconds_by_kind", "GPU-seconds allocated to failed jobs (elapsed x GPUs), by "

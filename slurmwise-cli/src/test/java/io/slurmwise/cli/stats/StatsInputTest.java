@@ -1,0 +1,186 @@
+package io.slurmwise.cli.stats;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.airlift.compress.zstd.ZstdOutputStream;
+import io.slurmwise.cli.context.ExitCodes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPOutputStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code stats --input}: sacct exports read directly give what the backend path gives on the same jobs. */
+class StatsInputTest {
+
+    static final Pattern LEADING_ID = Pattern.compile("^(\\d+)");
+    static final String[] WINDOW = {"--since", "2020-01-01", "--until", "2030-01-01"};
+
+    @TempDir
+    Path tmp;
+
+    /** The bundled mock cluster's sacct rows repeated with new job ids (arrays stay arrays). */
+    static String repeated(int times) throws IOException {
+        String text;
+        try (InputStream in = StatsInputTest.class.getClassLoader()
+                .getResourceAsStream("io/slurmwise/mock/cluster/sacct.psv")) {
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        String[] lines = text.split("\n");
+        Map<String, Integer> index = new HashMap<>();
+        StringBuilder sb = new StringBuilder(lines[0]).append('\n');
+        for (int r = 0; r < times; r++) {
+            for (int i = 1; i < lines.length; i++) {
+                Matcher m = LEADING_ID.matcher(lines[i]);
+                if (m.find()) {
+                    int k = index.computeIfAbsent(m.group(1), x -> index.size() + 1);
+                    sb.append(r * 1000 + k).append(lines[i].substring(m.end())).append('\n');
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The JSON without what names the source and the slicing, which differ by construction. */
+    static JsonNode figures(JsonNode j) {
+        ObjectNode o = j.deepCopy();
+        o.remove("backend");
+        o.remove("window");
+        return o;
+    }
+
+    static String[] args(String... head) {
+        String[] out = new String[head.length + WINDOW.length];
+        System.arraycopy(head, 0, out, 0, head.length);
+        System.arraycopy(WINDOW, 0, out, head.length, WINDOW.length);
+        return out;
+    }
+
+    @Test
+    void anExportGivesTheBackendPathsFiguresPlainGzipAndZstd() throws IOException {
+        String text = repeated(12);
+        Path dir = Files.createDirectories(tmp.resolve("cluster"));
+        Path psv = dir.resolve("sacct.psv");
+        Files.writeString(psv, text);
+        StatsRun.Result backend = StatsRun.run(Map.of("SLURMWISE_MOCK_DIR", dir.toString()),
+                args("stats", "--all-users", "--logs", "off", "--json", "--top", "20"));
+        assertThat(backend.code()).as(backend.err()).isZero();
+        JsonNode expected = figures(backend.json());
+        assertThat(expected.at("/total/jobs").asLong()).isGreaterThan(700);
+
+        Path gz = tmp.resolve("sacct.psv.gz");
+        try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(gz))) {
+            o.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+        Path zst = tmp.resolve("sacct.psv.zst");
+        try (OutputStream o = new ZstdOutputStream(Files.newOutputStream(zst))) {
+            o.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+        for (Path input : new Path[] {psv, gz, zst}) {
+            StatsRun.Result r = StatsRun.run(Map.of(), args("stats", "--input", input.toString(), "--json", "--top", "20",
+                    "--threads", "2"));
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(figures(r.json())).as(input.getFileName().toString()).isEqualTo(expected);
+            assertThat(r.json().get("backend").asText()).contains("sacct export").contains(input.toString());
+        }
+    }
+
+    @Test
+    void aFolderOfExportsIsTheirSumAndThePanelSaysWhereTheFiguresCameFrom() throws IOException {
+        String text = repeated(2);
+        Path dir = Files.createDirectories(tmp.resolve("exports"));
+        String[] lines = text.split("\n");
+        // split between two jobs: the first file ends before a job row
+        int cut = 1;
+        for (int i = lines.length / 2; i < lines.length; i++) {
+            if (!lines[i].split("\\|", 2)[0].contains(".")) {
+                cut = i;
+                break;
+            }
+        }
+        Files.writeString(dir.resolve("a.psv"), String.join("\n", java.util.Arrays.copyOfRange(lines, 0, cut)) + "\n");
+        Files.writeString(dir.resolve("b.psv"), lines[0] + "\n"
+                + String.join("\n", java.util.Arrays.copyOfRange(lines, cut, lines.length)) + "\n");
+        Path whole = tmp.resolve("whole.psv");
+        Files.writeString(whole, text);
+        JsonNode both = StatsRun.run(Map.of(), args("stats", "--input", dir.toString(), "--json")).json();
+        JsonNode one = StatsRun.run(Map.of(), args("stats", "--input", whole.toString(), "--json")).json();
+        assertThat(figures(both)).isEqualTo(figures(one));
+        assertThat(both.get("backend").asText()).contains("2 files");
+        StatsRun.Result panel = StatsRun.run(Map.of(), "stats", "--input", whole.toString());
+        assertThat(panel.code()).as(panel.err()).isZero();
+        assertThat(panel.out()).contains("sacct export");
+    }
+
+    @Test
+    void badInputsSayWhatIsWrong() throws IOException {
+        StatsRun.Result missing = StatsRun.run(Map.of(), "stats", "--input", tmp.resolve("nope.psv").toString());
+        assertThat(missing.code()).isEqualTo(ExitCodes.INPUT);
+        assertThat(missing.err()).contains("does not exist").doesNotContain("Exception");
+        Path headerless = tmp.resolve("n.psv");
+        Files.writeString(headerless, "1001|train|alice\n");
+        StatsRun.Result noHeader = StatsRun.run(Map.of(), "stats", "--input", headerless.toString());
+        assertThat(noHeader.code()).isEqualTo(ExitCodes.INPUT);
+        assertThat(noHeader.err()).contains("no JobID column").contains("without -n");
+        Path notZstd = tmp.resolve("x.psv.zst");
+        Files.writeString(notZstd, "JobID|State\n1|FAILED\n");
+        StatsRun.Result bad = StatsRun.run(Map.of(), "stats", "--input", notZstd.toString());
+        assertThat(bad.code()).isEqualTo(ExitCodes.INPUT);
+        assertThat(bad.err()).contains(notZstd.toString()).doesNotContain("\tat ");
+        StatsRun.Result logs = StatsRun.run(Map.of(), "stats", "--input", headerless.toString(), "--logs", "on");
+        assertThat(logs.code()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    /** One export per cluster, as {@code sacct -M NAME} writes them, with the Cluster column. */
+    static Path withCluster(Path dir, String cluster, String text) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        boolean header = true;
+        for (String line : text.split("\n")) {
+            sb.append(line).append('|').append(header ? "Cluster" : cluster).append('\n');
+            header = false;
+        }
+        return Files.writeString(dir.resolve(cluster + ".psv"), sb.toString());
+    }
+
+    @Test
+    void severalClustersAreABreakdownInEveryOutput() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("centre"));
+        withCluster(dir, "alpha", repeated(2));
+        withCluster(dir, "beta", repeated(1));
+        JsonNode j = StatsRun.run(Map.of(), "stats", "--input", dir.toString(), "--json").json();
+        JsonNode clusters = j.get("by_cluster");
+        assertThat(clusters).hasSize(2);
+        assertThat(clusters.get(0).get("key").asText()).isEqualTo("alpha");
+        assertThat(clusters.get(0).get("jobs").asLong()).isEqualTo(2 * clusters.get(1).get("jobs").asLong());
+        assertThat(clusters.get(0).get("jobs").asLong() + clusters.get(1).get("jobs").asLong())
+                .isEqualTo(j.at("/total/jobs").asLong());
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", dir.toString()).out()).contains("By cluster")
+                .containsPattern("alpha +\\d+% \\(");
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", dir.toString(), "--csv").out())
+                .contains("\r\ncluster,alpha,").contains("\r\ncluster,beta,");
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", dir.toString(), "--prometheus").out())
+                .contains("slurmwise_cluster_jobs{cluster=\"alpha\",outcome=\"failed\"}")
+                .contains("slurmwise_wasted_gpu_seconds_by_cluster{cluster=\"beta\"}");
+        Path html = tmp.resolve("centre.html");
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", dir.toString(), "--html", html.toString()).code()).isZero();
+        assertThat(Files.readString(html)).contains("<h2>By cluster</h2>").contains("<table id=\"clusters\">");
+
+        // one cluster: no breakdown to show, and the JSON names it
+        Path single = withCluster(Files.createDirectories(tmp.resolve("one")), "alpha", repeated(1));
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", single.toString()).out()).doesNotContain("By cluster");
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", single.toString(), "--csv").out()).doesNotContain("cluster,");
+        assertThat(StatsRun.run(Map.of(), "stats", "--input", single.toString(), "--json").json().get("by_cluster"))
+                .hasSize(1);
+    }
+}

@@ -1,0 +1,114 @@
+package io.slurmwise.backend;
+
+import io.slurmwise.job.JobId;
+import io.slurmwise.job.JobRecord;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+
+/**
+ * What a cluster's accounting knows of one job id, from one lookup ({@link SlurmBackend#lookup}): one job, the
+ * tasks of an array (the id named a whole array), or nothing. {@link #of} is the one place that decides which,
+ * for every backend.
+ *
+ * <pre>{@code
+ * String shown = backend.lookup(JobId.parse("4242")).fold(
+ *         found -> found.job().status().toString(),
+ *         array -> array.tasks().size() + " tasks",
+ *         missing -> "unknown");
+ * }</pre>
+ */
+public sealed interface JobLookup permits JobLookup.Found, JobLookup.Array, JobLookup.Missing {
+
+    /** One job (or array task, het component), with what the backend adds to accounting (log paths, reasons). */
+    record Found(JobRecord job) implements JobLookup {
+        public Found {
+            Objects.requireNonNull(job, "job");
+        }
+
+        @Override
+        public <T> T fold(Function<Found, T> found, Function<Array, T> array, Function<Missing, T> missing) {
+            return found.apply(this);
+        }
+    }
+
+    /**
+     * The id named a whole array: its tasks as accounting lists them (pending ranges like {@code 53_[4-5]}
+     * included), in accounting's order. {@link #open} completes one task the way {@link Found} jobs are, without
+     * asking accounting again.
+     */
+    record Array(JobId arrayJobId, List<JobRecord> tasks, UnaryOperator<JobRecord> details) implements JobLookup {
+        public Array {
+            Objects.requireNonNull(arrayJobId, "arrayJobId");
+            tasks = List.copyOf(tasks);
+            if (tasks.isEmpty()) {
+                throw new IllegalArgumentException("array " + arrayJobId + " without tasks is Missing, not an Array");
+            }
+            Objects.requireNonNull(details, "details");
+        }
+
+        /** The task with what the backend adds to a single job (log paths, the controller's view). */
+        public JobRecord open(JobRecord task) {
+            return details.apply(task);
+        }
+
+        @Override
+        public <T> T fold(Function<Found, T> found, Function<Array, T> array, Function<Missing, T> missing) {
+            return array.apply(this);
+        }
+    }
+
+    /** Accounting has no record of the id. */
+    record Missing(JobId id) implements JobLookup {
+        @Override
+        public <T> T fold(Function<Found, T> found, Function<Array, T> array, Function<Missing, T> missing) {
+            return missing.apply(this);
+        }
+    }
+
+    /** Exhaustive dispatch (Java 17 has no pattern switch): a new variant is a compile error in every caller. */
+    <T> T fold(Function<Found, T> found, Function<Array, T> array, Function<Missing, T> missing);
+
+    /**
+     * Decides what {@code records} (accounting's answer to {@code sacct -j ID}, steps folded) mean for {@code id}:
+     * the record with exactly that id; else, for an id without task or step, the tasks of that array when every
+     * record is one; else the one record there is (a raw id such as 61 of task 53_2); nothing for no records.
+     *
+     * @param details completes a record into a found job (log paths, pending reason); applied only to the job
+     *                found, or later to the array task a caller opens
+     * @throws BackendException when several unrelated records answer (a heterogeneous job's components): the
+     *                          message names them and says which id to ask for
+     */
+    static JobLookup of(JobId id, List<JobRecord> records, UnaryOperator<JobRecord> details) {
+        if (records.isEmpty()) {
+            return new Missing(id);
+        }
+        JobId wanted = id.withoutStep();
+        for (JobRecord r : records) {
+            if (r.id().equals(wanted)) {
+                return new Found(details.apply(r));
+            }
+        }
+        if (namesWholeArray(wanted) && records.stream().allMatch(r -> r.id().arrayJobId() == wanted.jobId()
+                && (r.id().isArrayTask() || r.id().arraySpec() != null))) {
+            return new Array(wanted, records, details);
+        }
+        if (records.size() == 1) {
+            return new Found(details.apply(records.get(0)));
+        }
+        String listed = records.stream().limit(12).map(r -> r.id() + " " + r.status())
+                .collect(Collectors.joining(", "));
+        String failed = records.stream().filter(r -> r.state().outcome().diagnose()).findFirst()
+                .map(r -> r.id().toString()).orElse(records.get(0).id().toString());
+        throw new BackendException("job " + id + " has " + records.size() + " records in accounting (" + listed
+                + (records.size() > 12 ? ", ..." : "") + "): name one of them, e.g. `slurmwise diagnose " + failed + "`");
+    }
+
+    /** An id that may name a whole array: a plain job id, no task, no task range, no het offset, no step. */
+    static boolean namesWholeArray(JobId id) {
+        return !id.isArrayTask() && id.arraySpec() == null && id.hetOffset() == null && !id.isStep();
+    }
+}

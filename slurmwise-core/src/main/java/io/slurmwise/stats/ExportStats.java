@@ -1,0 +1,395 @@
+package io.slurmwise.stats;
+
+import io.slurmwise.backend.JobQuery;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.SacctReader;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+
+/**
+ * {@link FleetStats} straight from {@code sacct -P} exports, at the speed of the disk: each export is read as
+ * blocks of whole jobs (a block never ends between a job's row and its step rows), a few worker threads parse
+ * the blocks with {@link SacctReader} into their own aggregate, and the aggregates are merged, which the monoid
+ * makes exact. Memory is flat: a bounded queue of blocks and one aggregate per thread, whatever the export's size.
+ *
+ * <pre>{@code
+ * FleetStats s = ExportStats.builder(scan::newStats, scan::add).threads(2)
+ *         .run(List.of(ExportStats.Source.of("sacct.psv", () -> Files.newInputStream(path))), query);
+ * }</pre>
+ *
+ * A job counts when {@link JobQuery#covers} says it belongs to the window, as the backends select jobs.
+ */
+public final class ExportStats {
+
+    /** One export: a name for messages and a way to open its (already decompressed) bytes. */
+    public record Source(String name, Opener opener) {
+        public Source {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(opener, "opener");
+        }
+
+        public static Source of(String name, Opener opener) {
+            return new Source(name, opener);
+        }
+    }
+
+    /** Opens an export's bytes. */
+    @FunctionalInterface
+    public interface Opener {
+        InputStream open() throws IOException;
+    }
+
+    /** An export that cannot be read as sacct output: what is wrong and with which file. */
+    public static final class ExportException extends RuntimeException {
+        public ExportException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** Rows read, jobs counted, rows skipped as malformed: what the user is told beside the figures. */
+    public record Counts(long jobs, long counted, long malformed, int files) {
+    }
+
+    /** The aggregate and what was read. */
+    public record Result(FleetStats stats, Counts counts) {
+    }
+
+    static final int DEFAULT_BLOCK = 4 << 20;
+    private static final Block END = new Block(null, null, null, 0);
+
+    private final Supplier<FleetStats> newStats;
+    private final BiConsumer<FleetStats, JobRecord> add;
+    private final int threads;
+    private final int blockSize;
+
+    private ExportStats(Builder b) {
+        this.newStats = b.newStats;
+        this.add = b.add;
+        this.threads = b.threads;
+        this.blockSize = b.blockSize;
+    }
+
+    /**
+     * @param newStats an empty aggregate (all alike, so they merge)
+     * @param add      adds one job to an aggregate (e.g. {@link FleetScan#add}, which classifies failed jobs);
+     *                 called from worker threads, each with its own aggregate
+     */
+    public static Builder builder(Supplier<FleetStats> newStats, BiConsumer<FleetStats, JobRecord> add) {
+        return new Builder(newStats, add);
+    }
+
+    private record Block(String source, SacctReader.Header header, byte[] bytes, int length) {
+    }
+
+    /** Aggregates every job of the exports that the query's window, user, partition and states select. */
+    public Result run(List<Source> sources, JobQuery query) {
+        BlockingQueue<Block> queue = new ArrayBlockingQueue<>(2 * threads);
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        List<Worker> workers = new ArrayList<>();
+        List<Thread> running = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            Worker w = new Worker(queue, query, failure);
+            workers.add(w);
+            Thread t = new Thread(w, "slurmwise-export-" + i);
+            t.setDaemon(true);
+            running.add(t);
+            t.start();
+        }
+        try {
+            for (Source s : sources) {
+                if (failure.get() != null) {
+                    break;
+                }
+                split(s, queue, failure);
+            }
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, e);
+        } finally {
+            for (int i = 0; i < threads; i++) {
+                putQuietly(queue, END);
+            }
+            for (Thread t : running) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while reading exports", e);
+                }
+            }
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+        FleetStats all = newStats.get();
+        all.coverWindow(query.since(), query.until());
+        long jobs = 0;
+        long counted = 0;
+        long malformed = 0;
+        for (Worker w : workers) {
+            all.merge(w.stats);
+            jobs += w.jobs;
+            counted += w.counted;
+            malformed += w.malformed;
+        }
+        return new Result(all, new Counts(jobs, counted, malformed, sources.size()));
+    }
+
+    /** Reads one export's header, then cuts its rows into blocks of whole jobs for the workers. */
+    private void split(Source s, BlockingQueue<Block> queue, AtomicReference<RuntimeException> failure) {
+        try (InputStream in = s.opener().open()) {
+            byte[] buf = new byte[blockSize];
+            int len = 0;
+            SacctReader.Header header = null;
+            int jobIdColumn = -1;
+            byte[] sep = null;
+            boolean eof = false;
+            while (!eof && failure.get() == null) {
+                if (len == buf.length) {
+                    buf = Arrays.copyOf(buf, buf.length * 2); // one job's rows longer than a block
+                }
+                int n = in.read(buf, len, buf.length - len);
+                if (n < 0) {
+                    eof = true;
+                } else {
+                    len += n;
+                }
+                int from = 0;
+                if (header == null) {
+                    int nl = indexOf(buf, 0, len, (byte) '\n');
+                    if (nl < 0 && !eof) {
+                        continue;
+                    }
+                    int end = nl < 0 ? len : nl;
+                    String line = new String(buf, 0, end > 0 && buf[end - 1] == '\r' ? end - 1 : end,
+                            StandardCharsets.UTF_8);
+                    if (line.isBlank()) {
+                        return; // an empty export
+                    }
+                    header = SacctReader.Header.of(line);
+                    jobIdColumn = column(header, "jobid");
+                    if (jobIdColumn < 0) {
+                        throw new ExportException(s.name() + " is not a sacct -P export with a header: its first line"
+                                + " has no JobID column (" + abbreviate(line) + "); export it with sacct -P"
+                                + " --format=JobID,... (without -n)", null);
+                    }
+                    sep = header.separator().getBytes(StandardCharsets.UTF_8);
+                    from = nl < 0 ? len : nl + 1;
+                }
+                int cut = eof ? len : lastJobStart(buf, from, len, jobIdColumn, sep);
+                if (cut > from) {
+                    byte[] block = Arrays.copyOfRange(buf, from, cut);
+                    putQuietly(queue, new Block(s.name(), header, block, block.length));
+                    from = cut;
+                }
+                System.arraycopy(buf, from, buf, 0, len - from);
+                len -= from;
+            }
+        } catch (IOException e) {
+            throw new ExportException("cannot read " + s.name() + ": " + e.getMessage()
+                    + " (check that it is a readable sacct export, plain, .gz or .zst)", e);
+        } catch (UncheckedIOException e) {
+            throw new ExportException("cannot read " + s.name() + ": " + e.getCause().getMessage()
+                    + " (check that it is a readable sacct export, plain, .gz or .zst)", e);
+        } catch (ExportException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // a decompressor's complaint about corrupt data, say
+            throw new ExportException("cannot read " + s.name() + ": " + e.getMessage()
+                    + " (check that it is a readable sacct export, plain, .gz or .zst, and that its name's ending"
+                    + " matches its compression)", e);
+        }
+    }
+
+    /**
+     * Where the last job in {@code buf[from, len)} whose row is whole starts: the start of the last complete line
+     * that is a job's row (not a step row) after {@code from}, so a block cut there holds its jobs' step rows;
+     * {@code from} when there is none.
+     */
+    static int lastJobStart(byte[] buf, int from, int len, int jobIdColumn, byte[] sep) {
+        int lineEnd = lastIndexOf(buf, from, len, (byte) '\n');
+        while (lineEnd > from) {
+            int prevNl = lastIndexOf(buf, from, lineEnd, (byte) '\n');
+            int lineStart = prevNl < 0 ? from : prevNl + 1;
+            if (lineStart > from && isJobRow(buf, lineStart, lineEnd, jobIdColumn, sep)) {
+                return lineStart;
+            }
+            if (prevNl < 0) {
+                break;
+            }
+            lineEnd = prevNl;
+        }
+        return from;
+    }
+
+    /** A row whose JobID field is there and has no step suffix ({@code 123}, {@code 123_4}, not {@code 123.batch}). */
+    static boolean isJobRow(byte[] b, int start, int end, int jobIdColumn, byte[] sep) {
+        int fieldStart = start;
+        for (int field = 0; field < jobIdColumn; field++) {
+            int at = find(b, fieldStart, end, sep);
+            if (at < 0) {
+                return false;
+            }
+            fieldStart = at + sep.length;
+        }
+        int fieldEnd = find(b, fieldStart, end, sep);
+        fieldEnd = fieldEnd < 0 ? end : fieldEnd;
+        return fieldEnd > fieldStart && indexOf(b, fieldStart, fieldEnd, (byte) '.') < 0;
+    }
+
+    private static int find(byte[] b, int from, int to, byte[] sep) {
+        for (int i = from; i <= to - sep.length; i++) {
+            if (matches(b, i, sep)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean matches(byte[] b, int i, byte[] s) {
+        for (int k = 0; k < s.length; k++) {
+            if (b[i + k] != s[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int indexOf(byte[] b, int from, int to, byte x) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == x) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int lastIndexOf(byte[] b, int from, int to, byte x) {
+        for (int i = to - 1; i >= from; i--) {
+            if (b[i] == x) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int column(SacctReader.Header h, String name) {
+        for (int i = 0; i < h.names().size(); i++) {
+            if (h.names().get(i).strip().equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 120 ? s.substring(0, 120) + "..." : s;
+    }
+
+    private static void putQuietly(BlockingQueue<Block> q, Block b) {
+        try {
+            q.put(b);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading exports", e);
+        }
+    }
+
+    /** Parses blocks into its own aggregate until the end marker. */
+    private final class Worker implements Runnable {
+        final BlockingQueue<Block> queue;
+        final JobQuery query;
+        final AtomicReference<RuntimeException> failure;
+        final FleetStats stats = newStats.get();
+        long jobs;
+        long counted;
+        long malformed;
+
+        Worker(BlockingQueue<Block> queue, JobQuery query, AtomicReference<RuntimeException> failure) {
+            this.queue = queue;
+            this.query = query;
+            this.failure = failure;
+        }
+
+        @Override
+        public void run() {
+            while (true) {
+                Block b;
+                try {
+                    b = queue.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                if (b == END) {
+                    return;
+                }
+                if (failure.get() != null) {
+                    continue; // drain: the reader stops soon
+                }
+                try {
+                    SacctReader r = SacctReader.open(new ByteArrayInputStream(b.bytes(), 0, b.length()), b.header());
+                    while (r.hasNext()) {
+                        JobRecord j = r.next();
+                        jobs++;
+                        if (query.covers(j)) {
+                            add.accept(stats, j);
+                            counted++;
+                        }
+                    }
+                    malformed += r.malformedRows();
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, e instanceof ExportException ? e
+                            : new ExportException("cannot read " + b.source() + ": " + e.getMessage(), e));
+                }
+            }
+        }
+    }
+
+    /** Configures an {@link ExportStats}. */
+    public static final class Builder {
+        private final Supplier<FleetStats> newStats;
+        private final BiConsumer<FleetStats, JobRecord> add;
+        private int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        private int blockSize = DEFAULT_BLOCK;
+
+        private Builder(Supplier<FleetStats> newStats, BiConsumer<FleetStats, JobRecord> add) {
+            this.newStats = Objects.requireNonNull(newStats, "newStats");
+            this.add = Objects.requireNonNull(add, "add");
+        }
+
+        /** Worker threads parsing blocks (default: the available processors). */
+        public Builder threads(int n) {
+            if (n < 1 || n > 256) {
+                throw new IllegalArgumentException("threads must be between 1 and 256, got " + n);
+            }
+            this.threads = n;
+            return this;
+        }
+
+        /** Bytes per block (default 4 MiB); tests use small blocks to cut jobs often. */
+        public Builder blockSize(int bytes) {
+            if (bytes < 64) {
+                throw new IllegalArgumentException("block size must be at least 64 bytes, got " + bytes);
+            }
+            this.blockSize = bytes;
+            return this;
+        }
+
+        public ExportStats build() {
+            return new ExportStats(this);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.slurmwise.stats;
+
+import io.slurmwise.backend.JobQuery;
+import io.slurmwise.classify.Classifier;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.SacctReader;
+import io.slurmwise.testing.FixtureCluster;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ExportStatsTest {
+
+    static final Pattern LEADING_ID = Pattern.compile("^(\\d+)");
+
+    /** The mock cluster's rows repeated {@code times}, each copy with new job ids (arrays stay arrays). */
+    static String repeated(int times, String delimiter) throws IOException {
+        String[] lines = Files.readString(FixtureCluster.DIR.resolve("sacct.psv")).split("\n");
+        Map<String, Integer> index = new HashMap<>();
+        StringBuilder sb = new StringBuilder(lines[0].replace("|", delimiter)).append('\n');
+        for (int r = 0; r < times; r++) {
+            for (int i = 1; i < lines.length; i++) {
+                Matcher m = LEADING_ID.matcher(lines[i]);
+                if (!m.find()) {
+                    continue;
+                }
+                int k = index.computeIfAbsent(m.group(1), x -> index.size() + 1);
+                sb.append(r * 1000 + k).append(lines[i].substring(m.end()).replace("|", delimiter)).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    static final Classifier CLASSIFIER = new Classifier(io.slurmwise.taxonomy.Taxonomy.load(null));
+    static final FixtureCluster CLUSTER = new FixtureCluster();
+
+    static FleetScan scan() {
+        return FleetScan.builder(CLUSTER, CLASSIFIER).build();
+    }
+
+    static FleetReport sequential(String text, JobQuery q) {
+        FleetScan scan = scan();
+        FleetStats s = scan.newStats();
+        s.coverWindow(q.since(), q.until());
+        try (var jobs = SacctReader.stream(new StringReader(text))) {
+            jobs.filter(q::covers).forEach(j -> scan.add(s, j));
+        }
+        return s.report();
+    }
+
+    static ExportStats.Result parallel(String text, JobQuery q, int threads, int block) {
+        FleetScan scan = scan();
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        return ExportStats.builder(scan::newStats, scan::add).threads(threads).blockSize(block).build()
+                .run(List.of(ExportStats.Source.of("export", () -> new ByteArrayInputStream(bytes))), q);
+    }
+
+    @Test
+    void blocksOfAnySizeOnAnyThreadsGiveTheSequentialReport() throws IOException {
+        String text = repeated(7, "|");
+        JobQuery all = new JobQuery(null, null, null, null, true, null);
+        FleetReport expected = sequential(text, all);
+        assertThat(expected.records()).isGreaterThan(400);
+        for (int block : new int[] {64, 300, 4096, 1 << 20}) {
+            for (int threads : new int[] {1, 3}) {
+                ExportStats.Result r = parallel(text, all, threads, block);
+                assertThat(r.stats().report()).as("block %d, threads %d", block, threads).isEqualTo(expected);
+                assertThat(r.counts().jobs()).isEqualTo(expected.records());
+            }
+        }
+    }
+
+    @Test
+    void theWindowUserAndPartitionSelectAsTheBackendsDo() throws IOException {
+        String text = repeated(3, "|");
+        List<JobRecord> jobs = new ArrayList<>();
+        try (var s = SacctReader.stream(new StringReader(text))) {
+            s.forEach(jobs::add);
+        }
+        LocalDateTime mid = jobs.get(jobs.size() / 2).end();
+        JobQuery q = new JobQuery(mid.minusDays(3), mid, null, "alice", false, null);
+        ExportStats.Result r = parallel(text, q, 2, 512);
+        assertThat(r.stats().report()).isEqualTo(sequential(text, q));
+        assertThat(r.counts().counted()).isEqualTo(jobs.stream().filter(q::covers).count()).isPositive()
+                .isLessThan(r.counts().jobs());
+    }
+
+    @Test
+    void anyDelimiterAndColumnSubsetReadsTheSame() throws IOException {
+        JobQuery all = new JobQuery(null, null, null, null, true, null);
+        FleetReport pipes = sequential(repeated(2, "|"), all);
+        assertThat(parallel(repeated(2, ";;"), all, 2, 700).stats().report()).isEqualTo(pipes);
+        // without the columns stats does not read, in another order, with a delimiter no value holds
+        String full = repeated(2, "|");
+        String[] lines = full.split("\n");
+        List<String> header = List.of(lines[0].split("\\|", -1));
+        List<String> keep = new ArrayList<>(header);
+        keep.removeAll(List.of("WorkDir", "StdOut", "StdErr", "QOS"));
+        java.util.Collections.reverse(keep);
+        StringBuilder sb = new StringBuilder();
+        for (String line : lines) {
+            String[] f = line.split("\\|", -1);
+            List<String> out = new ArrayList<>();
+            for (String k : keep) {
+                out.add(f[header.indexOf(k)]);
+            }
+            sb.append(String.join(";", out)).append('\n');
+        }
+        FleetReport subset = parallel(sb.toString(), all, 2, 1000).stats().report();
+        assertThat(subset.total()).isEqualTo(pipes.total());
+        assertThat(subset.byKind()).isEqualTo(pipes.byKind());
+    }
+
+    @Test
+    void anExportWithoutAHeaderSaysSo() {
+        JobQuery all = new JobQuery(null, null, null, null, true, null);
+        assertThatThrownBy(() -> parallel("1001|train|alice\n1002|x|bob\n", all, 1, 64))
+                .isInstanceOf(ExportStats.ExportException.class)
+                .hasMessageContaining("has no JobID column").hasMessageContaining("without -n");
+    }
+}
