@@ -39,6 +39,7 @@ import java.util.stream.Stream;
 public final class Slurmwise implements AutoCloseable {
 
     private final SlurmBackend backend;
+    private final String backendReason;
     private final Taxonomy taxonomy;
     private final Classifier classifier;
     private final Retriever retriever;
@@ -48,6 +49,7 @@ public final class Slurmwise implements AutoCloseable {
 
     private Slurmwise(Builder b) {
         this.backend = Objects.requireNonNull(b.backend, "a backend is required: builder().backend(...)");
+        this.backendReason = b.backendReason != null ? b.backendReason : "backend " + backend.name();
         this.taxonomy = b.taxonomy != null ? b.taxonomy : Taxonomy.load(b.settings == null ? null : b.settings.knowledgeDir());
         this.classifier = new Classifier(taxonomy);
         this.retriever = b.retriever != null ? b.retriever : new NoteLookupRetriever();
@@ -92,6 +94,15 @@ public final class Slurmwise implements AutoCloseable {
         return classifier.classify(facts, logs);
     }
 
+    /**
+     * Classifies logs without a cluster, with this facade's fix notes and the template's words: the one pipeline
+     * of {@code classify}, the {@code classify_log} tool and {@code eval}.
+     */
+    public io.slurmwise.diagnose.LogClassification classifyLog(JobFacts facts, List<LogTail> logs) {
+        return io.slurmwise.diagnose.LogClassification.of(classifier, retriever, facts, logs,
+                io.slurmwise.diagnose.LogClassification.FIXES);
+    }
+
     /** Jobs matching a query; close the stream. */
     public Stream<JobRecord> jobs(JobQuery query) {
         return backend.jobs(query);
@@ -121,6 +132,15 @@ public final class Slurmwise implements AutoCloseable {
         return retriever;
     }
 
+    public Explainer explainer() {
+        return explainer;
+    }
+
+    /** Which backend answers and why, for footers: "backend mock (auto; real: sacct is not on PATH)". */
+    public String backendReason() {
+        return backendReason;
+    }
+
     public int logTailLines() {
         return logTailLines;
     }
@@ -134,6 +154,7 @@ public final class Slurmwise implements AutoCloseable {
     public static final class Builder {
         private Settings settings;
         private SlurmBackend backend;
+        private String backendReason;
         private Taxonomy taxonomy;
         private Retriever retriever;
         private Explainer explainer;
@@ -148,11 +169,18 @@ public final class Slurmwise implements AutoCloseable {
             return this;
         }
 
+        /** A backend and the sentence that says why it was chosen (shown in footers). */
+        public Builder backend(SlurmBackend b, String reason) {
+            this.backend = b;
+            this.backendReason = reason;
+            return this;
+        }
+
         /** Selects the backend as SLURMWISE_BACKEND says (auto: real when sacct is on PATH, else mock). */
         public Builder backendFromSettings() {
             Settings s = settings != null ? settings : Settings.fromEnvironment();
-            this.backend = Backends.select(s).backend();
-            return this;
+            Backends.Selection sel = Backends.select(s);
+            return backend(sel.backend(), sel.reason());
         }
 
         public Builder taxonomy(Taxonomy t) {

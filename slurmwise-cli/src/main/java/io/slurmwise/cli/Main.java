@@ -1,6 +1,10 @@
 package io.slurmwise.cli;
 
 import io.slurmwise.backend.BackendException;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.ExitCodes;
+import io.slurmwise.cli.context.GlobalOptions;
+import io.slurmwise.cli.context.UserError;
 import io.slurmwise.job.InvalidJobIdException;
 import io.slurmwise.taxonomy.TaxonomyException;
 import picocli.CommandLine;
@@ -25,14 +29,25 @@ public final class Main {
 
     /** Runs one command line; returns its exit code. Used by tests with their own streams and environment. */
     public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env, boolean terminal) {
-        try (Cli cli = new Cli(out, err, env, terminal)) {
-            CommandLine cmd = commandLine(cli);
+        GlobalOptions options = new GlobalOptions();
+        try (Cli cli = new Cli(out, err, env, terminal, options)) {
+            CommandLine cmd = commandLine(cli, options);
             return cmd.execute(args);
         }
     }
 
-    static CommandLine commandLine(Cli cli) {
-        CommandLine cmd = new CommandLine(new SlurmwiseCommand(cli));
+    /**
+     * The command tree exactly as a run builds it, for tools that document it (the shell completion and the man
+     * page of the release archives); nothing is executed, so the context's streams and environment stay unused.
+     */
+    public static CommandLine model() {
+        PrintWriter sink = new PrintWriter(new StringWriter());
+        GlobalOptions options = new GlobalOptions();
+        return commandLine(new Cli(sink, sink, Map.of(), false, options), options);
+    }
+
+    static CommandLine commandLine(Cli cli, GlobalOptions options) {
+        CommandLine cmd = new CommandLine(SlurmwiseCommand.class, new CliFactory(cli, options));
         cmd.setOut(cli.out());
         cmd.setErr(cli.err());
         cmd.setColorScheme(CommandLine.Help.defaultColorScheme(cli.style().enabled()

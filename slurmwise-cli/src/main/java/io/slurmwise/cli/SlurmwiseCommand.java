@@ -2,6 +2,7 @@ package io.slurmwise.cli;
 
 import io.slurmwise.cli.chat.ChatCommand;
 import io.slurmwise.cli.classify.ClassifyCommand;
+import io.slurmwise.cli.context.GlobalOptions;
 import io.slurmwise.cli.doctor.DoctorCommand;
 import io.slurmwise.cli.diagnose.DiagnoseCommand;
 import io.slurmwise.cli.eval.EvalCommand;
@@ -12,10 +13,11 @@ import io.slurmwise.cli.stats.StatsCommand;
 import io.slurmwise.cli.watch.WatchCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
-/** The root command; its options apply to every subcommand. */
+/** The root command: its subcommands, help texts and exit codes; its options ({@link GlobalOptions}) apply to every subcommand. */
 @Command(name = "slurmwise",
+        resourceBundle = "io.slurmwise.cli.options",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {"Why did my SLURM job fail, what do I change, and what do failures cost. Read-only:",
@@ -48,27 +50,7 @@ import picocli.CommandLine.Option;
             "  NO_COLOR             disables colour"})
 public final class SlurmwiseCommand {
 
-    final Cli cli;
-
-    public SlurmwiseCommand(Cli cli) {
-        this.cli = cli;
-    }
-
-    public Cli cli() {
-        return cli;
-    }
-
-    @Option(names = "--backend", scope = picocli.CommandLine.ScopeType.INHERIT, paramLabel = "NAME",
-            description = "Backend to use: auto, real, mock (overrides SLURMWISE_BACKEND).")
-    void backend(String name) {
-        cli.setBackendOverride(name);
-    }
-
-    @Option(names = "--no-color", scope = picocli.CommandLine.ScopeType.INHERIT,
-            description = "Never use colour (also: NO_COLOR).")
-    void noColor(boolean v) {
-        if (v) {
-            cli.setColorOverride(false);
-        }
-    }
+    /** --backend and --no-color, inherited by every subcommand. */
+    @Mixin
+    private GlobalOptions options;
 }

@@ -1,5 +1,6 @@
 package io.slurmwise.cli;
 
+import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.backend.Backends;
 import io.slurmwise.config.Settings;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package io.slurmwise.cli;
 
+import io.slurmwise.cli.context.ExitCodes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;

@@ -42,6 +42,7 @@ public final class DiagnosisWorkflow {
     private final Retriever retriever;
     private final Explainer explainer;
     private final PatchSuggester patcher;
+    private final FixFitter fitter;
     private final PendingReasons pendingReasons;
     private final int tailLines;
     private final int fixCount;
@@ -59,6 +60,7 @@ public final class DiagnosisWorkflow {
         this.retriever = Objects.requireNonNull(retriever, "retriever");
         this.explainer = Objects.requireNonNull(explainer, "explainer");
         this.pendingReasons = PendingReasons.bundled();
+        this.fitter = new FixFitter(classifier.taxonomy());
         this.tailLines = tailLines;
         this.fixCount = fixCount;
     }
@@ -88,7 +90,7 @@ public final class DiagnosisWorkflow {
 
     private Diagnosis diagnose(JobRecord job, boolean suggestPatch, List<String> notices) {
         if (hasNoFailure(job)) {
-            Diagnosis d = statusOnly(job);
+            Diagnosis d = statusOnly(job, suggestPatch, notices);
             if (!notices.isEmpty() && d instanceof Diagnosis.StatusOnly so) {
                 return new Diagnosis.StatusOnly(so.job(), notices.get(0) + ". " + so.summary(), so.pending());
             }
@@ -96,18 +98,20 @@ public final class DiagnosisWorkflow {
         }
         List<LogTail> logs = readLogs(job, notices);
         Finding finding = classifier.classify(JobFacts.of(job), logs);
-        List<FixNote> fixes = retriever.retrieve(finding, job, fixCount);
+        List<Partition> partitions = suggestPatch ? partitions(notices) : List.of();
+        List<FixNote> fixes = fitter.fit(retriever.retrieve(finding, job, fixCount), new JobAdviceFacts(job, partitions));
         Explanation explanation = explainer.explain(job, finding, fixes);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
-        Patch patch = suggestPatch ? patch(job, finding, logs, notices)
+        Patch patch = suggestPatch ? patch(job, finding, logs, partitions, notices)
                 : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
                 + job.id() + "` for it", List.of(), List.of());
         return new Diagnosis.Failed(job, finding, logs, fixes, explanation, method, notices, patch);
     }
 
-    /** The sbatch patch step: the script and partitions are best effort; without them the patch says why. */
-    private Patch patch(JobRecord job, Finding finding, List<LogTail> logs, List<String> notices) {
+    /** The sbatch patch step: the script is best effort; without it the patch says why. */
+    private Patch patch(JobRecord job, Finding finding, List<LogTail> logs, List<Partition> partitions,
+                        List<String> notices) {
         Optional<String> script;
         try {
             script = backend.batchScript(job);
@@ -115,14 +119,17 @@ public final class DiagnosisWorkflow {
             notices.add("batch script: " + e.getMessage());
             script = Optional.empty();
         }
-        List<Partition> partitions;
+        return patcher.suggest(job, finding, logs, script, partitions);
+    }
+
+    /** The cluster's partitions (their limits fit the fixes and cap the patch), best effort. */
+    private List<Partition> partitions(List<String> notices) {
         try {
-            partitions = backend.partitions();
+            return backend.partitions();
         } catch (BackendException e) {
             notices.add("partitions: " + e.getMessage() + " (the --time fix is not capped by a MaxTime)");
-            partitions = List.of();
+            return List.of();
         }
-        return patcher.suggest(job, finding, logs, script, partitions);
     }
 
     /**
@@ -153,21 +160,26 @@ public final class DiagnosisWorkflow {
         return s.isActive() || s == JobState.COMPLETED || s == JobState.UNKNOWN;
     }
 
-    private Diagnosis statusOnly(JobRecord job) {
+    private Diagnosis statusOnly(JobRecord job, boolean suggestPatch, List<String> notices) {
         JobState s = job.state();
         if (s == JobState.PENDING) {
             String reason = job.optPendingReason().orElse("None");
             PendingReasons.Meaning m = pendingReasons.explain(reason);
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
-            List<FixNote> fixes = finding.isUnknown() ? List.of() : retriever.retrieve(finding, job, fixCount);
+            List<Partition> partitions = suggestPatch && !finding.isUnknown() ? partitions(notices) : List.of();
+            List<FixNote> fixes = finding.isUnknown() ? List.of()
+                    : fitter.fit(retriever.retrieve(finding, job, fixCount), new JobAdviceFacts(job, partitions));
             String summary = "job " + job.id() + " " + job.name() + " is PENDING (" + reason + "): " + m.text()
                     + switch (m.startability()) {
                         case WILL -> "; it will start without changes.";
                         case MAY -> "; it may start if the cluster changes.";
                         case NEVER -> "; it can never start as submitted.";
                     };
-            return new Diagnosis.StatusOnly(job, summary,
-                    new PendingInfo(reason, m.startability(), m.text(), finding.isUnknown() ? null : finding, fixes));
+            // a job that can never start as submitted gets the nearest request that can, as a patch
+            Patch patch = suggestPatch && m.startability() == PendingReasons.Startability.NEVER && !finding.isUnknown()
+                    ? patch(job, finding, List.of(), partitions, notices) : null;
+            return new Diagnosis.StatusOnly(job, summary, new PendingInfo(reason, m.startability(), m.text(),
+                    finding.isUnknown() ? null : finding, fixes, patch));
         }
         String time = job.elapsed() == null ? "" : " after " + SlurmTime.format(job.elapsed());
         String summary = switch (s) {

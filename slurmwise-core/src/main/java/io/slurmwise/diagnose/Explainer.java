@@ -4,10 +4,16 @@ import io.slurmwise.classify.Finding;
 import io.slurmwise.job.JobRecord;
 
 import java.util.List;
+import java.util.Optional;
 
 /** Words a finding for the user. Implementations may reword, never re-decide: the kind comes from the rules. */
 public interface Explainer {
 
     /** @param job the failed job, or null for a bare log */
     Explanation explain(JobRecord job, Finding finding, List<FixNote> fixes);
+
+    /** Why the last explanation was worded by a fallback (the model did not answer), if it was. */
+    default Optional<String> fallbackReason() {
+        return Optional.empty();
+    }
 }

@@ -21,7 +21,8 @@ public final class NoteLookupRetriever implements Retriever {
         for (String heading : SECTIONS) {
             for (NoteSection s : kind.note().sections()) {
                 if (s.heading().equalsIgnoreCase(heading) && out.size() < k) {
-                    out.add(new FixNote(kind.id(), kind.title(), s.heading(), s.text(), score, kind.note().source()));
+                    out.add(new FixNote(kind.id(), kind.title(), s.heading(), s.text(), score, kind.note().source(),
+                            s.items()));
                     score -= 0.1;
                 }
             }

@@ -2,17 +2,31 @@ package io.slurmwise.diagnose;
 
 import io.slurmwise.classify.Finding;
 
+import io.slurmwise.patch.Patch;
+
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Why a pending job waits.
  *
  * @param finding a failure kind when the reason is one (e.g. dependency, qos_limit), else null
+ * @param patch   for a job that can never start as submitted: the nearest request that can (or why there is
+ *                none); null otherwise
  */
 public record PendingInfo(String reason, PendingReasons.Startability startability, String meaning, Finding finding,
-                          List<FixNote> fixes) {
+                          List<FixNote> fixes, Patch patch) {
 
     public PendingInfo {
         fixes = List.copyOf(fixes);
+    }
+
+    public PendingInfo(String reason, PendingReasons.Startability startability, String meaning, Finding finding,
+                       List<FixNote> fixes) {
+        this(reason, startability, meaning, finding, fixes, null);
+    }
+
+    public Optional<Patch> optPatch() {
+        return Optional.ofNullable(patch);
     }
 }

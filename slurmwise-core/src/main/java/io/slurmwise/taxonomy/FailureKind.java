@@ -14,10 +14,12 @@ import java.util.Set;
  * @param parent        the broader kind this refines (e.g. illegal_instruction -> segfault), or null
  * @param explains      kinds this one commonly causes downstream: when both are seen, this one is the root cause
  * @param ignore        lines matching one of these are never evidence for this kind (benign noise)
+ * @param fixers        names of the mechanical script fixes for this kind, in order ({@code fixers:} in the note)
  */
 public record FailureKind(String id, String title, Category category, String parent, Set<JobState> sacctStates,
                           Set<Integer> exitSignals, List<Pattern> pendingReasons, Set<String> explains,
-                          List<Signature> signatures, List<Pattern> ignore, Set<Check> checks, Note note) {
+                          List<Signature> signatures, List<Pattern> ignore, Set<Check> checks, List<String> fixers,
+                          Note note) {
 
     public static final String UNKNOWN = "unknown";
 
@@ -29,6 +31,7 @@ public record FailureKind(String id, String title, Category category, String par
         signatures = List.copyOf(signatures);
         ignore = List.copyOf(ignore);
         checks = Set.copyOf(checks);
+        fixers = List.copyOf(fixers);
     }
 
     public Optional<String> optParent() {

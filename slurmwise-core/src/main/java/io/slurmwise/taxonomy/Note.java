@@ -22,6 +22,6 @@ public record Note(String kindId, String title, List<NoteSection> sections, Stri
 
     /** The numbered items of the Fixes section, each with its continuation lines. */
     public List<String> fixes() {
-        return section("Fixes").map(s -> NoteParser.numberedItems(s.text())).orElse(List.of());
+        return section("Fixes").map(NoteSection::items).orElse(List.of());
     }
 }

@@ -28,7 +28,7 @@ import java.util.Set;
 public final class NoteParser {
 
     private static final Set<String> FIELDS = Set.of("id", "title", "category", "parent", "sacct_states",
-            "exit_signals", "pending_reasons", "explains", "signatures", "ignore", "checks");
+            "exit_signals", "pending_reasons", "explains", "signatures", "ignore", "checks", "fixers");
     private static final Set<String> SIGNATURE_FIELDS = Set.of("pattern", "weight", "stream", "last_line");
     private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[a-z][a-z0-9_]{0,63}");
 
@@ -82,6 +82,7 @@ public final class NoteParser {
         List<RawSignature> signatures = new ArrayList<>();
         List<Pattern> ignore = new ArrayList<>();
         Set<Check> checks = new LinkedHashSet<>();
+        Set<String> fixers = new LinkedHashSet<>();
         Set<String> seen = new java.util.HashSet<>();
 
         for (NodeTuple t : map.getValue()) {
@@ -157,6 +158,16 @@ public final class NoteParser {
                                 + "'; allowed: rss_at_mem_limit, elapsed_at_time_limit, no_nodes_assigned")));
                     }
                 }
+                case "fixers" -> {
+                    for (Node n : list(v, key)) {
+                        String f = scalar(n, "fixer name");
+                        if (!ID.matcher(f).matches()) {
+                            throw error(line(n), "fixer '" + f + "' must be lower case letters, digits and _"
+                                    + " (a name from knowledge/README.md, e.g. memory, time, requeue)");
+                        }
+                        fixers.add(f);
+                    }
+                }
                 case "signatures" -> {
                     for (Node n : list(v, key)) {
                         signatures.add(signature(n));
@@ -179,8 +190,16 @@ public final class NoteParser {
             sigs.add(new Signature(id, r.pattern, r.regex, r.weight, r.stream, r.lastLine));
         }
         Note note = new Note(id, title, sections(body), source);
+        for (NoteSection s : note.sections()) {
+            List<String> unknown = Placeholders.unknownNames(s.template());
+            if (!unknown.isEmpty()) {
+                throw new TaxonomyException(source + ": section '" + s.heading() + "' uses unknown placeholder {{"
+                        + unknown.get(0) + "}}; known: " + String.join(", ", sorted(Placeholders.NAMES))
+                        + " (see knowledge/README.md)");
+            }
+        }
         return new FailureKind(id, title, category, parent, states, signals, pending, explains, sigs, ignore, checks,
-                note);
+                List.copyOf(fixers), note);
     }
 
     private record RawSignature(String pattern, Pattern regex, double weight, LogStream stream, boolean lastLine) {

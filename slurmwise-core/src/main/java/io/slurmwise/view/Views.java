@@ -95,6 +95,7 @@ public final class Views {
         m.put("score", n.score());
         m.put("source", n.source());
         m.put("text", n.text());
+        m.put("items", n.items());
         return m;
     }
 
@@ -158,6 +159,7 @@ public final class Views {
         m.put("meaning", p.meaning());
         m.put("finding", p.finding() == null ? null : finding(p.finding()));
         m.put("fixes", p.fixes().stream().map(Views::fix).toList());
+        m.put("patch", p.optPatch().map(Views::patch).orElse(null));
         return m;
     }
 

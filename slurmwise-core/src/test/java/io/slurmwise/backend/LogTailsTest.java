@@ -85,4 +85,28 @@ class LogTailsTest {
         assertThat(t.lines()).containsExactly("b", "c");
         assertThat(LogTails.ofBytes(LogStream.STDOUT, "x", "a\nb\n".getBytes(StandardCharsets.UTF_8), 5).firstLine()).isEqualTo(1);
     }
+
+    @Test
+    void aTailIsDecodedOnceAndItsViewsAreShared() {
+        LogTail t = LogTail.of(LogStream.STDERR, "job.err", "step 1/10\r\nstep 2/10\n\nKilled  \n\n");
+        assertThat(t.lines()).containsExactly("step 1/10", "step 2/10", "", "Killed  ", "");
+        // the same decoded list for every reader (classifier, fixers, renderer), and it cannot be changed
+        assertThat(t.lines()).isSameAs(t.lines());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.lines().add("x"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        LogTail.LastLine last = t.lastLine().orElseThrow();
+        assertThat(last.text()).isEqualTo("Killed");
+        assertThat(t.lineIndexAt(last.offset())).isEqualTo(3);
+        assertThat(t.lastLine()).isSameAs(t.lastLine());
+        assertThat(LogTail.of(LogStream.STDOUT, null, " \n\t\n").lastLine()).isEmpty();
+    }
+
+    @Test
+    void theLastLineViewKeepsOnlyTheEndOfAnEndlessLine() {
+        String endless = "x".repeat(3 * LogTail.LAST_LINE_WINDOW) + " Killed";
+        LogTail t = LogTail.of(LogStream.STDOUT, null, "first\n" + endless + "\n");
+        LogTail.LastLine last = t.lastLine().orElseThrow();
+        assertThat(last.text()).hasSize(LogTail.LAST_LINE_WINDOW).endsWith(" Killed");
+        assertThat(t.lineIndexAt(last.offset())).isEqualTo(1);
+    }
 }

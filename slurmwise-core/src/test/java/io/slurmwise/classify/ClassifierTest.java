@@ -252,4 +252,31 @@ class ClassifierTest {
             assertThat(k.note().fixes()).as(k.id() + " Fixes").isNotEmpty();
         });
     }
+
+    @Test
+    void aKindsIgnoreListAppliesToEveryRuleTheLastLineIncluded() {
+        io.slurmwise.taxonomy.FailureKind k = io.slurmwise.taxonomy.NoteParser.parse("site_kill.md", """
+                ---
+                id: site_kill
+                title: Killed by the site
+                category: runtime
+                signatures:
+                  - pattern: 'reaper killed'
+                    weight: 0.9
+                  - pattern: 'reaped$'
+                    weight: 0.9
+                    last_line: true
+                ignore:
+                  - 'dry run'
+                ---
+                # Killed by the site
+                """);
+        Taxonomy t = Taxonomy.of(List.of(k, Taxonomy.load(null).unknown()));
+        Classifier c = new Classifier(t);
+        assertThat(c.classifyText(JobFacts.NONE, "reaper killed pid 1\n").kindId()).isEqualTo("site_kill");
+        assertThat(c.classifyText(JobFacts.NONE, "x\nreaped").kindId()).isEqualTo("site_kill");
+        // the same lines marked as a dry run are noise for this kind, whichever rule matched them
+        assertThat(c.classifyText(JobFacts.NONE, "dry run: reaper killed pid 1\n").kindId()).isEqualTo("unknown");
+        assertThat(c.classifyText(JobFacts.NONE, "x\ndry run: reaped").kindId()).isEqualTo("unknown");
+    }
 }

@@ -65,7 +65,7 @@ public final class KbRetriever implements Retriever {
         if (!failed) {
             try {
                 return withOwnFixes(knowledgeBase().search(QueryText.of(finding, job), k + EXTRA, Set.of(finding.kindId()),
-                        ACTIONABLE), finding.kindId(), k).stream().map(KbRetriever::fixNote).toList();
+                        ACTIONABLE), finding.kindId(), k).stream().map(this::withItems).toList();
             } catch (KbException e) {
                 failed = true;
                 notices.accept("the knowledge base cannot answer (" + e.getMessage() + "); showing the "
@@ -73,6 +73,21 @@ public final class KbRetriever implements Retriever {
             }
         }
         return fallback.retrieve(finding, job, k);
+    }
+
+    /** Similarity search over every note, the rules' kind (if any) first, as {@code kb search} ranks. */
+    @Override
+    public List<FixNote> search(String text, Finding rulesReading, int k) {
+        if (!failed) {
+            try {
+                return knowledgeBase().search(text, k, rulesReading == null ? Set.of() : Set.of(rulesReading.kindId()))
+                        .stream().map(KbRetriever::fixNote).toList();
+            } catch (KbException e) {
+                failed = true;
+                notices.accept("the knowledge base cannot answer (" + e.getMessage() + "); showing notes by kind");
+            }
+        }
+        return fallback.search(text, rulesReading, k);
     }
 
     /**
@@ -105,6 +120,16 @@ public final class KbRetriever implements Retriever {
         return h.chunk().kindId().equals(kindId) && "fixes".equalsIgnoreCase(h.chunk().section());
     }
 
+    /** The hit as a fix note, with its section's items as the note was parsed at load (never parsed again). */
+    private FixNote withItems(Hit h) {
+        Chunk c = h.chunk();
+        List<String> items = knowledgeBase().taxonomy().find(c.kindId())
+                .flatMap(kind -> kind.note().section(c.section()))
+                .filter(s -> s.text().equals(c.text()))
+                .map(io.slurmwise.taxonomy.NoteSection::items).orElse(List.of());
+        return fixNote(h).withContent(c.text(), items);
+    }
+
     public static FixNote fixNote(Hit h) {
         Chunk c = h.chunk();
         return new FixNote(c.kindId(), c.noteTitle(), c.section(), c.text(), h.score(), c.source());
@@ -113,5 +138,11 @@ public final class KbRetriever implements Retriever {
     @Override
     public String name() {
         return failed ? fallback.name() : "kb";
+    }
+
+    /** Loads the embedding model in the background (see {@link KnowledgeBase#prewarm()}). */
+    @Override
+    public void prewarm() {
+        knowledgeBase().prewarm();
     }
 }

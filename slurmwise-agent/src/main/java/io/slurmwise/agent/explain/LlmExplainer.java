@@ -77,6 +77,7 @@ public final class LlmExplainer implements Explainer {
     }
 
     /** Why the last explanation came from the fallback, if it did. */
+    @Override
     public Optional<String> fallbackReason() {
         return Optional.ofNullable(fallbackReason);
     }

@@ -6,14 +6,12 @@ import io.slurmwise.agent.chat.ChatTools;
 import io.slurmwise.agent.chat.LocalChatTools;
 import io.slurmwise.agent.chat.McpChatTools;
 import io.slurmwise.agent.explain.LlmSettings;
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.SlurmwiseCommand;
-import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.ExitCodes;
+import io.slurmwise.cli.context.UserError;
 import io.slurmwise.mcp.SlurmwiseTools;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -30,8 +28,11 @@ import java.util.concurrent.Callable;
                 "Example: slurmwise chat --once \"Why did job 1001 fail and what should I change?\""})
 public final class ChatCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private SlurmwiseCommand root;
+    private final Cli cli;
+
+    public ChatCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Option(names = "--once", paramLabel = "QUESTION", description = "Ask one question, print the answer, exit.")
     private String once;
@@ -43,7 +44,6 @@ public final class ChatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Cli cli = root.cli();
         LlmSettings ls = LlmSettings.from(cli.settings());
         if (!ls.enabled()) {
             throw new UserError(ExitCodes.CONFIG, "chat needs a language model, and SLURMWISE_NO_LLM is set; unset it"
@@ -76,7 +76,7 @@ public final class ChatCommand implements Callable<Integer> {
     /** In-process tools over the selected backend, or an MCP server's (started now, stopped at the end). */
     private ChatTools tools(Cli cli) {
         if (mcpServer == null) {
-            return new LocalChatTools(new SlurmwiseTools(cli.slurmwise(), cli.backendReason()));
+            return new LocalChatTools(new SlurmwiseTools(cli.slurmwise(Cli.Answers.FULL)));
         }
         List<String> command = CommandWords.split(mcpServer);
         try {

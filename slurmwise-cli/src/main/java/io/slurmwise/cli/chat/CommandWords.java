@@ -1,7 +1,7 @@
 package io.slurmwise.cli.chat;
 
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.context.ExitCodes;
+import io.slurmwise.cli.context.UserError;
 
 import java.util.ArrayList;
 import java.util.List;

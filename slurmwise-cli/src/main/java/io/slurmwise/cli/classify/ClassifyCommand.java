@@ -4,26 +4,21 @@ import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
 import io.slurmwise.backend.LogTails;
 import io.slurmwise.classify.Classifier;
-import io.slurmwise.classify.Finding;
 import io.slurmwise.classify.JobFacts;
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.SlurmwiseCommand;
-import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.JsonOutput;
+import io.slurmwise.cli.context.ExitCodes;
+import io.slurmwise.cli.context.UserError;
 import io.slurmwise.cli.render.DiagnosisRenderer;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.view.Views;
-import io.slurmwise.diagnose.Explanation;
-import io.slurmwise.diagnose.FixNote;
-import io.slurmwise.diagnose.NoteLookupRetriever;
-import io.slurmwise.diagnose.TemplateExplainer;
+import io.slurmwise.diagnose.LogClassification;
 import io.slurmwise.job.ExitCode;
 import io.slurmwise.job.JobState;
-import io.slurmwise.taxonomy.Taxonomy;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,8 +33,11 @@ import java.util.concurrent.Callable;
                 "Example: slurmwise classify slurm-1001.out --state OUT_OF_MEMORY --exit-code 0:125"})
 public final class ClassifyCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private SlurmwiseCommand root;
+    private final Cli cli;
+
+    public ClassifyCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Parameters(arity = "1..*", paramLabel = "LOGFILE", description = "Log files of one job; '-' reads standard input.")
     private List<String> files;
@@ -50,12 +48,11 @@ public final class ClassifyCommand implements Callable<Integer> {
     @Option(names = "--exit-code", paramLabel = "CODE:SIGNAL", description = "The job's exit code, if known (e.g. 0:125).")
     private String exitCode;
 
-    @Option(names = "--json", description = "Machine-readable output (schema slurmwise.finding/v1).")
-    private boolean json;
+    @Mixin
+    private JsonOutput json;
 
     @Override
     public Integer call() {
-        Cli cli = root.cli();
         JobFacts facts = JobFacts.NONE;
         if (state != null) {
             JobState s = JobState.parse(state);
@@ -72,14 +69,14 @@ public final class ClassifyCommand implements Callable<Integer> {
         for (String f : files) {
             logs.add(read(f, tail));
         }
-        Taxonomy taxonomy = cli.taxonomy();
-        Finding finding = new Classifier(taxonomy).classify(facts, logs);
-        List<FixNote> fixes = new NoteLookupRetriever().retrieve(finding, null, 3);
-        Explanation explanation = new TemplateExplainer().explain(null, finding, fixes);
-        if (json) {
-            Json.print(cli.out(), Views.classification(files, finding, fixes, explanation));
+        // the retriever a diagnosis uses, without a backend: classify needs no cluster
+        LogClassification c = LogClassification.of(new Classifier(cli.taxonomy()), cli.retriever(Cli.Answers.FULL),
+                facts, logs, LogClassification.FIXES);
+        if (json.enabled()) {
+            Json.print(cli.out(), Views.classification(files, c.finding(), c.fixes(), c.explanation()));
         } else {
-            new DiagnosisRenderer(cli.style()).printFinding(cli.out(), String.join(" ", files), finding, fixes, explanation);
+            new DiagnosisRenderer(cli.style()).printFinding(cli.out(), String.join(" ", files), c.finding(), c.fixes(),
+                    c.explanation());
         }
         return ExitCodes.OK;
     }

@@ -1,18 +1,18 @@
 package io.slurmwise.cli.diagnose;
 
 import io.slurmwise.Slurmwise;
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.JsonOutput;
+import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.cli.render.DiagnosisRenderer;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.view.Views;
 import io.slurmwise.diagnose.Diagnosis;
 import io.slurmwise.job.JobId;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 import java.util.concurrent.Callable;
 
@@ -23,14 +23,17 @@ import java.util.concurrent.Callable;
                 "Example: slurmwise diagnose 1001"})
 public final class DiagnoseCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private SlurmwiseCommand root;
+    private final Cli cli;
+
+    public DiagnoseCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Parameters(index = "0", paramLabel = "JOBID", description = "Job id: 1001, an array task 4242_3, or a het component 123+1.")
     private String jobId;
 
-    @Option(names = "--json", description = "Machine-readable output (schema slurmwise.diagnosis/v1).")
-    private boolean json;
+    @Mixin
+    private JsonOutput json;
 
     @Option(names = "--no-llm", description = "Word the explanation from a template, never a language model (also: SLURMWISE_NO_LLM=1).")
     private boolean noLlm;
@@ -40,28 +43,20 @@ public final class DiagnoseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Cli cli = root.cli();
         JobId id = JobId.parse(jobId);
-        if (noLlm) {
-            cli.disableLlm();
-        }
-        if (direct) {
-            cli.direct();
-        } else {
-            // the model loads while the backend is asked and the rules run: ~0.3 s off a mock diagnose
-            cli.knowledgeBase().prewarm();
-        }
-        Slurmwise sw = cli.slurmwise();
+        Slurmwise sw = cli.slurmwise(direct ? Cli.Answers.DIRECT : noLlm ? Cli.Answers.NO_LLM : Cli.Answers.FULL);
+        // the model loads while the backend is asked and the rules run: ~0.3 s off a mock diagnose
+        sw.retriever().prewarm();
         Diagnosis d = sw.diagnose(id);
-        if (json) {
-            Json.print(cli.out(), Views.diagnosis(d, cli.backendReason()));
+        if (json.enabled()) {
+            Json.print(cli.out(), Views.diagnosis(d, sw.backendReason()));
         } else {
-            new DiagnosisRenderer(cli.style()).print(cli.out(), d, cli.backendReason());
+            new DiagnosisRenderer(cli.style()).print(cli.out(), d, sw.backendReason());
         }
-        cli.llmFallbackReason().ifPresent(r -> cli.err().println(cli.style().dim("slurmwise: " + r)));
+        sw.explainer().fallbackReason().ifPresent(r -> cli.err().println(cli.style().dim("slurmwise: " + r)));
         if (d instanceof Diagnosis.NotFound) {
-            if (!json) {
-                cli.err().println("slurmwise: job " + id + " not found (" + cli.backendReason() + ")");
+            if (!json.enabled()) {
+                cli.err().println("slurmwise: job " + id + " not found (" + sw.backendReason() + ")");
             }
             return ExitCodes.NOT_FOUND;
         }

@@ -5,9 +5,9 @@ import io.slurmwise.agent.explain.LlmSettings;
 import io.slurmwise.backend.Backends;
 import io.slurmwise.backend.JobQuery;
 import io.slurmwise.backend.SlurmBackend;
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.JsonOutput;
+import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.cli.render.Panel;
 import io.slurmwise.cli.render.Style;
@@ -19,8 +19,8 @@ import io.slurmwise.kb.store.ChromaStore;
 import io.slurmwise.stats.EnergyModel;
 import io.slurmwise.taxonomy.Taxonomy;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,17 +51,19 @@ public final class DoctorCommand implements Callable<Integer> {
     record Check(String name, Status status, String detail, Duration took) {
     }
 
-    @ParentCommand
-    private SlurmwiseCommand root;
+    private final Cli cli;
 
-    @Option(names = "--json", description = "Machine-readable output (schema slurmwise.doctor/v1).")
-    private boolean json;
+    public DoctorCommand(Cli cli) {
+        this.cli = cli;
+    }
+
+    @Mixin
+    private JsonOutput json;
 
     private final List<Check> checks = new ArrayList<>();
 
     @Override
     public Integer call() {
-        Cli cli = root.cli();
         Settings settings = check("settings", () -> {
             Settings s = cli.settings();
             return new Outcome<>(s, Status.OK, "home " + s.home() + ", log tail " + s.logTailLines() + " lines, backend "
@@ -225,7 +227,7 @@ public final class DoctorCommand implements Callable<Integer> {
     private void print(Cli cli) {
         long failed = checks.stream().filter(c -> c.status() == Status.FAIL).count();
         long warned = checks.stream().filter(c -> c.status() == Status.WARN).count();
-        if (json) {
+        if (json.enabled()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("schema", "slurmwise.doctor/v1");
             m.put("ok", failed == 0);

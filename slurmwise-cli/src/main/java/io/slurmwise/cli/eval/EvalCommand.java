@@ -1,10 +1,10 @@
 package io.slurmwise.cli.eval;
 
 import io.slurmwise.Slurmwise;
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.SlurmwiseCommand;
-import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.JsonOutput;
+import io.slurmwise.cli.context.ExitCodes;
+import io.slurmwise.cli.context.UserError;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
@@ -15,8 +15,8 @@ import io.slurmwise.eval.EvalReport;
 import io.slurmwise.eval.Evaluator;
 import io.slurmwise.taxonomy.Taxonomy;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -41,8 +41,11 @@ public final class EvalCommand implements Callable<Integer> {
 
     enum Split { test, dev, all }
 
-    @ParentCommand
-    private SlurmwiseCommand root;
+    private final Cli cli;
+
+    public EvalCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Option(names = "--cases", paramLabel = "FILE",
             description = "A JSON Lines file of labeled cases in the benchmark's format (keys: id, label, sacct_state,"
@@ -53,13 +56,12 @@ public final class EvalCommand implements Callable<Integer> {
             description = "Which cases: test (default; a case without a split is a test case), dev (the rules are tuned on it), all.")
     private Split split;
 
-    @Option(names = "--json", description = "Machine-readable output (schema " + SCHEMA + ").")
-    private boolean json;
+    @Mixin
+    private JsonOutput json;
 
     @Override
     public Integer call() {
-        Cli cli = root.cli();
-        Slurmwise sw = cli.slurmwise();
+        Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
         Taxonomy taxonomy = sw.taxonomy();
         List<BenchmarkCase> all;
         String source;
@@ -89,7 +91,7 @@ public final class EvalCommand implements Callable<Integer> {
                     + " in all); use --split all");
         }
         EvalReport r = new Evaluator(sw.classifier(), sw.retriever()).evaluate(source, split.name(), chosen);
-        if (json) {
+        if (json.enabled()) {
             Json.print(cli.out(), view(r));
         } else {
             print(cli, r);

@@ -1,14 +1,15 @@
 package io.slurmwise.cli.kb;
 
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.JsonOutput;
+import io.slurmwise.cli.context.ExitCodes;
+import io.slurmwise.cli.context.UserError;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.kb.KbException;
 import io.slurmwise.kb.KnowledgeBase;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -23,22 +24,24 @@ import java.util.concurrent.Callable;
                 "Example: slurmwise kb build --chroma-url http://127.0.0.1:8000"})
 public final class KbBuildCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private KbCommand kb;
+    private final Cli cli;
+
+    public KbBuildCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Option(names = "--chroma-url", paramLabel = "URL",
             description = "Fill a collection in the Chroma server at URL instead of the embedded index"
                     + " (fails if it does not answer; SLURMWISE_CHROMA_URL without this flag falls back).")
     private String chromaUrl;
 
-    @Option(names = "--json", description = "Machine-readable report (schema slurmwise.kb-build/v1).")
-    private boolean json;
+    @Mixin
+    private JsonOutput json;
 
     @Override
     public Integer call() {
-        Cli cli = kb.cli();
         KnowledgeBase base = cli.knowledgeBase(chromaUrl);
-        boolean progress = cli.isTerminal() && !json;
+        boolean progress = cli.isTerminal() && !json.enabled();
         KnowledgeBase.BuildReport r;
         try {
             r = base.build(new KnowledgeBase.BuildListener() {
@@ -72,7 +75,7 @@ public final class KbBuildCommand implements Callable<Integer> {
             }
             throw new UserError(chromaUrl != null ? ExitCodes.BACKEND : ExitCodes.CONFIG, e.getMessage());
         }
-        if (json) {
+        if (json.enabled()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("schema", "slurmwise.kb-build/v1");
             m.put("store", r.store());

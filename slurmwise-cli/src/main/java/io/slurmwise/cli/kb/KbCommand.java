@@ -1,11 +1,9 @@
 package io.slurmwise.cli.kb;
 
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.ExitCodes;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
@@ -18,20 +16,19 @@ import java.util.concurrent.Callable;
         subcommands = {KbBuildCommand.class, KbSearchCommand.class, KbListCommand.class, KbShowCommand.class})
 public final class KbCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private SlurmwiseCommand root;
+    private final Cli cli;
+
+    public KbCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Spec
     private CommandLine.Model.CommandSpec spec;
 
-    Cli cli() {
-        return root.cli();
-    }
-
     @Override
     public Integer call() {
-        cli().err().println("slurmwise kb: name a subcommand: build, search, list or show");
-        spec.commandLine().usage(cli().err());
+        cli.err().println("slurmwise kb: name a subcommand: build, search, list or show");
+        spec.commandLine().usage(cli.err());
         return ExitCodes.USAGE;
     }
 }

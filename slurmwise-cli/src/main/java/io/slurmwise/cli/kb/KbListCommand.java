@@ -1,7 +1,8 @@
 package io.slurmwise.cli.kb;
 
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.ExitCodes;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.JsonOutput;
+import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.cli.render.Table;
 import io.slurmwise.kb.Chunk;
@@ -9,8 +10,8 @@ import io.slurmwise.kb.KbException;
 import io.slurmwise.kb.KnowledgeBase;
 import io.slurmwise.taxonomy.FailureKind;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,16 +24,18 @@ import java.util.concurrent.Callable;
                 "Example: slurmwise kb list"})
 public final class KbListCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private KbCommand kb;
+    private final Cli cli;
 
-    @Option(names = "--json", description = "Machine-readable output (schema slurmwise.kb-list/v1).")
-    private boolean json;
+    public KbListCommand(Cli cli) {
+        this.cli = cli;
+    }
+
+    @Mixin
+    private JsonOutput json;
 
     @Override
     public Integer call() {
-        Cli cli = kb.cli();
-        KnowledgeBase base = cli.knowledgeBase();
+        KnowledgeBase base = cli.knowledgeBase(null);
         String index;
         boolean built;
         try {
@@ -45,7 +48,7 @@ public final class KbListCommand implements Callable<Integer> {
             index = "unknown: " + e.getMessage();
         }
         List<FailureKind> kinds = base.taxonomy().kinds().stream().sorted((a, b) -> a.id().compareTo(b.id())).toList();
-        if (json) {
+        if (json.enabled()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("schema", "slurmwise.kb-list/v1");
             m.put("model", base.config().embeddings().name());

@@ -1,8 +1,9 @@
 package io.slurmwise.cli.kb;
 
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.JsonOutput;
+import io.slurmwise.cli.context.ExitCodes;
+import io.slurmwise.cli.context.UserError;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.cli.render.Panel;
 import io.slurmwise.cli.render.Style;
@@ -13,9 +14,9 @@ import io.slurmwise.kb.KbRetriever;
 import io.slurmwise.kb.KbException;
 import io.slurmwise.kb.KnowledgeBase;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,8 +32,11 @@ import java.util.concurrent.Callable;
                 "Example: slurmwise kb search \"error while loading shared libraries: libfftw3.so.3\" -k 3"})
 public final class KbSearchCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private KbCommand kb;
+    private final Cli cli;
+
+    public KbSearchCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Parameters(arity = "1..*", paramLabel = "TEXT", description = "What to search for (several words are joined).")
     private List<String> text;
@@ -40,8 +44,8 @@ public final class KbSearchCommand implements Callable<Integer> {
     @Option(names = {"-k", "--top"}, paramLabel = "K", defaultValue = "5", description = "How many sections (default 5).")
     private int k;
 
-    @Option(names = "--json", description = "Machine-readable output (schema slurmwise.kb-search/v1).")
-    private boolean json;
+    @Mixin
+    private JsonOutput json;
 
     @Option(names = "--no-rules", description = "Rank by similarity alone: do not let the rules' reading of the"
             + " text put its kind's note first.")
@@ -52,12 +56,11 @@ public final class KbSearchCommand implements Callable<Integer> {
         if (k < 1 || k > 100) {
             throw new UserError(ExitCodes.USAGE, "-k must be between 1 and 100, got " + k);
         }
-        Cli cli = kb.cli();
         String query = String.join(" ", text);
         if (query.isBlank()) {
             throw new UserError(ExitCodes.USAGE, "the search text is empty");
         }
-        KnowledgeBase base = cli.knowledgeBase();
+        KnowledgeBase base = cli.knowledgeBase(null);
         // a pasted error message: the rules name its kind and that note comes first, as in a diagnosis
         Optional<Finding> rules = noRules ? Optional.empty()
                 : KbRetriever.rulesOnText(new Classifier(cli.taxonomy()), query);
@@ -67,7 +70,7 @@ public final class KbSearchCommand implements Callable<Integer> {
         } catch (KbException e) {
             throw new UserError(ExitCodes.CONFIG, e.getMessage());
         }
-        if (json) {
+        if (json.enabled()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("schema", "slurmwise.kb-search/v1");
             m.put("query", query);

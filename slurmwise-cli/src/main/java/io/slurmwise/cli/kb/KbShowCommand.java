@@ -1,16 +1,17 @@
 package io.slurmwise.cli.kb;
 
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.JsonOutput;
+import io.slurmwise.cli.context.ExitCodes;
+import io.slurmwise.cli.context.UserError;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.taxonomy.FailureKind;
 import io.slurmwise.taxonomy.NoteSection;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,22 +23,24 @@ import java.util.concurrent.Callable;
                 "Example: slurmwise kb show oom"})
 public final class KbShowCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private KbCommand kb;
+    private final Cli cli;
+
+    public KbShowCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Parameters(index = "0", paramLabel = "KIND", description = "A failure kind, e.g. oom, cuda_oom, time_limit (see kb list).")
     private String kind;
 
-    @Option(names = "--json", description = "Machine-readable output (schema slurmwise.kb-note/v1).")
-    private boolean json;
+    @Mixin
+    private JsonOutput json;
 
     @Override
     public Integer call() {
-        Cli cli = kb.cli();
         FailureKind k = cli.taxonomy().find(kind).orElseThrow(() -> new UserError(ExitCodes.USAGE,
                 "no failure kind '" + kind + "'; known: " + String.join(", ",
                         cli.taxonomy().kinds().stream().map(FailureKind::id).sorted().toList())));
-        if (json) {
+        if (json.enabled()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("schema", "slurmwise.kb-note/v1");
             m.put("kind", k.id());

@@ -1,28 +1,31 @@
 package io.slurmwise.cli.mcp;
 
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.SlurmwiseCommand;
+import io.slurmwise.Slurmwise;
+import io.slurmwise.cli.context.Cli;
 import io.slurmwise.mcp.SlurmwiseMcpServer;
 import io.slurmwise.mcp.SlurmwiseTools;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ParentCommand;
 
 import java.util.concurrent.Callable;
 
 /** {@code slurmwise mcp}: the read-only MCP server on stdin/stdout, for agents and IDEs. */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
-        description = {"Serve the read-only MCP tools (diagnose_job, list_jobs, classify_log, failure_kinds, fleet_stats)",
-                "over stdio until the client closes stdin. Example client configuration:",
-                "  {\"command\": \"/path/to/slurmwise\", \"args\": [\"mcp\"]}"})
+        description = {"Serve slurmwise's read-only MCP tools (list_jobs, diagnose_job, read_job_log, suggest_patch,",
+                "explain_pending, fleet_stats and more), the knowledge notes as resources and three prompts over",
+                "stdio until the client closes stdin. `bin/slurmwise-mcp` runs this command, for client configurations:",
+                "  {\"mcpServers\": {\"slurmwise\": {\"command\": \"slurmwise-mcp\"}}}"})
 public final class McpCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private SlurmwiseCommand root;
+    private final Cli cli;
+
+    public McpCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Override
     public Integer call() {
-        Cli cli = root.cli();
-        SlurmwiseMcpServer.serve(new SlurmwiseTools(cli.slurmwise(), cli.backendReason()), System.in, System.out);
+        Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
+        SlurmwiseMcpServer.serve(new SlurmwiseTools(sw), sw.taxonomy(), System.in, System.out);
         return 0;
     }
 }

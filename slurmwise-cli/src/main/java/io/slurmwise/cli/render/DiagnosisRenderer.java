@@ -10,7 +10,6 @@ import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.patch.Patch;
 import io.slurmwise.taxonomy.Note;
-import io.slurmwise.taxonomy.NoteSection;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -62,6 +61,7 @@ public final class DiagnosisRenderer {
             panel.row("Kind", p.finding().kind().title() + " (" + p.finding().kindId() + ")");
             addFixes(panel, p.fixes(), p.finding().kind().note());
         }
+        p.optPatch().ifPresent(patch -> addPatch(panel, patch));
         panel.footer("rules · pending reason from the scheduler").print(out);
     }
 
@@ -177,8 +177,8 @@ public final class DiagnosisRenderer {
         for (FixNote n : fixes) {
             panel.item("▸", style.bold(n.kindId() + " › " + n.section())
                     + style.dim(String.format(Locale.ROOT, " · %.2f · %s", n.score(), n.source())));
-            boolean isFixes = "fixes".equalsIgnoreCase(n.section());
-            List<String> items = isFixes ? new NoteSection(n.section(), n.text()).numberedItems() : List.of();
+            // a Fixes section's items were parsed once, when the note was loaded
+            List<String> items = "fixes".equalsIgnoreCase(n.section()) ? n.items() : List.of();
             if (!items.isEmpty()) {
                 for (int i = 0; i < items.size(); i++) {
                     panel.item("  " + (i + 1) + ".", items.get(i));

@@ -4,10 +4,10 @@ import io.slurmwise.view.StatsViews;
 import io.slurmwise.view.StatsContext;
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.JobQuery;
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.SlurmwiseCommand;
-import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.JsonOutput;
+import io.slurmwise.cli.context.ExitCodes;
+import io.slurmwise.cli.context.UserError;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.stats.EnergyModel;
@@ -15,8 +15,8 @@ import io.slurmwise.stats.EnergyModelException;
 import io.slurmwise.stats.FleetReport;
 import io.slurmwise.stats.FleetScan;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,8 +38,11 @@ import java.util.regex.Pattern;
                 "Example: slurmwise stats --since now-90days --all-users --html fleet.html"})
 public final class StatsCommand implements Callable<Integer> {
 
-    @ParentCommand
-    private SlurmwiseCommand root;
+    private final Cli cli;
+
+    public StatsCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Option(names = "--since", defaultValue = "now-30days", paramLabel = "WHEN",
             description = "Window start: now-30days (default), now-12hours, 2026-11-01, 2026-11-01T10:00.")
@@ -57,8 +60,8 @@ public final class StatsCommand implements Callable<Integer> {
     @Option(names = "--partition", paramLabel = "NAME", description = "Only this partition.")
     private String partition;
 
-    @Option(names = "--json", description = "Machine-readable output (schema slurmwise.stats/v1, see the README).")
-    private boolean json;
+    @Mixin
+    private JsonOutput json;
 
     @Option(names = "--csv", description = "One CSV table: the total, then one row per kind, partition, user and day.")
     private boolean csv;
@@ -103,8 +106,7 @@ public final class StatsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Cli cli = root.cli();
-        int formats = (json ? 1 : 0) + (csv ? 1 : 0) + (html != null ? 1 : 0) + (prometheus ? 1 : 0);
+        int formats = (json.enabled() ? 1 : 0) + (csv ? 1 : 0) + (html != null ? 1 : 0) + (prometheus ? 1 : 0);
         if (formats > 1) {
             throw new UserError(ExitCodes.USAGE, "choose one output: --json, --csv, --html FILE or --prometheus");
         }
@@ -125,14 +127,14 @@ public final class StatsCommand implements Callable<Integer> {
         LocalDateTime now = cli.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         JobQuery q = new JobQuery(SlurmTime.parseWhen(since, now), SlurmTime.parseWhen(until, now), null, user,
                 allUsers, partition);
-        Slurmwise sw = cli.slurmwise();
+        Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
         ProgressBar bar = new ProgressBar(cli.err(), cli.isTerminal() && !cli.env().containsKey("CI"));
         FleetReport report = sw.fleetScan().readLogs(readLogs).sliceLength(sliceLength).energy(energy).topJobs(top)
                 .progress(bar).build().run(q).report();
         bar.finish();
         StatsContext ctx = new StatsContext(report, q, sliceLength, FleetScan.slices(q.since(), q.until(), sliceLength).size(),
-                readLogs, cli.backendReason(), sw.taxonomy());
-        if (json) {
+                readLogs, sw.backendReason(), sw.taxonomy());
+        if (json.enabled()) {
             Json.print(cli.out(), StatsViews.json(ctx));
         } else if (csv) {
             StatsCsv.write(cli.out(), ctx);

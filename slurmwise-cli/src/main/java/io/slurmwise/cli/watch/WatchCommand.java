@@ -2,10 +2,10 @@ package io.slurmwise.cli.watch;
 
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.JobQuery;
-import io.slurmwise.cli.Cli;
-import io.slurmwise.cli.ExitCodes;
-import io.slurmwise.cli.SlurmwiseCommand;
-import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.context.Cli;
+import io.slurmwise.cli.context.JsonOutput;
+import io.slurmwise.cli.context.ExitCodes;
+import io.slurmwise.cli.context.UserError;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
@@ -16,8 +16,8 @@ import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
 import io.slurmwise.job.SlurmTime;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -56,8 +56,11 @@ public final class WatchCommand implements Callable<Integer> {
     static final Duration RETENTION = Duration.ofDays(35);
     private static final Pattern INTERVAL = Pattern.compile("(\\d{1,6})(s|m|h)");
 
-    @ParentCommand
-    private SlurmwiseCommand root;
+    private final Cli cli;
+
+    public WatchCommand(Cli cli) {
+        this.cli = cli;
+    }
 
     @Option(names = "--once", description = "Poll once and exit (for cron or a systemd timer).")
     private boolean once;
@@ -73,17 +76,16 @@ public final class WatchCommand implements Callable<Integer> {
     @Option(names = "--max-polls", paramLabel = "N", description = "Stop after N polls (default: until interrupted).")
     private Integer maxPolls;
 
-    @Option(names = "--json", description = "One JSON record per newly diagnosed job (schema slurmwise.diagnosis/v1), one per line.")
-    private boolean json;
+    @Mixin
+    private JsonOutput json;
 
     @Override
     public Integer call() {
-        Cli cli = root.cli();
         Duration every = parseInterval(interval);
         if (every.compareTo(Duration.ofMinutes(1)) < 0 && !once) {
             cli.err().println("slurmwise: polling every " + interval + " queries accounting often; prefer 5m on a shared cluster");
         }
-        Slurmwise sw = cli.slurmwise();
+        Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
         Path stateFile = WatchState.file(cli.settings().home(), sw.backend().name());
         int limit = once ? 1 : maxPolls == null ? Integer.MAX_VALUE : maxPolls;
         if (limit < 1) {
@@ -150,21 +152,21 @@ public final class WatchCommand implements Callable<Integer> {
             throw new UserError(ExitCodes.CONFIG, "cannot write the watch state " + stateFile + ": " + e.getMessage()
                     + "; check SLURMWISE_HOME");
         }
-        if (json) {
+        if (json.enabled()) {
             for (Diagnosis d : fresh) {
-                Json.printLine(cli.out(), Views.diagnosis(d, cli.backendReason()));
+                Json.printLine(cli.out(), Views.diagnosis(d, sw.backendReason()));
             }
             cli.out().flush();
             return;
         }
-        print(cli, fresh, from, now);
+        print(cli, sw.backendReason(), fresh, from, now);
     }
 
-    private static void print(Cli cli, List<Diagnosis> fresh, LocalDateTime from, LocalDateTime now) {
+    private static void print(Cli cli, String backendReason, List<Diagnosis> fresh, LocalDateTime from, LocalDateTime now) {
         Style st = cli.style();
         String window = from.withNano(0).toString().replace('T', ' ') + " .. " + now.withNano(0).toString().replace('T', ' ');
         if (fresh.isEmpty()) {
-            cli.out().println(st.dim("No new failures in " + window + " · " + cli.backendReason()));
+            cli.out().println(st.dim("No new failures in " + window + " · " + backendReason));
             cli.out().flush();
             return;
         }
@@ -186,7 +188,7 @@ public final class WatchCommand implements Callable<Integer> {
         }
         t.print(cli.out());
         cli.out().println(st.dim(fresh.size() + " new failure" + (fresh.size() == 1 ? "" : "s") + " in " + window
-                + " · `slurmwise diagnose <jobid>` for evidence, fixes and a patch · " + cli.backendReason()));
+                + " · `slurmwise diagnose <jobid>` for evidence, fixes and a patch · " + backendReason));
         cli.out().flush();
     }
 }

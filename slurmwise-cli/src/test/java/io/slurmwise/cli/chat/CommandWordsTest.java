@@ -1,6 +1,6 @@
 package io.slurmwise.cli.chat;
 
-import io.slurmwise.cli.UserError;
+import io.slurmwise.cli.context.UserError;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -2,7 +2,7 @@ package io.slurmwise.cli.stats;
 
 import io.slurmwise.view.StatsViews;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.slurmwise.cli.ExitCodes;
+import io.slurmwise.cli.context.ExitCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

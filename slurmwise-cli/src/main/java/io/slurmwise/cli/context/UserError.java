@@ -1,4 +1,4 @@
-package io.slurmwise.cli;
+package io.slurmwise.cli.context;
 
 /** A problem the user can fix; printed as one line with its exit code, never a stack trace. */
 public final class UserError extends RuntimeException {

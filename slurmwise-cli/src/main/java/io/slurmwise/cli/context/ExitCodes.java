@@ -1,4 +1,4 @@
-package io.slurmwise.cli;
+package io.slurmwise.cli.context;
 
 /** The exit codes of every slurmwise command (documented in README.md and in --help). */
 public final class ExitCodes {

@@ -1,0 +1,41 @@
+package io.slurmwise.patch;
+
+import io.slurmwise.classify.Finding;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.Partition;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the fixers see of a job: its accounting record, the rules' finding, the lines of its log tails (decoded once,
+ * by the log tail) and the evidence lines, and the cluster's partitions.
+ *
+ * @param partitions the cluster's partitions (MaxTime and node sizes cap the fixes); may be empty
+ */
+public record FixContext(JobRecord job, Finding finding, List<String> logLines, List<String> evidenceLines,
+                         List<Partition> partitions) {
+
+    public FixContext {
+        logLines = List.copyOf(logLines);
+        evidenceLines = List.copyOf(evidenceLines);
+        partitions = partitions == null ? List.of() : List.copyOf(partitions);
+    }
+
+    /** The job's partition (its first when it asked for several), else the script's, else the default one. */
+    public Optional<Partition> partition(BatchScript s) {
+        String name = job.partition() != null ? job.partition()
+                : s.option("partition").map(BatchScript.Option::value).orElse(null);
+        if (name == null) {
+            return partitions.stream().filter(Partition::isDefault).findFirst();
+        }
+        String first = name.split(",")[0];
+        return partitions.stream().filter(p -> p.name().equals(first)).findFirst();
+    }
+
+    /** GPUs allocated, or asked for in the script (a record of a job that never started has no allocation). */
+    public boolean usesGpus(BatchScript s) {
+        return job.gpus() > 0 || s.options().stream().anyMatch(o -> o.name().startsWith("gpus")
+                || (o.name().equals("gres") && o.value() != null && o.value().contains("gpu")));
+    }
+}

@@ -1,0 +1,50 @@
+package io.slurmwise.patch;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * What one or more fixers did: the script after them, the changes made (each with why) and advice that is not a
+ * script change. Immutable: each fix returns a new step, and {@link #then} chains them in the notes' order.
+ */
+public record Step(BatchScript script, List<Patch.Change> changes, List<String> advice) {
+
+    public Step {
+        changes = List.copyOf(changes);
+        advice = List.copyOf(new LinkedHashSet<>(advice));
+    }
+
+    /** Nothing done yet (or nothing to do) to {@code script}. */
+    public static Step none(BatchScript script) {
+        return new Step(script, List.of(), List.of());
+    }
+
+    /** This step, then the script replaced by {@code next} and the change said in words. */
+    public Step change(BatchScript next, String what, String why) {
+        List<Patch.Change> c = new ArrayList<>(changes);
+        c.add(new Patch.Change(what, why));
+        return new Step(next, c, advice);
+    }
+
+    /** This step with one more piece of advice (duplicates are kept once). */
+    public Step advise(String text) {
+        List<String> a = new ArrayList<>(advice);
+        a.add(text);
+        return new Step(script, changes, a);
+    }
+
+    /** This step with the script replaced without a change of its own (an edit that a later change describes). */
+    public Step edit(BatchScript next) {
+        return new Step(next, changes, advice);
+    }
+
+    /** This step followed by {@code later}, which started from this step's script. */
+    public Step then(Step later) {
+        List<Patch.Change> c = new ArrayList<>(changes);
+        c.addAll(later.changes);
+        List<String> a = new ArrayList<>(advice);
+        a.addAll(later.advice);
+        return new Step(later.script, c, a);
+    }
+}

@@ -1,0 +1,159 @@
+package io.slurmwise.patch;
+
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.Partition;
+import io.slurmwise.job.SlurmTime;
+import io.slurmwise.job.TimeLimit;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+
+/**
+ * {@code time}: more time from the elapsed time and the progress the logs show, within the partition's MaxTime.
+ * When the partition cannot give the run what it needs, the limit goes to the MaxTime if that is more, and the
+ * advice names the partitions that allow longer; a limit already at the MaxTime is left alone (no change is shown).
+ */
+final class TimeFixer implements Fixer {
+
+    /** Extra time over the estimated need, for slower nodes and I/O. */
+    static final double TIME_HEADROOM = 1.2;
+    /** Below this fraction of the work done, a progress estimate is too rough to extrapolate from. */
+    static final double MIN_PROGRESS = 0.05;
+
+    private final Patterns patterns;
+
+    TimeFixer(Patterns patterns) {
+        this.patterns = patterns;
+    }
+
+    @Override
+    public String name() {
+        return "time";
+    }
+
+    @Override
+    public Step apply(FixContext cx, BatchScript s) {
+        JobRecord job = cx.job();
+        Step step = Step.none(s);
+        Duration elapsed = job.elapsed();
+        Optional<Duration> scriptLimit = s.option("time").flatMap(o -> SlurmTime.parseDuration(o.value()));
+        Duration limit = job.timeLimit().limit().orElse(scriptLimit.orElse(null));
+        if (elapsed == null || elapsed.isZero()) {
+            return step.advise("The elapsed time is unknown, so no new --time can be computed: check it with"
+                    + " `sacct -j " + job.id() + " -o JobID,Elapsed,Timelimit`.");
+        }
+        Progress progress = progress(cx.logLines());
+        boolean measured = progress.fraction() >= MIN_PROGRESS && progress.fraction() < 1.0;
+        Duration need = measured
+                ? Duration.ofSeconds((long) (elapsed.toSeconds() / progress.fraction() * TIME_HEADROOM))
+                : elapsed.multipliedBy(2);
+        need = roundUp(need);
+        if (limit != null && need.compareTo(limit) <= 0) {
+            need = roundUp(limit.plus(limit.dividedBy(2)));
+        }
+        String why = measured
+                ? String.format(Locale.ROOT, "it did about %.0f%% of the work in %s (%s), so the whole run needs"
+                + " about %s with 20%% headroom", progress.fraction() * 100, SlurmTime.format(elapsed), progress.line(),
+                SlurmTime.format(need))
+                : "no progress could be read from the logs, so the " + SlurmTime.format(elapsed) + " it ran is doubled: "
+                + SlurmTime.format(need);
+        Optional<Partition> part = cx.partition(s);
+        Duration max = part.flatMap(TimeFixer::maxTime).orElse(null);
+        String was = limit == null ? "" : " (was " + SlurmTime.format(limit) + ")";
+        if (max == null || need.compareTo(max) <= 0) {
+            return step.change(s.withOption("time", SlurmTime.format(need)), "--time=" + SlurmTime.format(need) + was,
+                    why + (part.isEmpty() ? " (the partition's MaxTime is unknown)"
+                            : ", within the " + part.get().maxTime() + " MaxTime of partition " + part.get().name()));
+        }
+        // capped: the partition cannot give this run the time it needs
+        String pname = part.get().name();
+        String cap = SlurmTime.format(max);
+        if (limit == null || max.compareTo(limit) > 0) {
+            step = step.change(s.withOption("time", cap), "--time=" + cap + was + ", capped by partition " + pname,
+                    why + "; partition " + pname + " allows at most " + cap + " (MaxTime)");
+        }
+        boolean gpus = cx.usesGpus(s);
+        List<String> longer = longer(cx, pname, need, gpus);
+        return step.advise("Partition " + pname + " allows at most " + cap + (limit != null && max.compareTo(limit) <= 0
+                ? ", which the job already asked for (so --time stays)" : "") + ", and " + why
+                + ". Either make it resumable (save a checkpoint, and let --requeue with --signal="
+                + RequeueFixer.SIGNAL + " bring it back for the rest), or move it to a partition with a longer MaxTime"
+                + (longer.isEmpty() ? " (none of this cluster's partitions has one" + (gpus ? " with GPUs" : "") + ")"
+                : ": " + String.join(", ", longer) + (gpus ? "; adjust --gres to that partition's GPU type" : ""))
+                + ". A QOS may limit the time too (`sacctmgr show qos format=Name,MaxWall`).");
+    }
+
+    /** A partition's MaxTime when it has one. */
+    static Optional<Duration> maxTime(Partition p) {
+        return p.maxTime().kind() == TimeLimit.Kind.LIMITED ? p.maxTime().limit() : Optional.empty();
+    }
+
+    /** The partitions other than {@code pname} that allow {@code need}, shortest MaxTime first, described. */
+    static List<String> longer(FixContext cx, String pname, Duration need, boolean gpus) {
+        return cx.partitions().stream()
+                .filter(p -> p.up() && !p.name().equals(pname))
+                .filter(p -> p.maxTime().kind() == TimeLimit.Kind.UNLIMITED
+                        || p.maxTime().limit().map(m -> m.compareTo(need) >= 0).orElse(false))
+                .filter(p -> !gpus || p.gres().contains("gpu"))
+                .sorted(Comparator.comparing((Partition p) -> p.maxTime().limit().orElse(Duration.ofDays(36500))))
+                .map(p -> p.name() + " (MaxTime " + p.maxTime() + (p.gres().isBlank() ? "" : ", " + p.gres()) + ")")
+                .toList();
+    }
+
+    /** Rounds up to 15 minutes below 2 hours, else to the hour; less than 1% over a step is not worth another. */
+    static Duration roundUp(Duration d) {
+        long step = d.compareTo(Duration.ofHours(2)) < 0 ? 900 : 3600;
+        long s = d.toSeconds();
+        long rem = s % step;
+        if (rem > 0 && rem < step / 100 && s > step) {
+            s -= rem;
+        }
+        return Duration.ofSeconds((s + step - 1) / step * step);
+    }
+
+    /** How far the run got: a fraction in [0, 1], or 0 when no line says, and the line that says it. */
+    record Progress(double fraction, String line) {
+    }
+
+    Progress progress(List<String> lines) {
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            String l = lines.get(i);
+            Optional<Matcher> epoch = patterns.find("progress.epoch", l);
+            if (epoch.isPresent()) {
+                long n = Long.parseLong(epoch.get().group(1));
+                long m = Long.parseLong(epoch.get().group(2));
+                if (m <= 0 || n > m) {
+                    continue;
+                }
+                double within = 0;
+                Optional<Matcher> st = patterns.find("progress.step", l.substring(epoch.get().end()));
+                if (patterns.matches("progress.done", l)) {
+                    within = 1;
+                } else if (st.isPresent()) {
+                    long a = Long.parseLong(st.get().group(1));
+                    long b = Long.parseLong(st.get().group(2));
+                    within = b > 0 && a <= b ? a / (double) b : 0;
+                }
+                return new Progress((n - 1 + within) / m, quote(l, epoch.get().start()));
+            }
+            Optional<Matcher> st = patterns.find("progress.step", l);
+            if (st.isPresent()) {
+                long a = Long.parseLong(st.get().group(1));
+                long b = Long.parseLong(st.get().group(2));
+                if (b > 0 && a <= b) {
+                    return new Progress(a / (double) b, quote(l, st.get().start()));
+                }
+            }
+        }
+        return new Progress(0, null);
+    }
+
+    private static String quote(String line, int from) {
+        String s = line.substring(Math.max(0, Math.min(from, line.length()))).strip();
+        return "\"" + (s.length() > 40 ? s.substring(0, 40).strip() + "..." : s) + "\"";
+    }
+}

@@ -1,0 +1,121 @@
+package io.slurmwise.patch;
+
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.classify.Classifier;
+import io.slurmwise.classify.Finding;
+import io.slurmwise.classify.JobFacts;
+import io.slurmwise.diagnose.Diagnosis;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.JobState;
+import io.slurmwise.job.JobStatus;
+import io.slurmwise.job.TimeLimit;
+import io.slurmwise.taxonomy.FailureKind;
+import io.slurmwise.taxonomy.Taxonomy;
+import io.slurmwise.taxonomy.TaxonomyException;
+import io.slurmwise.testing.FixtureCluster;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Fixers are named by the notes: no kind id in the patch code, site notes reuse fixers, typos are caught. */
+class FixersTest {
+
+    static final Path SITE = Path.of("src", "test", "resources", "io", "slurmwise", "patch");
+    static final FixtureCluster CLUSTER = PatchSuggesterTest.CLUSTER;
+
+    @Test
+    void thePatchPackageNamesNoFailureKind() throws IOException {
+        Path dir = Path.of("src", "main", "java", "io", "slurmwise", "patch");
+        // sbatch's own --dependency option (BatchScript's short-option table) shares a word with the dependency kind
+        List<String> ids = Taxonomy.load(null).kinds().stream().map(FailureKind::id)
+                .filter(id -> !BatchScript.parse("#SBATCH -d x\n").has(id)).toList();
+        assertThat(ids).contains("oom", "time_limit", "nccl", "cuda_oom");
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                String src = Files.readString(f);
+                for (String id : ids) {
+                    assertThat(src).as(f + " names kind " + id).doesNotContain("\"" + id + "\"");
+                }
+            }
+        }
+    }
+
+    @Test
+    void everyFixerIsNamedByABundledNoteAndEveryNameExists() {
+        Taxonomy t = Taxonomy.load(null);
+        Fixers fixers = Fixers.bundled();
+        fixers.check(t);
+        List<String> used = t.kinds().stream().flatMap(k -> k.fixers().stream()).distinct().toList();
+        assertThat(used).containsExactlyInAnyOrderElementsOf(fixers.names());
+        assertThat(t.kind("time_limit").fixers()).containsExactly("time", "requeue");
+    }
+
+    @Test
+    void aSiteNoteReusesFixersWithoutJavaCode() {
+        Taxonomy t = Taxonomy.load(SITE.resolve("site-notes"));
+        assertThat(t.kind("site_walltime").fixers()).containsExactly("time", "requeue");
+        JobRecord job = CLUSTER.get("1030").toBuilder().status(JobStatus.of(JobState.FAILED))
+                .elapsed(Duration.ofHours(1)).timeLimit(TimeLimit.of(Duration.ofHours(1))).build();
+        List<LogTail> logs = List.of(LogTail.of(LogStream.STDERR, "job.err",
+                "step 500/1000 loss 0.2\nWALLTIME WATCHDOG: job 1030 stopped at its time limit\n"));
+        Finding f = new Classifier(t).classify(JobFacts.of(job), logs);
+        assertThat(f.kindId()).isEqualTo("site_walltime");
+        Patch p = new PatchSuggester(t).suggest(job, f, logs, FixtureCluster.script("1030"), CLUSTER.partitions());
+        assertThat(p).isInstanceOf(Patch.Suggested.class);
+        // half the work in 1h: 2h, +20%: 2h24m, rounded to the hour above 2h
+        assertThat(((Patch.Suggested) p).patched()).contains("03:00:00").contains("#SBATCH --requeue")
+                .contains("#SBATCH --signal=B:USR1@300");
+        assertThat(p.changes()).extracting(Patch.Change::what).anyMatch(w -> w.startsWith("--time="))
+                .anyMatch(w -> w.contains("--requeue"));
+    }
+
+    @Test
+    void aNoteNamingAnUnknownFixerIsAConfigurationError() {
+        Taxonomy t = Taxonomy.load(SITE.resolve("bad-fixer"));
+        assertThatThrownBy(() -> new PatchSuggester(t)).isInstanceOf(TaxonomyException.class)
+                .hasMessageContaining("site_typo.md").hasMessageContaining("unknown fixer 'memroy'")
+                .hasMessageContaining("memory");
+    }
+
+    @Test
+    void stepsAreImmutableAndChainInOrder() {
+        BatchScript s = BatchScript.parse("#!/bin/bash\n#SBATCH --mem=4G\nsrun x\n");
+        Step a = Step.none(s).change(s.withOption("mem", "8G"), "--mem=8G", "more").advise("tip");
+        Step b = Step.none(a.script()).change(a.script().insertDirective("#SBATCH --requeue"), "--requeue", "back")
+                .advise("tip");
+        Step both = a.then(b);
+        assertThat(a.changes()).hasSize(1);
+        assertThat(both.changes()).extracting(Patch.Change::what).containsExactly("--mem=8G", "--requeue");
+        assertThat(both.advice()).containsExactly("tip");
+        assertThat(both.script().text()).contains("--mem=8G").contains("--requeue");
+        assertThat(s.text()).contains("--mem=4G").doesNotContain("requeue");
+    }
+
+    @Test
+    void aPendingJobThatCanNeverStartGetsTheNearestValidRequest() {
+        var sw = PatchSuggesterTest.SW;
+        Diagnosis d = sw.diagnose("1055");
+        assertThat(d).isInstanceOf(Diagnosis.StatusOnly.class);
+        var pending = ((Diagnosis.StatusOnly) d).optPending().orElseThrow();
+        Patch p = pending.optPatch().orElseThrow();
+        assertThat(p).isInstanceOf(Patch.Suggested.class);
+        Patch.Suggested s = (Patch.Suggested) p;
+        assertThat(s.diff()).contains("-#SBATCH --time=24:00:00").contains("+#SBATCH --time=12:00:00");
+        assertThat(s.changes().get(0).what()).isEqualTo("--time=12:00:00 (was 1-00:00:00)");
+        assertThat(String.join(" ", s.advice())).contains("gpuH100x8");
+        // a pending job that will start on its own gets no patch
+        var waiting = ((Diagnosis.StatusOnly) sw.diagnose("1060")).optPending().orElseThrow();
+        assertThat(waiting.optPatch()).isEmpty();
+    }
+
+}
