@@ -43,6 +43,8 @@ public final class DiagnosisWorkflow {
     private final Explainer explainer;
     private final PatchSuggester patcher;
     private final FixFitter fitter;
+    /** Notes retrieved beyond the ones shown, to stand in for notes that fitting to the job leaves out. */
+    private static final int SPARE_FIXES = 3;
     private final PendingReasons pendingReasons;
     private final int tailLines;
     private final int fixCount;
@@ -99,7 +101,7 @@ public final class DiagnosisWorkflow {
         List<LogTail> logs = readLogs(job, notices);
         Finding finding = classifier.classify(JobFacts.of(job), logs);
         List<Partition> partitions = suggestPatch ? partitions(notices) : List.of();
-        List<FixNote> fixes = fitter.fit(retriever.retrieve(finding, job, fixCount), new JobAdviceFacts(job, partitions));
+        List<FixNote> fixes = fittedFixes(finding, job, partitions);
         Explanation explanation = explainer.explain(job, finding, fixes);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
@@ -168,7 +170,7 @@ public final class DiagnosisWorkflow {
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
             List<Partition> partitions = suggestPatch && !finding.isUnknown() ? partitions(notices) : List.of();
             List<FixNote> fixes = finding.isUnknown() ? List.of()
-                    : fitter.fit(retriever.retrieve(finding, job, fixCount), new JobAdviceFacts(job, partitions));
+                    : fittedFixes(finding, job, partitions);
             String summary = "job " + job.id() + " " + job.name() + " is PENDING (" + reason + "): " + m.text()
                     + switch (m.startability()) {
                         case WILL -> "; it will start without changes.";
@@ -206,4 +208,27 @@ public final class DiagnosisWorkflow {
         }
         return logs;
     }
+
+    /**
+     * The retrieved notes fitted to the job; a note that fitting leaves out (every item contradicts the job) gives
+     * its place to the next best, so a diagnosis still shows {@code fixCount} notes.
+     */
+    private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions) {
+        List<FixNote> fitted = fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
+                new JobAdviceFacts(job, partitions));
+        if (fitted.size() <= fixCount) {
+            return fitted;
+        }
+        List<FixNote> top = new java.util.ArrayList<>(fitted.subList(0, fixCount));
+        // a diagnosis must say what to change: the finding's own Fixes section stays among those shown
+        if (top.stream().noneMatch(n -> isOwnFixes(n, finding)) && !top.isEmpty()) {
+            fitted.stream().filter(n -> isOwnFixes(n, finding)).findFirst().ifPresent(n -> top.set(top.size() - 1, n));
+        }
+        return List.copyOf(top);
+    }
+
+    private static boolean isOwnFixes(FixNote n, Finding finding) {
+        return n.kindId().equals(finding.kindId()) && "Fixes".equals(n.section());
+    }
+
 }
