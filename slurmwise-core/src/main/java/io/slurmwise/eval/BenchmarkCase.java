@@ -12,9 +12,11 @@ import io.slurmwise.classify.JobFacts;
  * @param facts  sacct state, exit code, memory and time facts (every field may be null)
  * @param log    stdout and stderr together
  * @param hard   its notes start with {@code hard:} (cascades, several signatures, benign noise, ...)
+ * @param clear  the log and facts show the cause the label names; {@code false} (key {@code "clear": false}) when the
+ *               label comes from the source's words elsewhere (a maintainer's answer) and the text alone cannot decide
  */
 public record BenchmarkCase(int line, String id, String split, String label, JobFacts facts, String log,
-                            String source, String notes, boolean hard) {
+                            String source, String notes, boolean hard, boolean clear) {
 
     public static final String NONE = "none";
 

@@ -34,7 +34,7 @@ import java.util.TreeSet;
 /**
  * Reads and validates a benchmark file: JSON Lines, one case per line, with the keys of
  * {@code benchmark/README.md} ({@code id, label, sacct_state, exit_code, log, source, notes}, optional
- * {@code split, elapsed, timelimit, req_mem, max_rss, pending_reason}; other keys are ignored). Every problem is
+ * {@code split, elapsed, timelimit, req_mem, max_rss, pending_reason, clear}; other keys are ignored). Every problem is
  * reported with its line number, not just the first.
  *
  * <pre>{@code
@@ -53,7 +53,7 @@ public final class CaseFile {
     private CaseFile() {
     }
 
-    /** The labeled benchmark bundled with slurmwise. */
+    /** The labeled benchmark bundled with slurmwise, its split taken from the frozen list of test cases. */
     public static List<BenchmarkCase> bundled(Taxonomy taxonomy) {
         InputStream in = CaseFile.class.getClassLoader().getResourceAsStream(BUNDLED);
         if (in == null) {
@@ -61,7 +61,7 @@ public final class CaseFile {
                     + " rebuild the jar");
         }
         try (Reader r = new InputStreamReader(in, StandardCharsets.UTF_8)) {
-            return read("cases.jsonl (bundled)", r, taxonomy);
+            return FrozenSplit.bundled().apply(read("cases.jsonl (bundled)", r, taxonomy));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -179,12 +179,20 @@ public final class CaseFile {
         DataSize reqMem = size(o, "req_mem", n, problems);
         DataSize maxRss = size(o, "max_rss", n, problems);
         String reason = string(o, "pending_reason", true, n, problems);
+        boolean clear = true;
+        if (o.containsKey("clear")) {
+            if (o.get("clear") instanceof Boolean b) {
+                clear = b;
+            } else {
+                problems.add(n + ": 'clear' must be true or false (false: the text alone does not show the label's cause)");
+            }
+        }
         if (!problems.isEmpty()) {
             return Optional.empty();
         }
         JobFacts facts = new JobFacts(js, ec, maxRss, reqMem, elapsed, limit, reason, null);
         return Optional.of(new BenchmarkCase(n, id, split == null ? "test" : split, label, facts, log, source, notes,
-                notes.startsWith("hard:")));
+                notes.startsWith("hard:"), clear));
     }
 
     private static List<String> knownLabels(Taxonomy t) {

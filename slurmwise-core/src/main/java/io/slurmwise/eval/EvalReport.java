@@ -15,10 +15,14 @@ import java.util.List;
  * @param wrong      every misclassified case, with its id
  * @param hardCases  how many cases are hard ({@code notes} start with {@code hard:})
  * @param hardCorrect how many of those were right
+ * @param clearCases how many cases are clear (their text shows the labelled cause; see {@link BenchmarkCase#clear()})
+ * @param clearCorrect how many of those were right
+ * @param failedCases how many cases have a failure cause (label other than {@code none})
+ * @param failedUnknown how many of those came out {@code unknown}
  */
 public record EvalReport(String source, String split, int cases, int correct, double macroF1, List<KindMetrics> perKind,
                          List<Confusion> confusions, Retrieval retrieval, List<WrongCase> wrong, int hardCases,
-                         int hardCorrect) {
+                         int hardCorrect, int clearCases, int clearCorrect, int failedCases, int failedUnknown) {
 
     public EvalReport {
         perKind = List.copyOf(perKind);
@@ -32,6 +36,15 @@ public record EvalReport(String source, String split, int cases, int correct, do
 
     public double hardAccuracy() {
         return hardCases == 0 ? 0 : hardCorrect / (double) hardCases;
+    }
+
+    public double clearAccuracy() {
+        return clearCases == 0 ? 0 : clearCorrect / (double) clearCases;
+    }
+
+    /** Share of the cases with a failure cause that got no finding ({@code unknown}). */
+    public double unknownRateOnFailed() {
+        return failedCases == 0 ? 0 : failedUnknown / (double) failedCases;
     }
 
     /**

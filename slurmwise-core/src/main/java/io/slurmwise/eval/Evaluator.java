@@ -55,6 +55,10 @@ public final class Evaluator {
         int correct = 0;
         int hard = 0;
         int hardCorrect = 0;
+        int clear = 0;
+        int clearCorrect = 0;
+        int failed = 0;
+        int failedUnknown = 0;
         double r1 = 0;
         double r3 = 0;
         double rr = 0;
@@ -80,6 +84,14 @@ public final class Evaluator {
                 hard++;
                 hardCorrect += right ? 1 : 0;
             }
+            if (c.clear()) {
+                clear++;
+                clearCorrect += right ? 1 : 0;
+            }
+            if (!BenchmarkCase.NONE.equals(c.label())) {
+                failed++;
+                failedUnknown += FailureKind.UNKNOWN.equals(f.kindId()) ? 1 : 0;
+            }
             int rank = firstRelevant(read.fixes(), c.expectedKind());
             r1 += rank == 1 ? 1 : 0;
             r3 += rank >= 1 && rank <= 3 ? 1 : 0;
@@ -103,7 +115,7 @@ public final class Evaluator {
         return new EvalReport(source, split, n, correct, counts.isEmpty() ? 0 : f1 / counts.size(), perKind, conf,
                 new EvalReport.Retrieval(retriever.name(), K, n == 0 ? 0 : r1 / n, n == 0 ? 0 : r3 / n,
                         n == 0 ? 0 : rr / n),
-                wrong, hard, hardCorrect);
+                wrong, hard, hardCorrect, clear, clearCorrect, failed, failedUnknown);
     }
 
     /** The label a predicted kind stands for: {@code none} for unknown, else its root kind. */

@@ -109,11 +109,13 @@ public final class EvalCommand implements Callable<Integer> {
         Style st = cli.style();
         var out = cli.out();
         Panel.println(out, st.bold("slurmwise eval") + " · " + r.source() + " · split " + r.split() + " · " + r.cases()
-                + " cases (" + r.hardCases() + " hard)", st.width());
+                + " cases (" + r.hardCases() + " hard, " + r.clearCases() + " clear)", st.width());
         out.println();
         Table summary = new Table(st, "METRIC", "VALUE", "");
         summary.row("accuracy", pct(r.accuracy()), r.correct() + "/" + r.cases());
         summary.row("accuracy (hard cases)", pct(r.hardAccuracy()), r.hardCorrect() + "/" + r.hardCases());
+        summary.row("accuracy (clear cases)", pct(r.clearAccuracy()), r.clearCorrect() + "/" + r.clearCases());
+        summary.row("unknown on failed cases", pct(r.unknownRateOnFailed()), r.failedUnknown() + "/" + r.failedCases());
         summary.row("macro-F1", pct(r.macroF1()), "over " + r.perKind().size() + " labels");
         summary.row("retrieval Recall@1", pct(r.retrieval().recallAt1()), "retriever " + r.retrieval().retriever());
         summary.row("retrieval Recall@3", pct(r.retrieval().recallAt3()), "");
@@ -156,6 +158,12 @@ public final class EvalCommand implements Callable<Integer> {
         m.put("hard_cases", r.hardCases());
         m.put("hard_correct", r.hardCorrect());
         m.put("hard_accuracy", r.hardAccuracy());
+        m.put("clear_cases", r.clearCases());
+        m.put("clear_correct", r.clearCorrect());
+        m.put("clear_accuracy", r.clearAccuracy());
+        m.put("failed_cases", r.failedCases());
+        m.put("failed_unknown", r.failedUnknown());
+        m.put("unknown_rate_failed", r.unknownRateOnFailed());
         m.put("macro_f1", r.macroF1());
         Map<String, Object> ret = new LinkedHashMap<>();
         ret.put("retriever", r.retrieval().retriever());
