@@ -94,6 +94,15 @@ public final class Slurmwise implements AutoCloseable {
         return classifier.classify(facts, logs);
     }
 
+    /**
+     * Classifies logs without a cluster, with this facade's fix notes and the template's words: the one pipeline
+     * of {@code classify}, the {@code classify_log} tool and {@code eval}.
+     */
+    public io.slurmwise.diagnose.LogClassification classifyLog(JobFacts facts, List<LogTail> logs) {
+        return io.slurmwise.diagnose.LogClassification.of(classifier, retriever, facts, logs,
+                io.slurmwise.diagnose.LogClassification.FIXES);
+    }
+
     /** Jobs matching a query; close the stream. */
     public Stream<JobRecord> jobs(JobQuery query) {
         return backend.jobs(query);

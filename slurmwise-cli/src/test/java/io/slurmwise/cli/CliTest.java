@@ -169,6 +169,50 @@ class CliTest {
     }
 
     @Test
+    void jobsSaysWhyAtAGlance() throws IOException {
+        Result all = run(Map.of("COLUMNS", "220"), false, "jobs");
+        assertThat(all.out()).contains("KIND").contains("REASON").contains("newest first");
+        // who cancelled, by name (the mock cluster's uid 1001 is alice; uid 0 is root)
+        assertThat(all.out()).contains("CANCELLED by alice").contains("CANCELLED by root").doesNotContain("by 1001");
+        JsonNode json = run("jobs", "--json").json();
+        JsonNode first = json.at("/jobs/0");
+        for (JsonNode j : json.get("jobs")) {
+            assertThat(j.get("submit").asText()).as("newest first").isLessThanOrEqualTo(first.get("submit").asText());
+            switch (j.get("state").asText()) {
+                case "PENDING" -> {
+                    assertThat(j.get("pending_reason").asText()).isNotBlank();
+                }
+                case "FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL" -> assertThat(j.get("kind").asText()).isNotBlank();
+                default -> assertThat(j.get("kind").isNull()).isTrue();
+            }
+        }
+        // a pending job shows its reason, not a zero exit and elapsed time
+        String pendingLine = all.out().lines().filter(l -> l.contains(" PENDING ")).findFirst().orElseThrow();
+        assertThat(pendingLine).doesNotContainPattern("PENDING\\s+0:0").doesNotContainPattern("PENDING\\s+00:00:00\\s");
+        JsonNode oom = run("jobs", "--json", "--state", "OUT_OF_MEMORY").json();
+        oom.get("jobs").forEach(j -> assertThat(j.get("kind").asText()).isEqualTo("oom"));
+        JsonNode classified = run("jobs", "--json", "--state", "FAILED", "--classify", "--last", "3").json();
+        assertThat(classified.get("count").asInt()).isEqualTo(3);
+        assertThat(classified.get("kinds_from").asText()).isEqualTo("records_and_logs");
+        assertThat(classified.get("truncated").asBoolean()).isTrue();
+        assertThat(run("jobs", "--json", "--last", "2").json().get("count").asInt()).isEqualTo(2);
+        assertThat(run("jobs", "--json", "--last", "1", "--oldest-first").json().at("/jobs/0/id").asText()).isEqualTo("1001");
+    }
+
+    @Test
+    void jobsTakesSacctsTimesAndRefusesUnknownFilters() {
+        assertThat(run("jobs", "--since", "today").code()).isZero();
+        assertThat(run("jobs", "--since", "midnight", "--until", "now").code()).isZero();
+        assertThat(run("jobs", "--since", "now-2hours").code()).isZero();
+        Result nope = run("jobs", "--partition", "nope");
+        assertThat(nope.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(nope.err()).contains("no partition 'nope'").contains("gpuA100x4").contains("debug");
+        Result nobody = run("jobs", "--user", "nobody-here-42");
+        assertThat(nobody.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(nobody.err()).contains("alice").contains("bob");
+    }
+
+    @Test
     void colourOnlyOnATerminalAndNeverWithNoColor() {
         assertThat(run(Map.of(), true, "diagnose", "1001").out()).contains("\u001b[");
         assertThat(run(Map.of("NO_COLOR", "1"), true, "diagnose", "1001").out()).doesNotContain("\u001b[");

@@ -42,6 +42,37 @@ public final class LogTails {
         return read(file, stream, maxLines, MAX_TAIL_BYTES);
     }
 
+    /**
+     * As {@link #read(Path, LogStream, int)}, but only when the file (after following links) belongs to
+     * {@code owner}, the job's user: a log path comes from the job's record, which its user chose ({@code sbatch
+     * -o /etc/shadow}), so a slurmwise run by root or an admin account must not show another account's file.
+     *
+     * @param owner the job's user name as SLURM recorded it; null refuses every file
+     */
+    public static LogTail readOwnedBy(Path file, LogStream stream, int maxLines, String owner) {
+        String shown = file.toString();
+        Path real;
+        String fileOwner;
+        try {
+            real = file.toRealPath();
+            fileOwner = Files.getOwner(real, java.nio.file.LinkOption.NOFOLLOW_LINKS).getName();
+        } catch (NoSuchFileException e) {
+            return read(file, stream, maxLines);
+        } catch (IOException e) {
+            return LogTail.unavailable(stream, shown, "cannot tell who owns " + shown + ": " + e.getMessage());
+        }
+        if (owner == null || owner.isBlank()) {
+            return LogTail.unavailable(stream, shown, "refusing to read " + shown + ": the job's user is unknown, and"
+                    + " slurmwise reads only files that belong to the job's user");
+        }
+        if (!fileOwner.equals(owner)) {
+            return LogTail.unavailable(stream, shown, "refusing to read " + shown + ": it belongs to " + fileOwner
+                    + ", not to the job's user " + owner + " (slurmwise reads only the job's own files)");
+        }
+        LogTail t = read(real, stream, maxLines);
+        return new LogTail(t.stream(), shown, t.content(), t.firstLine(), t.fileSize(), t.problem());
+    }
+
     public static LogTail read(Path file, LogStream stream, int maxLines, int maxBytes) {
         String shown = file.toString();
         if (maxLines <= 0) {

@@ -45,6 +45,14 @@ public interface SlurmBackend extends AutoCloseable {
     /** Partitions with their limits. */
     List<Partition> partitions();
 
+    /**
+     * The user name of a uid SLURM printed (who cancelled a job: {@code CANCELLED by 1001}); empty when unknown.
+     * The default knows root and this host's passwd file.
+     */
+    default Optional<String> userName(long uid) {
+        return io.slurmwise.job.UserNames.local(uid);
+    }
+
     @Override
     default void close() {
     }

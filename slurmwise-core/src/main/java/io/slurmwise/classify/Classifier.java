@@ -5,6 +5,7 @@ import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
 import io.slurmwise.job.ExitCode;
 import io.slurmwise.job.JobState;
+import io.slurmwise.taxonomy.Category;
 import io.slurmwise.taxonomy.Check;
 import io.slurmwise.taxonomy.FailureKind;
 import io.slurmwise.taxonomy.Signature;
@@ -53,6 +54,12 @@ public final class Classifier {
     /** What a memory kind keeps of its score when the measured peak was far below the limit. */
     static final double CONTRADICTED_FACTOR = 0.5;
     private static final int MAX_EVIDENCE_PER_KIND = 6;
+    /**
+     * A line of a terminal kind (time limit, preemption, cancel, node failure) with at least this weight is an
+     * event that ends the job: weaker lines of other kinds after it (a {@code Killed}, a task's exit status) are
+     * its doing, and so is the exit signal.
+     */
+    static final double ENDING_EVENT_WEIGHT = 0.75;
 
     private final Taxonomy taxonomy;
     private final SignatureScanner scanner;
@@ -112,10 +119,11 @@ public final class Classifier {
 
     public Finding classify(JobFacts facts, List<LogTail> logs) {
         Map<String, Score> scores = new LinkedHashMap<>();
+        boolean ended = false;
         for (LogTail tail : logs) {
-            scanLog(tail, scores);
+            ended |= scanLog(tail, scores);
         }
-        accountingEvidence(facts == null ? JobFacts.NONE : facts, scores);
+        accountingEvidence(facts == null ? JobFacts.NONE : facts, scores, ended);
         return decide(facts == null ? JobFacts.NONE : facts, scores);
     }
 
@@ -124,25 +132,48 @@ public final class Classifier {
         return classify(facts, List.of(LogTail.of(LogStream.STDERR, null, log)));
     }
 
-    private void scanLog(LogTail tail, Map<String, Score> scores) {
+    private record Match(Signature sig, long lineIndex, String line) {
+    }
+
+    /** Scores one log; true when it shows an event that ended the job (see {@link #ENDING_EVENT_WEIGHT}). */
+    private boolean scanLog(LogTail tail, Map<String, Score> scores) {
         Evidence.Source source = tail.stream() == LogStream.STDOUT ? Evidence.Source.STDOUT : Evidence.Source.STDERR;
         boolean inFile = tail.firstLine() > 0;
         long base = inFile ? tail.firstLine() : 1;
+        List<Match> matches = new ArrayList<>();
         SignatureScanner.MatchSink sink = (sig, lineIndex, line) -> {
             FailureKind kind = taxonomy.kind(sig.kindId());
             // the one place where a kind's ignore list (benign noise) is applied, for every rule
-            if (!sig.appliesTo(tail.stream()) || kind.ignores(line)) {
-                return;
+            if (sig.appliesTo(tail.stream()) && !kind.ignores(LineText.stripAnsi(line))) {
+                matches.add(new Match(sig, lineIndex, line));
             }
-            Score s = scores.computeIfAbsent(kind.id(), k -> new Score(kind));
-            // each signature adds its weight once; further matching lines only add evidence to show
-            double weight = s.signaturesSeen.add(sig) ? sig.weight() : 0;
-            s.add(new Evidence(source, base + lineIndex, inFile, line.strip(), kind.id(), weight));
         };
         scanner.scan(tail.content(), sink);
         if (!lastLineSignatures.isEmpty()) {
             tail.lastLine().ifPresent(last -> scanLastLine(tail, last, sink));
         }
+        // the scanner reports per signature: the first ending event is known only once all lines are in
+        long ending = Long.MAX_VALUE;
+        for (Match m : matches) {
+            if (endsTheJob(m.sig())) {
+                ending = Math.min(ending, m.lineIndex());
+            }
+        }
+        for (Match m : matches) {
+            FailureKind kind = taxonomy.kind(m.sig().kindId());
+            if (m.lineIndex() > ending && kind.category() != Category.TERMINAL && m.sig().weight() < ENDING_EVENT_WEIGHT) {
+                continue; // a consequence of the event that ended the job (Killed, an exit status), not a cause
+            }
+            Score s = scores.computeIfAbsent(kind.id(), k -> new Score(kind));
+            // each signature adds its weight once; further matching lines only add evidence to show
+            double weight = s.signaturesSeen.add(m.sig()) ? m.sig().weight() : 0;
+            s.add(new Evidence(source, base + m.lineIndex(), inFile, m.line().strip(), kind.id(), weight));
+        }
+        return ending != Long.MAX_VALUE;
+    }
+
+    private boolean endsTheJob(Signature sig) {
+        return sig.weight() >= ENDING_EVENT_WEIGHT && taxonomy.kind(sig.kindId()).category() == Category.TERMINAL;
     }
 
     /**
@@ -150,9 +181,11 @@ public final class Classifier {
      * last {@link LogTail#LAST_LINE_WINDOW} bytes); the line is numbered only when a signature matches.
      */
     private void scanLastLine(LogTail tail, LogTail.LastLine last, SignatureScanner.MatchSink sink) {
+        // what the terminal showed last: a progress bar that \r overwrote is gone, colour codes are invisible
+        String shown = LineText.shown(last.text());
         long lineIndex = -1;
         for (Signature sig : lastLineSignatures) {
-            if (sig.regex().matcher(last.text()).find()) {
+            if (LineText.find(sig.regex(), shown, LineText.anchored(sig.pattern()))) {
                 if (lineIndex < 0) {
                     lineIndex = tail.lineIndexAt(last.offset());
                 }
@@ -161,13 +194,17 @@ public final class Classifier {
         }
     }
 
-    private void accountingEvidence(JobFacts f, Map<String, Score> scores) {
+    /**
+     * @param ended a log showed an event that ended the job: the exit signal is that event's doing, so it is no
+     *              evidence for a runtime kind
+     */
+    private void accountingEvidence(JobFacts f, Map<String, Score> scores, boolean ended) {
         for (FailureKind kind : taxonomy.kinds()) {
             List<Evidence> found = new ArrayList<>();
             if (f.state() != null && kind.sacctStates().contains(f.state())) {
                 found.add(new Evidence(Evidence.Source.ACCOUNTING, 0, false, "State=" + f.state(), kind.id(), STATE_WEIGHT));
             }
-            if (f.exitCode() != null && !kind.exitSignals().isEmpty()) {
+            if (f.exitCode() != null && !kind.exitSignals().isEmpty() && !(ended && kind.category() != Category.TERMINAL)) {
                 ExitCode e = f.exitCode();
                 Optional<Integer> sig = e.killSignal();
                 if (sig.isPresent() && kind.exitSignals().contains(sig.get())) {

@@ -25,6 +25,10 @@ public record JobFacts(JobState state, ExitCode exitCode, DataSize maxRss, DataS
         return new JobFacts(s, exitCode, maxRss, memoryLimit, elapsed, timeLimit, pendingReason, nodeList);
     }
 
+    public JobFacts withPendingReason(String reason) {
+        return new JobFacts(state, exitCode, maxRss, memoryLimit, elapsed, timeLimit, reason, nodeList);
+    }
+
     public JobFacts withExitCode(ExitCode e) {
         return new JobFacts(state, e, maxRss, memoryLimit, elapsed, timeLimit, pendingReason, nodeList);
     }

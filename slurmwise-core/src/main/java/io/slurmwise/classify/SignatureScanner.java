@@ -12,8 +12,10 @@ import java.util.Map;
 
 /**
  * Finds the lines of a log that match any signature, the way grep does: a literal every match must contain is
- * extracted from each regex, one Aho-Corasick pass over the raw bytes (ASCII case-folded) finds the candidate
- * lines, and only those are decoded and tested with the signature's RE2 regex. Signatures without a usable
+ * extracted from each regex, one Aho-Corasick pass over the raw bytes (ASCII case-folded, ANSI colour escapes
+ * skipped) finds the candidate lines, and only those are decoded and tested with the signature's RE2 regex, on
+ * the text a reader sees ({@link LineText}: no colour codes, each {@code \r} overwrite apart, launcher and
+ * logger prefixes peeled off for anchored patterns). Signatures without a usable
  * literal are tested on every line. The pass is linear in the input: each (line, signature) pair is tested at
  * most once and the regex sees at most {@link #WINDOW} bytes around the hit, so a 10 MB single line is cheap.
  */
@@ -23,6 +25,19 @@ public final class SignatureScanner {
     static final int WINDOW = 4096;
     private static final int MIN_LITERAL = 3;
     private static final byte[] FOLD = new byte[256];
+    /**
+     * Widths that terminals, {@code fold} and mail clients wrap lines at: a line of exactly such a width followed by
+     * a line that does not start with white space is read as one message cut in two (a pasted terminal log).
+     */
+    private static final boolean[] WRAP_WIDTH = new boolean[257];
+    /** At most this many physical lines are joined into one wrapped message. */
+    private static final int MAX_JOINED = 8;
+
+    static {
+        for (int w : new int[] {72, 76, 78, 79, 80, 100, 120, 128, 132, 150, 160, 200, 240, 250, 256}) {
+            WRAP_WIDTH[w] = true;
+        }
+    }
 
     static {
         for (int i = 0; i < 256; i++) {
@@ -40,6 +55,7 @@ public final class SignatureScanner {
     private final int[] delta;          // state * 256 + byte -> state
     private final int[][] outputs;      // state -> signature indexes whose literal ends here
     private final int[] always;         // signatures tested on every line
+    private final boolean[] anchored;   // signatures with a ^ anchor: also tested with line prefixes peeled off
 
     /**
      * Every match is reported, benign noise included: the caller applies the kinds' ignore lists (the classifier
@@ -108,6 +124,10 @@ public final class SignatureScanner {
             outputs[i] = out.get(i).isEmpty() ? null : out.get(i).stream().mapToInt(Integer::intValue).toArray();
         }
         always = alwaysList.stream().mapToInt(Integer::intValue).toArray();
+        anchored = new boolean[this.signatures.size()];
+        for (int s = 0; s < anchored.length; s++) {
+            anchored[s] = LineText.anchored(this.signatures.get(s).pattern());
+        }
     }
 
     private static int[] newNode() {
@@ -132,6 +152,9 @@ public final class SignatureScanner {
         int[] testedUpTo = new int[signatures.size()]; // end of the last window a signature's regex saw
         // line bookkeeping for hits, advanced lazily
         int lineStart = 0;
+        int logicalStart = 0; // start of the message the current line continues (a wrapped line), else lineStart
+        int physStart = 0;    // start of the line the automaton is in
+        int joinedEnd = -1;   // end of the last line the current message wraps onto
         long lineIndex = 0;
         int counted = 0; // bytes before this offset are counted into lineIndex/lineStart
         int state = 0;
@@ -139,6 +162,21 @@ public final class SignatureScanner {
         Map<Long, String> decoded = new HashMap<>(4);
         Map<String, LineVerdicts> verdicts = new HashMap<>();
         for (int i = 0; i < len; i++) {
+            byte b = text[i];
+            if (b == 0x1b) {
+                i = skipEscape(text, i, len) - 1; // colour codes are invisible: the automaton reads through them
+                continue;
+            }
+            if (b == '\r' && i + 1 < len && text[i + 1] == '\n' && wraps(text, i + 1, physStart, len)) {
+                continue; // the CR of a wrapped CRLF line
+            }
+            if (b == '\n') {
+                boolean wrapped = wraps(text, i, physStart, len);
+                physStart = i + 1;
+                if (wrapped) {
+                    continue; // a message cut by a terminal's width goes on: so does the literal being read
+                }
+            }
             state = d[(state << 8) | (fold[text[i] & 0xff] & 0xff)];
             int[] hits = outputs[state];
             if (hits == null) {
@@ -146,6 +184,9 @@ public final class SignatureScanner {
             }
             for (; counted <= i; counted++) {
                 if (text[counted] == '\n') {
+                    if (!wraps(text, counted, lineStart, len)) {
+                        logicalStart = counted + 1;
+                    }
                     lineIndex++;
                     lineStart = counted + 1;
                 }
@@ -155,7 +196,15 @@ public final class SignatureScanner {
             }
             if (lineEnd < i) {
                 lineEnd = indexOf(text, (byte) '\n', i, len);
+                joinedEnd = lineEnd;
+                int from = lineStart;
+                for (int n = 0; n < MAX_JOINED && joinedEnd < len && wraps(text, joinedEnd, from, len); n++) {
+                    from = joinedEnd + 1;
+                    joinedEnd = indexOf(text, (byte) '\n', from, len);
+                }
             }
+            int joinFrom = Math.max(logicalStart, lineStart - 2 * WINDOW);
+            boolean wrappedLine = (joinFrom < lineStart || joinedEnd > lineEnd) && joinedEnd - joinFrom <= 2 * WINDOW;
             for (int s : hits) {
                 if (lastLineTested[s] == lineIndex && i < testedUpTo[s]) {
                     continue; // this stretch of the line was already tested for this signature
@@ -168,9 +217,18 @@ public final class SignatureScanner {
                     verdicts.clear();
                 }
                 LineVerdicts v = verdicts.computeIfAbsent(window, w -> new LineVerdicts());
-                if (v.matches(s, window)) {
+                String matched = v.matches(s, window) ? window : null;
+                if (matched == null && wrappedLine) {
+                    // the line is part of a message a terminal wrapped: test the message as it was printed
+                    String joined = joined(text, joinFrom, joinedEnd);
+                    if (verdicts.computeIfAbsent(joined, w -> new LineVerdicts()).matches(s, joined)
+                            && !anyLineMatches(s, text, joinFrom, joinedEnd, verdicts)) {
+                        matched = joined; // only the message across the break matches: it was wrapped
+                    }
+                }
+                if (matched != null) {
                     testedUpTo[s] = lineEnd; // report a signature once per line
-                    sink.match(signatures.get(s), lineIndex, window);
+                    sink.match(signatures.get(s), lineIndex, matched);
                 }
             }
         }
@@ -187,7 +245,7 @@ public final class SignatureScanner {
             if (end > start || end < text.length) {
                 String s = decode(text, start, Math.min(end, start + 2 * WINDOW));
                 for (int a : always) {
-                    if (lastLineTested[a] != line && signatures.get(a).regex().matcher(s).find()) {
+                    if (lastLineTested[a] != line && LineText.find(signatures.get(a).regex(), s, anchored[a])) {
                         sink.match(signatures.get(a), line, s);
                     }
                 }
@@ -211,7 +269,7 @@ public final class SignatureScanner {
         boolean matches(int s, String line) {
             if (!tested.get(s)) {
                 tested.set(s);
-                if (signatures.get(s).regex().matcher(line).find()) {
+                if (LineText.find(signatures.get(s).regex(), line, anchored[s])) {
                     matched.set(s);
                 }
             }
@@ -237,6 +295,67 @@ public final class SignatureScanner {
     private static String decode(byte[] text, int from, int to) {
         int end = to > from && text[to - 1] == '\r' ? to - 1 : to;
         return new String(text, from, end - from, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The offset after the ANSI escape sequence at {@code i} ({@code ESC [ params final} or {@code ESC x}); it never
+     * passes a newline and reads at most 64 bytes, so the scan stays linear.
+     */
+    private static int skipEscape(byte[] a, int i, int len) {
+        int j = i + 1;
+        if (j >= len || a[j] == '\n') {
+            return j;
+        }
+        if (a[j] != '[') {
+            return j + 1;
+        }
+        j++;
+        while (j < len && j - i < 64 && a[j] != '\n') {
+            byte c = a[j++];
+            if (c >= 0x40 && c <= 0x7e) {
+                return j;
+            }
+        }
+        return j;
+    }
+
+    /**
+     * Whether one physical line between {@code from} and {@code to} matches signature {@code s} on its own: then a
+     * match of the joined text is that line's (reported there), not a message that wrapping cut in two.
+     */
+    private boolean anyLineMatches(int s, byte[] text, int from, int to, Map<String, LineVerdicts> verdicts) {
+        int start = from;
+        while (start < to) {
+            int end = indexOf(text, (byte) '\n', start, to);
+            String line = decode(text, start, end);
+            if (verdicts.computeIfAbsent(line, w -> new LineVerdicts()).matches(s, line)) {
+                return true;
+            }
+            start = end + 1;
+        }
+        return false;
+    }
+
+    /** Whether the newline at {@code nl} ends a line that a terminal wrapped (see {@link #WRAP_WIDTH}). */
+    private static boolean wraps(byte[] a, int nl, int lineStart, int len) {
+        int end = nl > lineStart && a[nl - 1] == '\r' ? nl - 1 : nl;
+        int width = end - lineStart;
+        return width < WRAP_WIDTH.length && WRAP_WIDTH[width] && nl + 1 < len
+                && a[end - 1] != ' ' && a[nl + 1] != ' ' && a[nl + 1] != '\t' && a[nl + 1] != '\n' && a[nl + 1] != '\r';
+    }
+
+    /** The text from {@code from} to {@code to} with the line breaks that wrapping put in removed. */
+    private static String joined(byte[] text, int from, int to) {
+        byte[] out = new byte[to - from];
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            byte c = text[i];
+            if (c == '\n' || (c == '\r' && i + 1 < to && text[i + 1] == '\n')) {
+                continue;
+            }
+            out[n++] = c;
+        }
+        return new String(out, 0, n, StandardCharsets.UTF_8);
     }
 
     private static int indexOf(byte[] a, byte b, int from, int to) {

@@ -42,6 +42,9 @@ public final class DiagnosisWorkflow {
     private final Retriever retriever;
     private final Explainer explainer;
     private final PatchSuggester patcher;
+    private final FixFitter fitter;
+    /** Notes retrieved beyond the ones shown, to stand in for notes that fitting to the job leaves out. */
+    private static final int SPARE_FIXES = 3;
     private final PendingReasons pendingReasons;
     private final int tailLines;
     private final int fixCount;
@@ -59,6 +62,7 @@ public final class DiagnosisWorkflow {
         this.retriever = Objects.requireNonNull(retriever, "retriever");
         this.explainer = Objects.requireNonNull(explainer, "explainer");
         this.pendingReasons = PendingReasons.bundled();
+        this.fitter = new FixFitter(classifier.taxonomy());
         this.tailLines = tailLines;
         this.fixCount = fixCount;
     }
@@ -96,18 +100,20 @@ public final class DiagnosisWorkflow {
         }
         List<LogTail> logs = readLogs(job, notices);
         Finding finding = classifier.classify(JobFacts.of(job), logs);
-        List<FixNote> fixes = retriever.retrieve(finding, job, fixCount);
+        List<Partition> partitions = suggestPatch ? partitions(notices) : List.of();
+        List<FixNote> fixes = fittedFixes(finding, job, partitions);
         Explanation explanation = explainer.explain(job, finding, fixes);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
-        Patch patch = suggestPatch ? patch(job, finding, logs, notices)
+        Patch patch = suggestPatch ? patch(job, finding, logs, partitions, notices)
                 : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
                 + job.id() + "` for it", List.of(), List.of());
         return new Diagnosis.Failed(job, finding, logs, fixes, explanation, method, notices, patch);
     }
 
-    /** The sbatch patch step: the script and partitions are best effort; without them the patch says why. */
-    private Patch patch(JobRecord job, Finding finding, List<LogTail> logs, List<String> notices) {
+    /** The sbatch patch step: the script is best effort; without it the patch says why. */
+    private Patch patch(JobRecord job, Finding finding, List<LogTail> logs, List<Partition> partitions,
+                        List<String> notices) {
         Optional<String> script;
         try {
             script = backend.batchScript(job);
@@ -115,14 +121,17 @@ public final class DiagnosisWorkflow {
             notices.add("batch script: " + e.getMessage());
             script = Optional.empty();
         }
-        List<Partition> partitions;
+        return patcher.suggest(job, finding, logs, script, partitions);
+    }
+
+    /** The cluster's partitions (their limits fit the fixes and cap the patch), best effort. */
+    private List<Partition> partitions(List<String> notices) {
         try {
-            partitions = backend.partitions();
+            return backend.partitions();
         } catch (BackendException e) {
             notices.add("partitions: " + e.getMessage() + " (the --time fix is not capped by a MaxTime)");
-            partitions = List.of();
+            return List.of();
         }
-        return patcher.suggest(job, finding, logs, script, partitions);
     }
 
     /**
@@ -159,7 +168,9 @@ public final class DiagnosisWorkflow {
             String reason = job.optPendingReason().orElse("None");
             PendingReasons.Meaning m = pendingReasons.explain(reason);
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
-            List<FixNote> fixes = finding.isUnknown() ? List.of() : retriever.retrieve(finding, job, fixCount);
+            List<Partition> partitions = suggestPatch && !finding.isUnknown() ? partitions(notices) : List.of();
+            List<FixNote> fixes = finding.isUnknown() ? List.of()
+                    : fittedFixes(finding, job, partitions);
             String summary = "job " + job.id() + " " + job.name() + " is PENDING (" + reason + "): " + m.text()
                     + switch (m.startability()) {
                         case WILL -> "; it will start without changes.";
@@ -168,7 +179,7 @@ public final class DiagnosisWorkflow {
                     };
             // a job that can never start as submitted gets the nearest request that can, as a patch
             Patch patch = suggestPatch && m.startability() == PendingReasons.Startability.NEVER && !finding.isUnknown()
-                    ? patch(job, finding, List.of(), notices) : null;
+                    ? patch(job, finding, List.of(), partitions, notices) : null;
             return new Diagnosis.StatusOnly(job, summary, new PendingInfo(reason, m.startability(), m.text(),
                     finding.isUnknown() ? null : finding, fixes, patch));
         }
@@ -197,4 +208,27 @@ public final class DiagnosisWorkflow {
         }
         return logs;
     }
+
+    /**
+     * The retrieved notes fitted to the job; a note that fitting leaves out (every item contradicts the job) gives
+     * its place to the next best, so a diagnosis still shows {@code fixCount} notes.
+     */
+    private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions) {
+        List<FixNote> fitted = fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
+                new JobAdviceFacts(job, partitions));
+        if (fitted.size() <= fixCount) {
+            return fitted;
+        }
+        List<FixNote> top = new java.util.ArrayList<>(fitted.subList(0, fixCount));
+        // a diagnosis must say what to change: the finding's own Fixes section stays among those shown
+        if (top.stream().noneMatch(n -> isOwnFixes(n, finding)) && !top.isEmpty()) {
+            fitted.stream().filter(n -> isOwnFixes(n, finding)).findFirst().ifPresent(n -> top.set(top.size() - 1, n));
+        }
+        return List.copyOf(top);
+    }
+
+    private static boolean isOwnFixes(FixNote n, Finding finding) {
+        return n.kindId().equals(finding.kindId()) && "Fixes".equals(n.section());
+    }
+
 }

@@ -69,11 +69,18 @@ public final class PendingReasons {
     /** The meaning of a reason; an unlisted one "may" start, with SLURM's own words. */
     public Meaning explain(String reason) {
         String r = reason == null ? "None" : reason.strip();
+        return explicitly(r).orElseGet(() -> new Meaning(Startability.MAY,
+                "SLURM gives the reason '" + r + "'; see `scontrol show job <jobid>` for details"));
+    }
+
+    /** The table's own row for a reason, if it has one. */
+    public java.util.Optional<Meaning> explicitly(String reason) {
+        String r = reason == null ? "None" : reason.strip();
         for (Row row : rows) {
             if (row.reason().matcher(r).find()) {
-                return row.meaning();
+                return java.util.Optional.of(row.meaning());
             }
         }
-        return new Meaning(Startability.MAY, "SLURM gives the reason '" + r + "'; see `scontrol show job <jobid>` for details");
+        return java.util.Optional.empty();
     }
 }

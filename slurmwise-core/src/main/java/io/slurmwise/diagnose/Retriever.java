@@ -17,6 +17,15 @@ public interface Retriever {
      */
     List<FixNote> retrieve(Finding finding, JobRecord job, int k);
 
+    /**
+     * Note sections for a free text (a question, a pasted error), best first. {@code rulesReading} is the kind the
+     * rules find in the text, if any: its note comes first. The default has no index to search, so it returns that
+     * kind's own sections and nothing when the rules recognise nothing; the knowledge base ranks by similarity.
+     */
+    default List<FixNote> search(String text, Finding rulesReading, int k) {
+        return rulesReading == null ? List.of() : retrieve(rulesReading, null, k);
+    }
+
     /** Short name shown in the diagnosis footer, e.g. {@code notes} or {@code kb}. */
     String name();
 

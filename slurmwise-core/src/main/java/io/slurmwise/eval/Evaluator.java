@@ -3,6 +3,7 @@ package io.slurmwise.eval;
 import io.slurmwise.classify.Classifier;
 import io.slurmwise.classify.Finding;
 import io.slurmwise.diagnose.FixNote;
+import io.slurmwise.diagnose.LogClassification;
 import io.slurmwise.diagnose.NoteLookupRetriever;
 import io.slurmwise.diagnose.Retriever;
 import io.slurmwise.taxonomy.FailureKind;
@@ -61,7 +62,8 @@ public final class Evaluator {
         Map<String, List<String>> confusion = new LinkedHashMap<>();
         List<EvalReport.WrongCase> wrong = new ArrayList<>();
         for (BenchmarkCase c : cases) {
-            Finding f = classifier.classifyText(c.facts(), c.log());
+            LogClassification read = LogClassification.ofText(classifier, retriever, c.facts(), c.log(), K);
+            Finding f = read.finding();
             boolean right = taxonomy.isA(f.kindId(), c.expectedKind());
             String predictedLabel = right ? c.label() : label(f.kindId());
             counts.computeIfAbsent(c.label(), k -> new int[3])[0]++;
@@ -78,7 +80,7 @@ public final class Evaluator {
                 hard++;
                 hardCorrect += right ? 1 : 0;
             }
-            int rank = firstRelevant(retriever.retrieve(f, null, K), c.expectedKind());
+            int rank = firstRelevant(read.fixes(), c.expectedKind());
             r1 += rank == 1 ? 1 : 0;
             r3 += rank >= 1 && rank <= 3 ? 1 : 0;
             rr += rank >= 1 ? 1.0 / rank : 0;

@@ -65,6 +65,34 @@ public enum JobState {
         return found;
     }
 
+    /**
+     * Parses a list of states as users type them ({@code FAILED,TIMEOUT}, {@code F TO OOM}, each item may itself
+     * hold commas): the one state-list parser of {@code jobs --state} and the {@code list_jobs} tool.
+     *
+     * @throws IllegalArgumentException naming the word that is not a state and the common ones
+     */
+    public static java.util.Set<JobState> parseList(Iterable<String> items) {
+        java.util.Set<JobState> out = java.util.EnumSet.noneOf(JobState.class);
+        if (items == null) {
+            return out;
+        }
+        for (String item : items) {
+            for (String word : item == null ? new String[0] : item.split("[,\\s]+")) {
+                if (word.isBlank()) {
+                    continue;
+                }
+                JobState s = parse(word);
+                if (s == UNKNOWN) {
+                    throw new IllegalArgumentException("'" + word.strip() + "' is not a SLURM job state; use e.g. FAILED,"
+                            + " TIMEOUT, OUT_OF_MEMORY, CANCELLED, NODE_FAIL, PREEMPTED, COMPLETED, RUNNING, PENDING"
+                            + " (short forms F, TO, OOM, CA, PD, R work)");
+                }
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
     /** Still queued or running: no final outcome yet. */
     public boolean isActive() {
         return switch (this) {

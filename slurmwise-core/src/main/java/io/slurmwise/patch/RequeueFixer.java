@@ -31,9 +31,9 @@ final class RequeueFixer implements Fixer {
             added.add("--signal=" + SIGNAL);
         }
         if (!added.isEmpty()) {
-            String what = cx.finding().isUnknown() ? "the end" : lower(cx.finding().kind().title());
-            step = step.change(next, String.join(" and ", added), "after " + what + " the job goes back in the queue"
-                    + " instead of ending, and USR1 5 minutes before its time limit lets it save state first");
+            String how = cx.finding().isUnknown() ? "" : " (" + lower(cx.finding().kind().title()) + ")";
+            step = step.change(next, String.join(" and ", added), "a job that ends this way" + how + " then goes back"
+                    + " in the queue instead of ending, and USR1 5 minutes before its time limit lets it save state first");
         }
         return step.advise("With --signal=" + SIGNAL + " SLURM sends USR1 to the batch shell 5 minutes before the end."
                 + " Trap it to save a checkpoint and requeue: `trap 'kill -USR1 $PID; wait $PID; scontrol requeue"

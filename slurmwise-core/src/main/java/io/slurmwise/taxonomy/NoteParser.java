@@ -190,6 +190,14 @@ public final class NoteParser {
             sigs.add(new Signature(id, r.pattern, r.regex, r.weight, r.stream, r.lastLine));
         }
         Note note = new Note(id, title, sections(body), source);
+        for (NoteSection s : note.sections()) {
+            List<String> unknown = Placeholders.unknownNames(s.template());
+            if (!unknown.isEmpty()) {
+                throw new TaxonomyException(source + ": section '" + s.heading() + "' uses unknown placeholder {{"
+                        + unknown.get(0) + "}}; known: " + String.join(", ", sorted(Placeholders.NAMES))
+                        + " (see knowledge/README.md)");
+            }
+        }
         return new FailureKind(id, title, category, parent, states, signals, pending, explains, sigs, ignore, checks,
                 List.copyOf(fixers), note);
     }

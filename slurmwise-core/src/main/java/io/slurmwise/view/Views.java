@@ -95,6 +95,7 @@ public final class Views {
         m.put("score", n.score());
         m.put("source", n.source());
         m.put("text", n.text());
+        m.put("items", n.items());
         return m;
     }
 

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -73,6 +74,40 @@ class FormatsTest {
         assertThat(SlurmTime.parseWhen("2026-11-01", now)).isEqualTo(LocalDateTime.of(2026, 11, 1, 0, 0));
         assertThat(SlurmTime.parseWhen("2026-11-01T10:00", now)).isEqualTo(LocalDateTime.of(2026, 11, 1, 10, 0));
         assertThatThrownBy(() -> SlurmTime.parseWhen("yesterday", now)).hasMessageContaining("now-30days");
+    }
+
+    @Test
+    void whenAcceptsEveryFormOfSacctsManPage() {
+        LocalDateTime now = LocalDateTime.of(2026, 11, 30, 12, 0);
+        assertThat(SlurmTime.parseWhen("today", now)).isEqualTo(LocalDateTime.of(2026, 11, 30, 0, 0));
+        assertThat(SlurmTime.parseWhen("midnight", now)).isEqualTo(LocalDateTime.of(2026, 11, 30, 0, 0));
+        assertThat(SlurmTime.parseWhen("noon", now)).isEqualTo(LocalDateTime.of(2026, 11, 30, 12, 0));
+        // a time of day not reached yet today means yesterday's, as sacct reads a start time
+        assertThat(SlurmTime.parseWhen("teatime", now)).isEqualTo(LocalDateTime.of(2026, 11, 29, 16, 0));
+        assertThat(SlurmTime.parseWhen("fika", now)).isEqualTo(LocalDateTime.of(2026, 11, 29, 15, 0));
+        assertThat(SlurmTime.parseWhen("elevenses", now)).isEqualTo(LocalDateTime.of(2026, 11, 30, 11, 0));
+        assertThat(SlurmTime.parseWhen("now-2hours", now)).isEqualTo(now.minusHours(2));
+        assertThat(SlurmTime.parseWhen("now-90", now)).isEqualTo(now.minusSeconds(90));
+        assertThat(SlurmTime.parseWhen("09:15", now)).isEqualTo(LocalDateTime.of(2026, 11, 30, 9, 15));
+        assertThat(SlurmTime.parseWhen("2:30PM", now)).isEqualTo(LocalDateTime.of(2026, 11, 29, 14, 30));
+        assertThat(SlurmTime.parseWhen("11/01", now)).isEqualTo(LocalDateTime.of(2026, 11, 1, 0, 0));
+        assertThat(SlurmTime.parseWhen("1101", now)).isEqualTo(LocalDateTime.of(2026, 11, 1, 0, 0));
+        assertThat(SlurmTime.parseWhen("12.24", now)).isEqualTo(LocalDateTime.of(2025, 12, 24, 0, 0));
+        assertThat(SlurmTime.parseWhen("11/01/26-14:30", now)).isEqualTo(LocalDateTime.of(2026, 11, 1, 14, 30));
+        assertThat(SlurmTime.parseWhen("tomorrow", now)).isEqualTo(LocalDateTime.of(2026, 12, 1, 0, 0));
+        assertThatThrownBy(() -> SlurmTime.parseWhen("13/45", now)).hasMessageContaining("today, midnight");
+        assertThatThrownBy(() -> SlurmTime.parseWhen("25:00", now)).hasMessageContaining("is not a time");
+    }
+
+    @Test
+    void oneStateListParserForTheCliAndTheTools() {
+        assertThat(JobState.parseList(List.of("FAILED,TIMEOUT", "oom"))).containsExactlyInAnyOrder(JobState.FAILED,
+                JobState.TIMEOUT, JobState.OUT_OF_MEMORY);
+        assertThat(JobState.parseList(List.of("F TO, PD"))).containsExactlyInAnyOrder(JobState.FAILED, JobState.TIMEOUT,
+                JobState.PENDING);
+        assertThat(JobState.parseList(List.of())).isEmpty();
+        assertThatThrownBy(() -> JobState.parseList(List.of("FAILED,BROKEN"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'BROKEN' is not a SLURM job state");
     }
 
     @Test

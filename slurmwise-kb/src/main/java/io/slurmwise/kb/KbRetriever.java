@@ -75,6 +75,21 @@ public final class KbRetriever implements Retriever {
         return fallback.retrieve(finding, job, k);
     }
 
+    /** Similarity search over every note, the rules' kind (if any) first, as {@code kb search} ranks. */
+    @Override
+    public List<FixNote> search(String text, Finding rulesReading, int k) {
+        if (!failed) {
+            try {
+                return knowledgeBase().search(text, k, rulesReading == null ? Set.of() : Set.of(rulesReading.kindId()))
+                        .stream().map(KbRetriever::fixNote).toList();
+            } catch (KbException e) {
+                failed = true;
+                notices.accept("the knowledge base cannot answer (" + e.getMessage() + "); showing notes by kind");
+            }
+        }
+        return fallback.search(text, rulesReading, k);
+    }
+
     /**
      * What {@code kb search} boosts for a pasted text: the kind the rules find in the text alone (as a log with no
      * accounting record), so that a pasted error message ranks its own note first as a diagnosis does; nothing

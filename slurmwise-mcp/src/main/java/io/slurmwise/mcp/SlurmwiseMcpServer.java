@@ -30,7 +30,7 @@ import java.util.function.Function;
  *
  * <pre>{@code
  * Slurmwise sw = Slurmwise.builder(settings).backendFromSettings().build();
- * SlurmwiseMcpServer.serve(new SlurmwiseTools(sw, "backend mock"), System.in, System.out);   // until stdin closes
+ * SlurmwiseMcpServer.serve(new SlurmwiseTools(sw, "backend mock"), sw.taxonomy(), System.in, System.out);  // until stdin closes
  * }</pre>
  */
 public final class SlurmwiseMcpServer {
@@ -45,24 +45,48 @@ public final class SlurmwiseMcpServer {
         Settings s = Settings.fromEnvironment();
         Backends.Selection sel = Backends.select(s);
         try (Slurmwise sw = Slurmwise.builder(s).backend(sel.backend()).build()) {
-            serve(new SlurmwiseTools(sw, sel.reason()), System.in, System.out);
+            serve(new SlurmwiseTools(sw, sel.reason()), sw.taxonomy(), System.in, System.out);
         }
     }
 
     /** Serves MCP over the given streams until the input closes. Nothing else may write to {@code out}. */
     public static void serve(SlurmwiseTools tools, InputStream in, OutputStream out) {
+        serve(tools, null, in, out);
+    }
+
+    /**
+     * As {@link #serve(SlurmwiseTools, InputStream, OutputStream)}, with the failure kinds' notes as resources
+     * ({@code slurmwise://knowledge/<kind>}, {@code slurmwise://taxonomy}) when {@code taxonomy} is given.
+     */
+    public static void serve(SlurmwiseTools tools, io.slurmwise.taxonomy.Taxonomy taxonomy, InputStream in, OutputStream out) {
         McpJsonMapper mapper = new JacksonMcpJsonMapper(JSON);
         EofWatch watch = new EofWatch(in);
         StdioServerTransportProvider transport = new StdioServerTransportProvider(mapper, watch, out);
-        McpSyncServer server = McpServer.sync(transport)
+        Catalog catalog = taxonomy == null ? null : new Catalog(taxonomy);
+        McpServer.SyncSpecification<?> spec = McpServer.sync(transport)
                 .serverInfo("slurmwise", version())
-                .instructions("Read-only SLURM failure diagnosis. Call diagnose_job for a job id; list_jobs to find "
-                        + "failed jobs; classify_log for a pasted log; failure_kinds for the taxonomy and its fixes; "
-                        + "fleet_stats for what failures cost (estimates, by kind, partition, user and day). "
-                        + "The cause in a diagnosis is decided by rules: report it as given.")
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .instructions("Read-only SLURM failure diagnosis. To find jobs: list_jobs (newest first; states="
+                        + "FAILED,TIMEOUT,OUT_OF_MEMORY for failures). Why a job failed: diagnose_job (job_id, or "
+                        + "last_failed=N). More log context: read_job_log. The sbatch change: suggest_patch (never "
+                        + "applied). Pending: explain_pending and partition_limits. Right-sizing: job_efficiency. "
+                        + "A pasted log: classify_log; how-to: search_knowledge; the taxonomy: failure_kinds; what "
+                        + "failures cost: fleet_stats. The cause in a diagnosis is decided by rules: report it as given.")
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false)
+                        .prompts(false).build())
+                // the handlers read arguments leniently (a numeric job id, "3" for 3) and say what to send
+                // instead; the SDK's schema check would refuse them with a type error
+                .validateToolInputs(false)
                 .tools(specifications(tools, mapper))
-                .build();
+                .prompts(prompts());
+        if (catalog != null) {
+            spec.resources(resources(catalog)).resourceTemplates(new McpServerFeatures.SyncResourceTemplateSpecification(
+                    McpSchema.ResourceTemplate.builder(Catalog.KNOWLEDGE + "{kind}", "knowledge-note")
+                            .title("A failure kind's note").mimeType("text/markdown")
+                            .description("The fix note of one failure kind (cause, what to check, fixes, prevention);"
+                                    + " the kinds are in slurmwise://taxonomy").build(),
+                    (exchange, request) -> read(catalog, request.uri())));
+        }
+        McpSyncServer server = spec.build();
         try {
             watch.await();
         } finally {
@@ -71,10 +95,10 @@ public final class SlurmwiseMcpServer {
     }
 
     static List<McpServerFeatures.SyncToolSpecification> specifications(SlurmwiseTools tools, McpJsonMapper mapper) {
-        Map<String, Function<Map<String, Object>, Object>> handlers = tools.handlers();
+        Map<String, Function<Map<String, Object>, ToolAnswer>> handlers = tools.handlers();
         List<McpServerFeatures.SyncToolSpecification> specs = new ArrayList<>();
         for (ToolDefinition def : ToolDefinition.all()) {
-            Function<Map<String, Object>, Object> handler = handlers.get(def.name());
+            Function<Map<String, Object>, ToolAnswer> handler = handlers.get(def.name());
             specs.add(McpServerFeatures.SyncToolSpecification.builder()
                     .tool(tool(def, mapper))
                     .callHandler((exchange, request) -> call(handler, request.arguments()))
@@ -83,15 +107,53 @@ public final class SlurmwiseMcpServer {
         return specs;
     }
 
-    private static McpSchema.CallToolResult call(Function<Map<String, Object>, Object> handler, Map<String, Object> args) {
+    /** The JSON first (compact: it is read by programs and models), then the short text form. */
+    private static McpSchema.CallToolResult call(Function<Map<String, Object>, ToolAnswer> handler, Map<String, Object> args) {
         try {
-            String json = JSON.writerWithDefaultPrettyPrinter().writeValueAsString(handler.apply(args == null ? Map.of() : args));
-            return McpSchema.CallToolResult.builder().addTextContent(json).isError(false).build();
+            ToolAnswer a = handler.apply(args == null ? Map.of() : args);
+            return McpSchema.CallToolResult.builder().addTextContent(JSON.writeValueAsString(a.json()))
+                    .addTextContent(a.summary()).isError(false).build();
         } catch (IllegalArgumentException | BackendException e) {
             return McpSchema.CallToolResult.builder().addTextContent(e.getMessage()).isError(true).build();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static List<McpServerFeatures.SyncResourceSpecification> resources(Catalog catalog) {
+        List<McpServerFeatures.SyncResourceSpecification> out = new ArrayList<>();
+        out.add(new McpServerFeatures.SyncResourceSpecification(McpSchema.Resource.builder()
+                .uri(Catalog.TAXONOMY).name("taxonomy").title("Failure taxonomy").mimeType("application/json")
+                .description("Every failure kind slurmwise diagnoses: id, title, category, parent").build(),
+                (exchange, request) -> read(catalog, request.uri())));
+        for (io.slurmwise.taxonomy.FailureKind k : catalog.kinds()) {
+            out.add(new McpServerFeatures.SyncResourceSpecification(McpSchema.Resource.builder()
+                    .uri(Catalog.KNOWLEDGE + k.id()).name(k.id()).title(k.title()).mimeType("text/markdown")
+                    .description("Fix note: " + k.title()).build(),
+                    (exchange, request) -> read(catalog, request.uri())));
+        }
+        return out;
+    }
+
+    private static McpSchema.ReadResourceResult read(Catalog catalog, String uri) {
+        String text = catalog.read(uri).orElseThrow(() -> new IllegalArgumentException("no resource " + uri
+                + "; the notes are " + Catalog.KNOWLEDGE + "<kind> for the kinds in " + Catalog.TAXONOMY));
+        String mime = uri.equals(Catalog.TAXONOMY) ? "application/json" : "text/markdown";
+        return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(uri, mime, text)));
+    }
+
+    private static List<McpServerFeatures.SyncPromptSpecification> prompts() {
+        List<McpServerFeatures.SyncPromptSpecification> out = new ArrayList<>();
+        for (Catalog.Prompt p : Catalog.prompts()) {
+            List<McpSchema.PromptArgument> args = p.arguments().stream()
+                    .map(a -> new McpSchema.PromptArgument(a.name(), a.description(), a.required())).toList();
+            out.add(new McpServerFeatures.SyncPromptSpecification(
+                    new McpSchema.Prompt(p.name(), p.title(), p.description(), args),
+                    (exchange, request) -> new McpSchema.GetPromptResult(p.description(), List.of(
+                            new McpSchema.PromptMessage(McpSchema.Role.USER, new McpSchema.TextContent(
+                                    Catalog.render(p, request.arguments(), java.time.LocalDate.now())))))));
+        }
+        return out;
     }
 
     private static McpSchema.Tool tool(ToolDefinition def, McpJsonMapper mapper) {

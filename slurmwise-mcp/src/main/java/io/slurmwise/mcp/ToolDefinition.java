@@ -16,8 +16,9 @@ import java.util.List;
 public record ToolDefinition(String name, String title, String description, JsonNode inputSchema) {
 
     /** The tools, in the order clients see them. */
-    public static final List<String> NAMES = List.of("diagnose_job", "list_jobs", "classify_log", "failure_kinds",
-            "fleet_stats");
+    public static final List<String> NAMES = List.of("list_jobs", "get_job", "diagnose_job", "read_job_log",
+            "explain_pending", "suggest_patch", "classify_log", "search_knowledge", "failure_kinds", "partition_limits",
+            "job_efficiency", "fleet_stats");
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

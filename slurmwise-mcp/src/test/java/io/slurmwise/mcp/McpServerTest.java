@@ -45,10 +45,16 @@ class McpServerTest {
         }
     }
 
-    private static JsonNode call(String tool, Map<String, Object> args) throws Exception {
+    /** Calls a tool; every answer is compact JSON under 16 KB followed by a short text form. */
+    static JsonNode call(String tool, Map<String, Object> args) throws Exception {
         McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest(tool, args));
         assertThat(r.isError()).as(text(r)).isFalse();
-        return JSON.readTree(text(r));
+        String json = text(r);
+        assertThat(json.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).as(tool + " answer size").isLessThan(16 * 1024);
+        assertThat(json).as("compact JSON").doesNotContain("\n  ");
+        assertThat(r.content()).hasSize(2);
+        assertThat(((McpSchema.TextContent) r.content().get(1)).text()).as(tool + " text form").isNotBlank();
+        return JSON.readTree(json);
     }
 
     private static String text(McpSchema.CallToolResult r) {
@@ -56,14 +62,18 @@ class McpServerTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void listsOnlyReadOnlyTools() {
         McpSchema.ListToolsResult tools = client.listTools();
-        assertThat(tools.tools()).extracting(McpSchema.Tool::name)
-                .containsExactly("diagnose_job", "list_jobs", "classify_log", "failure_kinds", "fleet_stats");
+        assertThat(tools.tools()).extracting(McpSchema.Tool::name).containsExactlyElementsOf(ToolDefinition.NAMES)
+                .hasSizeGreaterThanOrEqualTo(10);
         assertThat(tools.tools()).allSatisfy(t -> {
             assertThat(t.annotations().readOnlyHint()).isTrue();
             assertThat(t.annotations().destructiveHint()).isFalse();
-            assertThat(t.description()).isNotBlank();
+            assertThat(t.annotations().openWorldHint()).isFalse();
+            assertThat(t.description()).contains("Read-only");
+            // no tool takes a file path: logs are found from the job's record
+            assertThat(((Map<String, Object>) t.inputSchema().get("properties")).keySet()).noneMatch(p -> p.contains("path") || p.contains("file"));
         });
     }
 
@@ -73,8 +83,12 @@ class McpServerTest {
         assertThat(d.get("schema").asText()).isEqualTo("slurmwise.diagnosis/v1");
         assertThat(d.at("/finding/kind").asText()).isEqualTo("oom");
         assertThat(d.at("/finding/evidence/0/text").asText()).isNotBlank();
-        // clients (and models) often send a numeric id
+        // clients (and models) often send a numeric id, or a number as a string
         assertThat(call("diagnose_job", Map.of("job_id", 22542799)).at("/finding/kind").asText()).isEqualTo("time_limit");
+        assertThat(call("list_jobs", Map.of("limit", "2")).get("count").asInt()).isEqualTo(2);
+        McpSchema.CallToolResult bad = client.callTool(new McpSchema.CallToolRequest("list_jobs", Map.of("limit", "many")));
+        assertThat(bad.isError()).isTrue();
+        assertThat(text(bad)).contains("limit must be a whole number from 1 to 500");
     }
 
     @Test
@@ -82,6 +96,101 @@ class McpServerTest {
         JsonNode j = call("list_jobs", Map.of("states", "TIMEOUT", "limit", 5));
         assertThat(j.get("count").asInt()).isBetween(1, 5);
         j.get("jobs").forEach(job -> assertThat(job.get("state").asText()).isEqualTo("TIMEOUT"));
+    }
+
+    @Test
+    void theThreeNewestFailuresComeFirst() throws Exception {
+        JsonNode all = call("list_jobs", Map.of("states", "FAILED,TIMEOUT,OUT_OF_MEMORY,NODE_FAIL", "limit", 500,
+                "max_bytes", 200_000));
+        JsonNode three = call("list_jobs", Map.of("states", "FAILED,TIMEOUT,OUT_OF_MEMORY,NODE_FAIL", "limit", 3));
+        assertThat(three.get("order").asText()).isEqualTo("newest");
+        assertThat(three.get("count").asInt()).isEqualTo(3);
+        assertThat(three.get("truncated").asBoolean()).isTrue();
+        assertThat(three.get("matched").asInt()).isEqualTo(all.get("count").asInt()).isGreaterThan(3);
+        // newest first: the first three of the whole list, by submit time, descending
+        for (int i = 0; i < 3; i++) {
+            assertThat(three.at("/jobs/" + i + "/id").asText()).isEqualTo(all.at("/jobs/" + i + "/id").asText());
+        }
+        assertThat(three.at("/jobs/0/submit").asText()).isGreaterThanOrEqualTo(three.at("/jobs/1/submit").asText());
+        assertThat(three.at("/jobs/1/submit").asText()).isGreaterThanOrEqualTo(three.at("/jobs/2/submit").asText());
+        three.get("jobs").forEach(job -> assertThat(job.get("kind").asText()).isNotBlank());
+        JsonNode oldest = call("list_jobs", Map.of("order", "oldest", "limit", 1));
+        assertThat(oldest.at("/jobs/0/id").asText()).isEqualTo("1001");
+        // a busy answer is cut to 16 KB and says so
+        JsonNode big = call("list_jobs", Map.of("limit", 500, "full", true));
+        assertThat(big.get("truncated").asBoolean()).isTrue();
+    }
+
+    @Test
+    void anUnknownPartitionIsAnErrorThatListsThem() {
+        McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest("list_jobs", Map.of("partition", "nope")));
+        assertThat(r.isError()).isTrue();
+        assertThat(text(r)).contains("no partition 'nope'").contains("gpuA100x4").contains("debug");
+    }
+
+    @Test
+    void diagnosesSeveralJobsAndTheLastFailures() throws Exception {
+        JsonNode d = call("diagnose_job", Map.of("last_failed", 3));
+        assertThat(d.get("schema").asText()).isEqualTo("slurmwise.diagnoses/v1");
+        assertThat(d.get("count").asInt()).isEqualTo(3);
+        d.get("diagnoses").forEach(x -> assertThat(x.get("status").asText()).isEqualTo("failed"));
+        JsonNode two = call("diagnose_job", Map.of("job_ids", "1001,22542799"));
+        assertThat(two.at("/diagnoses/0/finding/kind").asText()).isEqualTo("oom");
+        assertThat(two.at("/diagnoses/1/finding/kind").asText()).isEqualTo("time_limit");
+    }
+
+    @Test
+    void readsTheTailOfAJobsOwnLog() throws Exception {
+        JsonNode l = call("read_job_log", Map.of("job_id", "1001", "stream", "stderr", "lines", 5));
+        assertThat(l.get("schema").asText()).isEqualTo("slurmwise.log/v1");
+        assertThat(l.at("/logs/0/stream").asText()).isEqualTo("stderr");
+        assertThat(l.at("/logs/0/lines").asInt()).isBetween(1, 5);
+        assertThat(l.at("/logs/0/text").asText()).isNotBlank();
+        JsonNode small = call("read_job_log", Map.of("job_id", "1001", "lines", 1000, "max_bytes", 300));
+        assertThat(Bounded.size(small)).isLessThan(2000);
+    }
+
+    @Test
+    void patchesPendingReasonsPartitionsEfficiencyAndKnowledge() throws Exception {
+        JsonNode p = call("suggest_patch", Map.of("job_id", "1001"));
+        assertThat(p.at("/patch/status").asText()).isEqualTo("suggested");
+        assertThat(p.at("/patch/diff").asText()).contains("--mem");
+        JsonNode pending = call("explain_pending", Map.of());
+        assertThat(pending.get("count").asInt()).isPositive();
+        pending.get("jobs").forEach(j -> assertThat(j.at("/pending/reason").asText()).isNotBlank());
+        JsonNode parts = call("partition_limits", Map.of());
+        assertThat(parts.get("count").asInt()).isEqualTo(6);
+        assertThat(parts.at("/partitions/1/max_time").asText()).isEqualTo("12:00:00");
+        assertThat(parts.at("/partitions/1/gres").asText()).isEqualTo("gpu:a100:4");
+        JsonNode eff = call("job_efficiency", Map.of("since", "now-60days", "limit", 5));
+        assertThat(eff.get("count").asInt()).isPositive();
+        eff.get("jobs").forEach(j -> assertThat(j.get("state").asText()).isEqualTo("COMPLETED"));
+        JsonNode kb = call("search_knowledge", Map.of("query", "CUDA out of memory. Tried to allocate 2.00 GiB"));
+        assertThat(kb.get("rules_kind").asText()).isEqualTo("cuda_oom");
+        assertThat(kb.at("/results/0/kind").asText()).isEqualTo("cuda_oom");
+        JsonNode compact = call("fleet_stats", Map.of("since", "now-40days"));
+        assertThat(compact.get("by_kind").size()).isLessThanOrEqualTo(5);
+        assertThat(compact.has("by_day")).isFalse();
+        JsonNode top2 = call("fleet_stats", Map.of("since", "now-40days", "top", 2));
+        assertThat(top2.get("top_jobs").size()).isEqualTo(2);
+    }
+
+    @Test
+    void notesAreResourcesAndThePromptsAreListed() {
+        McpSchema.ListResourcesResult res = client.listResources();
+        assertThat(res.resources()).extracting(McpSchema.Resource::uri).contains("slurmwise://taxonomy",
+                "slurmwise://knowledge/oom", "slurmwise://knowledge/cuda_oom");
+        assertThat(client.listResourceTemplates().resourceTemplates()).extracting(McpSchema.ResourceTemplate::uriTemplate)
+                .containsExactly("slurmwise://knowledge/{kind}");
+        McpSchema.ReadResourceResult note = client.readResource(new McpSchema.ReadResourceRequest("slurmwise://knowledge/cuda_oom"));
+        assertThat(((McpSchema.TextResourceContents) note.contents().get(0)).text()).startsWith("# ")
+                .contains("## Fixes").contains("PYTORCH_CUDA_ALLOC_CONF");
+        assertThat(client.listPrompts().prompts()).extracting(McpSchema.Prompt::name)
+                .containsExactlyInAnyOrder("diagnose_recent_failures", "why_pending", "failure_cost_this_month");
+        McpSchema.GetPromptResult p = client.getPrompt(new McpSchema.GetPromptRequest("diagnose_recent_failures",
+                Map.of("count", "3")));
+        assertThat(((McpSchema.TextContent) p.messages().get(0).content()).text()).contains("limit=3")
+                .contains("diagnose_job").contains("suggest_patch");
     }
 
     @Test

@@ -99,14 +99,17 @@ public final class ChatAgent {
         }
     }
 
-    /** Our JSON tool schemas (flat objects of string and integer properties) as langchain4j specifications. */
+    /** Our JSON tool schemas (flat objects of string, integer and boolean properties) as langchain4j specifications. */
     static ToolSpecification spec(ToolDefinition def) {
         JsonObjectSchema.Builder params = JsonObjectSchema.builder();
         JsonNode props = def.inputSchema().path("properties");
         for (Map.Entry<String, JsonNode> p : props.properties()) {
             String description = p.getValue().path("description").asText(null);
-            if ("integer".equals(p.getValue().path("type").asText())) {
+            String type = p.getValue().path("type").asText();
+            if ("integer".equals(type)) {
                 params.addIntegerProperty(p.getKey(), description);
+            } else if ("boolean".equals(type)) {
+                params.addBooleanProperty(p.getKey(), description);
             } else {
                 params.addStringProperty(p.getKey(), description);
             }

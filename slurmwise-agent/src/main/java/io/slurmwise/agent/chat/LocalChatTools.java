@@ -6,15 +6,14 @@ import io.slurmwise.mcp.ToolDefinition;
 
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /** The MCP tools' own handlers, called in this process: no server, no client. */
 public final class LocalChatTools implements ChatTools {
 
-    private final Map<String, Function<Map<String, Object>, Object>> handlers;
+    private final SlurmwiseTools tools;
 
     public LocalChatTools(SlurmwiseTools tools) {
-        this.handlers = tools.handlers();
+        this.tools = tools;
     }
 
     @Override
@@ -24,12 +23,9 @@ public final class LocalChatTools implements ChatTools {
 
     @Override
     public Object call(String name, Map<String, Object> arguments) {
-        Function<Map<String, Object>, Object> h = handlers.get(name);
-        if (h == null) {
-            throw new IllegalArgumentException("there is no tool '" + name + "'");
-        }
         try {
-            return h.apply(arguments);
+            // the model reads the JSON answer, as it does from the MCP server
+            return tools.call(name, arguments).json();
         } catch (BackendException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }

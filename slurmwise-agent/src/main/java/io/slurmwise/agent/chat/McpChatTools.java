@@ -110,20 +110,24 @@ public final class McpChatTools implements ChatTools {
             throw new IllegalArgumentException("the MCP server `" + command + "` failed on " + name + ": "
                     + rootMessage(e), e);
         }
-        StringBuilder text = new StringBuilder();
+        List<String> texts = new ArrayList<>();
         for (McpSchema.Content c : r.content()) {
             if (c instanceof McpSchema.TextContent t) {
-                text.append(t.text());
+                texts.add(t.text());
             }
         }
         if (Boolean.TRUE.equals(r.isError())) {
-            throw new IllegalArgumentException(text.toString());
+            throw new IllegalArgumentException(String.join("\n", texts));
         }
-        try {
-            return JSON.readTree(text.toString());
-        } catch (IOException e) {
-            return text.toString();
+        // slurmwise answers with the JSON first and a short text form after it: the model reads the JSON
+        if (!texts.isEmpty()) {
+            try {
+                return JSON.readTree(texts.get(0));
+            } catch (IOException e) {
+                // another server's plain text answer
+            }
         }
+        return String.join("\n", texts);
     }
 
     @Override

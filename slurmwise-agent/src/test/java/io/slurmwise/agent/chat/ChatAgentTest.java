@@ -30,7 +30,7 @@ class ChatAgentTest {
             assertThat(answer).isEqualTo("The rules say oom.");
             // the first request offered every tool; the second carried the tool's result
             JsonNode first = server.requests().get(0);
-            assertThat(first.path("tools")).hasSize(5);
+            assertThat(first.path("tools")).hasSize(io.slurmwise.mcp.ToolDefinition.NAMES.size());
             assertThat(FakeOpenAiServer.text(server.requests().get(1))).contains("\"kind\":\"oom\"");
         }
     }

@@ -32,7 +32,7 @@ class McpChatToolsTest {
         try (FakeOpenAiServer model = new FakeOpenAiServer(ChatAgentTest::script);
              McpChatTools tools = McpChatTools.start(serverCommand(), Duration.ofSeconds(60))) {
             assertThat(tools.definitions()).extracting(d -> d.name())
-                    .containsExactlyInAnyOrder("diagnose_job", "list_jobs", "classify_log", "failure_kinds", "fleet_stats");
+                    .containsExactlyInAnyOrderElementsOf(io.slurmwise.mcp.ToolDefinition.NAMES);
             assertThat(tools.ignored()).isEmpty();
             assertThat(tools.where()).startsWith("MCP server `/usr/bin/env SLURMWISE_BACKEND=mock");
             List<ChatAgent.ToolCall> calls = new ArrayList<>();
@@ -41,7 +41,7 @@ class McpChatToolsTest {
             assertThat(agent.ask("Why did job 1001 fail?")).isEqualTo("The rules say oom.");
             assertThat(calls).containsExactly(new ChatAgent.ToolCall("diagnose_job", "{\"job_id\":\"1001\"}", false));
             JsonNode first = model.requests().get(0);
-            assertThat(first.path("tools")).hasSize(5);
+            assertThat(first.path("tools")).hasSize(io.slurmwise.mcp.ToolDefinition.NAMES.size());
             // a tool error comes back to the model as text, not as an exception
             assertThatThrownBy(() -> tools.call("diagnose_job", java.util.Map.of("job_id", "not-a-job")))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not-a-job");

@@ -33,7 +33,8 @@ import java.util.stream.Stream;
 /**
  * A SLURM cluster replayed from files: {@code sacct.psv} (what {@code sacct -P} prints, steps included),
  * {@code partitions.psv} (sinfo), {@code logs/<jobid>.out|.err}, {@code scripts/<jobid>.sh}, and an optional
- * {@code cluster.properties}. With {@code replay.shift-to-now=true} timestamps are moved so the newest job ends
+ * {@code cluster.properties}. A folder without {@code logs/<jobid>.*} reads the job's StdOut/StdErr where its record
+ * says, only when that file belongs to the job's user. With {@code replay.shift-to-now=true} timestamps are moved so the newest job ends
  * just now, so a fixture recorded once stays inside "the last 30 days".
  */
 public final class MockBackend implements SlurmBackend {
@@ -44,6 +45,7 @@ public final class MockBackend implements SlurmBackend {
     private final FixtureSource source;
     private final Map<String, JobRecord> jobs;
     private final List<Partition> partitions;
+    private final Properties properties;
 
     MockBackend(FixtureSource source, LocalDateTime now) {
         this.source = source;
@@ -71,6 +73,7 @@ public final class MockBackend implements SlurmBackend {
         Map<String, JobRecord> byId = new LinkedHashMap<>();
         loaded.forEach(j -> byId.put(j.id().toString(), j));
         this.jobs = Collections.unmodifiableMap(byId);
+        this.properties = props;
         this.partitions = source.read("partitions.psv")
                 .map(b -> SinfoParser.parse(new String(b, StandardCharsets.UTF_8)))
                 .orElse(List.of());
@@ -173,12 +176,23 @@ public final class MockBackend implements SlurmBackend {
             return new LogTail(stream, shown != null ? shown : t.path(), t.content(), t.firstLine(), t.fileSize(), t.problem());
         }
         Optional<byte[]> bytes = source.read(rel);
+        if (bytes.isEmpty() && source.file(SACCT_FILE).isPresent() && shown != null && Path.of(shown).isAbsolute()) {
+            // an export of a real cluster's sacct: its logs are where the records say, and only the job's own
+            return LogTails.readOwnedBy(Path.of(shown), stream, maxLines, job.user());
+        }
         if (bytes.isEmpty()) {
             String where = shown != null ? shown : rel;
             return LogTail.unavailable(stream, where, where + " does not exist (the job wrote no " + stream.label()
                     + " file, or it was deleted)");
         }
         return LogTails.ofBytes(stream, shown != null ? shown : rel, bytes.get(), maxLines);
+    }
+
+    /** The fixture's {@code uid.<n>=<name>} lines (the replayed cluster's users), else this host's. */
+    @Override
+    public Optional<String> userName(long uid) {
+        String name = properties.getProperty("uid." + uid);
+        return name != null ? Optional.of(name) : SlurmBackend.super.userName(uid);
     }
 
     @Override

@@ -366,7 +366,7 @@ public final class RealBackend implements SlurmBackend {
             return LogTail.unavailable(stream, path, path + " is not a regular file" + (Files.isDirectory(p)
                     ? " but a directory" : " (a device, pipe or socket)") + "; slurmwise reads only log files" + from);
         }
-        LogTail t = LogTails.read(p, stream, maxLines);
+        LogTail t = LogTails.readOwnedBy(p, stream, maxLines, job.user());
         if (t.problem() != null) {
             return new LogTail(t.stream(), t.path(), t.content(), t.firstLine(), t.fileSize(), t.problem() + from);
         }

@@ -47,8 +47,11 @@ class RealBackendReplayTest {
         fake = new FakeSlurm(dir);
     }
 
+    /** The user running the tests: the replayed logs are written here by it, so it owns them as the job's user. */
+    static final String ME = System.getProperty("user.name");
+
     String moved(String capture) {
-        return RealCaptures.output(capture).replace(LAB_WORK, work.toString());
+        return RealCaptures.output(capture).replace(LAB_WORK, work.toString()).replace("|slurmtest|", "|" + ME + "|");
     }
 
     /** sacct answers from captures; slurmctld has forgotten every job (MinJobAge passed). */
@@ -112,7 +115,7 @@ class RealBackendReplayTest {
                 .contains(work + "/array-53_2.err");
         assertThat(forged.content()).isEmpty();
         // a record made up by a caller still gets the cluster's paths, never its own
-        JobRecord bare = JobRecord.builder(JobId.parse("53_2")).build();
+        JobRecord bare = JobRecord.builder(JobId.parse("53_2")).user(ME).build();
         assertThat(b.logTail(bare, LogStream.STDOUT, 10).lines()).first().asString().startsWith("task 2 of array");
         // a pipe where the log should be is not read (it could block forever)
         Files.delete(work.resolve("array-53_2.out"));
@@ -121,6 +124,13 @@ class RealBackendReplayTest {
         LogTail fifo = b.logTail(job, LogStream.STDOUT, 10);
         assertThat(fifo.problem()).contains("is not a regular file").contains("pipe")
                 .contains("(path from #SBATCH --output/--error in the batch script)");
+        // a log that the job's record points at but that belongs to another account is refused
+        Files.delete(work.resolve("array-53_2.err"));
+        Files.createSymbolicLink(work.resolve("array-53_2.err"), Path.of("/etc/passwd"));
+        JobRecord other = job.toBuilder().user(ME + "-not").build();
+        assertThat(b.logTail(other, LogStream.STDERR, 10).problem()).contains("refusing to read")
+                .contains("not to the job's user " + ME + "-not");
+        assertThat(b.logTail(other, LogStream.STDERR, 10).content()).isEmpty();
         Files.delete(work.resolve("array-53_2.err"));
         assertThat(b.logTail(job, LogStream.STDERR, 10).problem()).contains("does not exist")
                 .contains("path from #SBATCH");
@@ -171,7 +181,7 @@ class RealBackendReplayTest {
     @Test
     void newerReleasesAskSacctForTheLogPaths() throws IOException {
         String header = String.join("|", SacctFields.forJob(new SlurmVersion(23, 2, 7)));
-        String row = "7|train|alice|proj|gpu|normal|FAILED|1:0|0:0|2026-11-01T10:00:00|2026-11-01T10:00:05|"
+        String row = "7|train|" + ME + "|proj|gpu|normal|FAILED|1:0|0:0|2026-11-01T10:00:00|2026-11-01T10:00:05|"
                 + "2026-11-01T10:10:00|00:09:55|01:00:00|4G||8|billing=8,cpu=8,mem=4G,node=1|gpu03|00:10:00|0|" + work
                 + "|" + work + "/logs/%x-%j.out|" + work + "/logs/%x-%j.err|None|7|sbatch --wrap=python a.py | tee x";
         assertThat(header.split("\\|")).hasSize(row.split("\\|").length - 1);

@@ -4,7 +4,6 @@ import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
 import io.slurmwise.backend.LogTails;
 import io.slurmwise.classify.Classifier;
-import io.slurmwise.classify.Finding;
 import io.slurmwise.classify.JobFacts;
 import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.JsonOutput;
@@ -13,13 +12,9 @@ import io.slurmwise.cli.context.UserError;
 import io.slurmwise.cli.render.DiagnosisRenderer;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.view.Views;
-import io.slurmwise.diagnose.Explanation;
-import io.slurmwise.diagnose.FixNote;
-import io.slurmwise.diagnose.NoteLookupRetriever;
-import io.slurmwise.diagnose.TemplateExplainer;
+import io.slurmwise.diagnose.LogClassification;
 import io.slurmwise.job.ExitCode;
 import io.slurmwise.job.JobState;
-import io.slurmwise.taxonomy.Taxonomy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -74,14 +69,14 @@ public final class ClassifyCommand implements Callable<Integer> {
         for (String f : files) {
             logs.add(read(f, tail));
         }
-        Taxonomy taxonomy = cli.taxonomy();
-        Finding finding = new Classifier(taxonomy).classify(facts, logs);
-        List<FixNote> fixes = new NoteLookupRetriever().retrieve(finding, null, 3);
-        Explanation explanation = new TemplateExplainer().explain(null, finding, fixes);
+        // the retriever a diagnosis uses, without a backend: classify needs no cluster
+        LogClassification c = LogClassification.of(new Classifier(cli.taxonomy()), cli.retriever(Cli.Answers.FULL),
+                facts, logs, LogClassification.FIXES);
         if (json.enabled()) {
-            Json.print(cli.out(), Views.classification(files, finding, fixes, explanation));
+            Json.print(cli.out(), Views.classification(files, c.finding(), c.fixes(), c.explanation()));
         } else {
-            new DiagnosisRenderer(cli.style()).printFinding(cli.out(), String.join(" ", files), finding, fixes, explanation);
+            new DiagnosisRenderer(cli.style()).printFinding(cli.out(), String.join(" ", files), c.finding(), c.fixes(),
+                    c.explanation());
         }
         return ExitCodes.OK;
     }

@@ -8,6 +8,7 @@ import io.slurmwise.cli.render.Style;
 import io.slurmwise.config.Settings;
 import io.slurmwise.diagnose.Explainer;
 import io.slurmwise.diagnose.NoteLookupRetriever;
+import io.slurmwise.diagnose.Retriever;
 import io.slurmwise.diagnose.TemplateExplainer;
 import io.slurmwise.kb.KbConfig;
 import io.slurmwise.kb.KbException;
@@ -118,11 +119,17 @@ public final class Cli implements AutoCloseable {
         Settings s = settings();
         Backends.Selection sel = Backends.select(s);
         slurmwise = Slurmwise.builder(s).taxonomy(taxonomy()).backend(sel.backend(), sel.reason())
-                .retriever(answers == Answers.DIRECT ? new NoteLookupRetriever()
-                        : new KbRetriever(() -> knowledgeBase(null), this::notice))
-                .explainer(explainer(s, answers)).build();
+                .retriever(retriever(answers)).explainer(explainer(s, answers)).build();
         opened.add(slurmwise);
         return slurmwise;
+    }
+
+    /**
+     * The fix-note retriever {@code answers} chooses, the one place that choice is made: the knowledge base (opened on
+     * its first retrieval) or, with {@code --direct}, the kind's own note. {@code classify} uses it without a backend.
+     */
+    public Retriever retriever(Answers answers) {
+        return answers == Answers.DIRECT ? new NoteLookupRetriever() : new KbRetriever(() -> knowledgeBase(null), this::notice);
     }
 
     /** The language model words explanations unless disabled; the template is its fallback. */

@@ -1,31 +1,36 @@
 package io.slurmwise.cli.jobs;
 
 import io.slurmwise.Slurmwise;
+import io.slurmwise.backend.JobListing;
 import io.slurmwise.backend.JobQuery;
 import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
-import io.slurmwise.view.Views;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
 import io.slurmwise.job.SlurmTime;
+import io.slurmwise.job.UserNames;
+import io.slurmwise.stats.FleetScan;
+import io.slurmwise.stats.Outcome;
+import io.slurmwise.view.Views;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.time.LocalDateTime;
-import java.util.EnumSet;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 
-/** {@code slurmwise jobs}: list jobs of a window, by state, user and partition. */
+/** {@code slurmwise jobs}: list jobs of a window, newest first, with why each failed or waits. */
 @Command(name = "jobs", mixinStandardHelpOptions = true,
-        description = {"List jobs from the cluster's accounting.",
-                "Example: slurmwise jobs --state FAILED,TIMEOUT,OUT_OF_MEMORY --since now-7days"})
+        description = {"List jobs from the cluster's accounting, newest first: KIND says why a failed job failed (from",
+                "its record; --classify reads its logs too), REASON why a pending job waits.",
+                "Example: slurmwise jobs --state FAILED,TIMEOUT,OUT_OF_MEMORY --since today --last 10"})
 public final class JobsCommand implements Callable<Integer> {
 
     private final Cli cli;
@@ -39,65 +44,85 @@ public final class JobsCommand implements Callable<Integer> {
     private List<String> states = List.of();
 
     @Option(names = "--since", defaultValue = "now-30days", paramLabel = "WHEN",
-            description = "Window start: now-30days (default), now-12hours, 2026-11-01, 2026-11-01T10:00.")
+            description = "Window start, as sacct -S takes it: now-30days (default), now-2hours, today, midnight, noon,"
+                    + " 14:30, 2026-11-01, 2026-11-01T10:00, 11/01.")
     private String since;
 
-    @Option(names = "--until", defaultValue = "now", paramLabel = "WHEN", description = "Window end (default now).")
+    @Option(names = "--until", defaultValue = "now", paramLabel = "WHEN", description = "Window end (default now); the same forms.")
     private String until;
 
     @Option(names = "--user", paramLabel = "USER", description = "Only this user's jobs (default: every user the backend shows).")
     private String user;
 
-    @Option(names = "--partition", paramLabel = "NAME", description = "Only this partition.")
+    @Option(names = "--partition", paramLabel = "NAME", description = "Only this partition (an unknown one lists them).")
     private String partition;
+
+    @Option(names = "--name", paramLabel = "PATTERN", description = "Only jobs whose name matches (a glob: train*, or a text it contains).")
+    private String name;
+
+    @Option(names = "--last", paramLabel = "N", description = "Only the N newest jobs (with --oldest-first: the N oldest).")
+    private Integer last;
+
+    @Option(names = "--oldest-first", description = "Oldest first, as sacct lists them (default: newest first).")
+    private boolean oldestFirst;
+
+    @Option(names = "--classify", description = "Read failed jobs' logs for KIND (slower: two log tails per failed job).")
+    private boolean classify;
 
     @Mixin
     private JsonOutput json;
 
     @Override
     public Integer call() {
-        LocalDateTime now = cli.now();
-        JobQuery q = new JobQuery(SlurmTime.parseWhen(since, now), SlurmTime.parseWhen(until, now), parseStates(states),
-                user, user == null, partition);
-        Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
-        List<JobRecord> jobs;
-        try (Stream<JobRecord> s = sw.jobs(q)) {
-            jobs = s.toList();
+        if (last != null && last < 1) {
+            throw new IllegalArgumentException("--last must be at least 1, got " + last);
         }
+        LocalDateTime now = cli.now();
+        JobQuery q = new JobQuery(SlurmTime.parseWhen(since, now), SlurmTime.parseWhen(until, now),
+                JobState.parseList(states), user, user == null, partition);
+        Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
+        JobListing.Result r = JobListing.list(sw.backend(), q, name, !oldestFirst, last == null ? Integer.MAX_VALUE : last);
+        FleetScan kinds = sw.fleetScan().readLogs(classify).build();
         if (json.enabled()) {
-            Json.print(cli.out(), Views.jobs(jobs, sw.backendReason()));
+            Map<String, Object> m = Views.jobs(r.jobs(), sw.backendReason());
+            m.put("matched", r.matched());
+            m.put("truncated", r.truncated());
+            m.put("kinds_from", classify ? "records_and_logs" : "records");
+            List<Map<String, Object>> views = new ArrayList<>();
+            for (JobRecord j : r.jobs()) {
+                Map<String, Object> v = new LinkedHashMap<>(Views.job(j));
+                v.put("state_text", UserNames.describe(j.status(), sw.backend()::userName));
+                v.put("kind", kind(kinds, j));
+                views.add(v);
+            }
+            m.put("jobs", views);
+            Json.print(cli.out(), m);
             return 0;
         }
         Style st = cli.style();
-        Table t = new Table(st, "JOBID", "NAME", "USER", "PARTITION", "STATE", "EXIT", "ELAPSED", "LIMIT", "END");
-        for (JobRecord j : jobs) {
-            t.row(j.id().toString(), j.name(), nz(j.user()), nz(j.partition()), st.state(j.status().toString()),
-                    j.exitCode() == null ? "" : j.exitCode().toString(),
-                    j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()), j.timeLimit().toString(),
-                    j.end() == null ? "" : j.end().toString().replace('T', ' '));
+        Table t = new Table(st, "JOBID", "NAME", "USER", "PARTITION", "STATE", "EXIT", "ELAPSED", "LIMIT", "END", "KIND", "REASON");
+        for (JobRecord j : r.jobs()) {
+            boolean started = j.start() != null && j.state() != JobState.PENDING;
+            t.row(j.id().toString(), j.name(), nz(j.user()), nz(j.partition()),
+                    st.state(UserNames.describe(j.status(), sw.backend()::userName)),
+                    !started || j.exitCode() == null ? "" : j.exitCode().toString(),
+                    !started || j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()), j.timeLimit().toString(),
+                    j.end() == null ? "" : j.end().toString().replace('T', ' '), nz(kind(kinds, j)),
+                    j.optPendingReason().orElse(""));
         }
         t.print(cli.out());
-        cli.out().println(st.dim(jobs.size() + " job" + (jobs.size() == 1 ? "" : "s") + " · " + sw.backendReason()));
+        cli.out().println(st.dim(r.jobs().size() + " job" + (r.jobs().size() == 1 ? "" : "s")
+                + (r.truncated() ? " of " + r.matched() : "") + (oldestFirst ? ", oldest first" : ", newest first")
+                + " · KIND from " + (classify ? "records and logs" : "records (--classify reads logs)") + " · "
+                + sw.backendReason()));
         return 0;
+    }
+
+    private static String kind(FleetScan kinds, JobRecord j) {
+        return Outcome.of(j.state()) == Outcome.FAILED ? kinds.failureKind(j) : null;
     }
 
     private static String nz(String s) {
         return s == null ? "" : s;
-    }
-
-    static Set<JobState> parseStates(List<String> names) {
-        Set<JobState> out = EnumSet.noneOf(JobState.class);
-        for (String n : names) {
-            if (n.isBlank()) {
-                continue;
-            }
-            JobState s = JobState.parse(n);
-            if (s == JobState.UNKNOWN) {
-                throw new IllegalArgumentException("'" + n + "' is not a SLURM job state; use e.g. FAILED, TIMEOUT, "
-                        + "OUT_OF_MEMORY, CANCELLED, NODE_FAIL, PREEMPTED, COMPLETED, RUNNING, PENDING");
-            }
-            out.add(s);
-        }
-        return out;
     }
 }

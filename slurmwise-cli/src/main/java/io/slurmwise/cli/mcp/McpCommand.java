@@ -1,5 +1,6 @@
 package io.slurmwise.cli.mcp;
 
+import io.slurmwise.Slurmwise;
 import io.slurmwise.cli.context.Cli;
 import io.slurmwise.mcp.SlurmwiseMcpServer;
 import io.slurmwise.mcp.SlurmwiseTools;
@@ -9,9 +10,10 @@ import java.util.concurrent.Callable;
 
 /** {@code slurmwise mcp}: the read-only MCP server on stdin/stdout, for agents and IDEs. */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
-        description = {"Serve the read-only MCP tools (diagnose_job, list_jobs, classify_log, failure_kinds, fleet_stats)",
-                "over stdio until the client closes stdin. Example client configuration:",
-                "  {\"command\": \"/path/to/slurmwise\", \"args\": [\"mcp\"]}"})
+        description = {"Serve slurmwise's read-only MCP tools (list_jobs, diagnose_job, read_job_log, suggest_patch,",
+                "explain_pending, fleet_stats and more), the knowledge notes as resources and three prompts over",
+                "stdio until the client closes stdin. `bin/slurmwise-mcp` runs this command, for client configurations:",
+                "  {\"mcpServers\": {\"slurmwise\": {\"command\": \"slurmwise-mcp\"}}}"})
 public final class McpCommand implements Callable<Integer> {
 
     private final Cli cli;
@@ -22,7 +24,8 @@ public final class McpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        SlurmwiseMcpServer.serve(new SlurmwiseTools(cli.slurmwise(Cli.Answers.FULL)), System.in, System.out);
+        Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
+        SlurmwiseMcpServer.serve(new SlurmwiseTools(sw), sw.taxonomy(), System.in, System.out);
         return 0;
     }
 }

@@ -1,0 +1,105 @@
+package io.slurmwise.backend;
+
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.Partition;
+
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * A list of jobs as people and models ask for it: newest first (or oldest), a job-name pattern, at most N, and
+ * whether more matched. Shared by {@code slurmwise jobs} and the {@code list_jobs} tool. A partition or user that
+ * the cluster does not know is an error that lists the known ones, rather than an empty list.
+ *
+ * <pre>{@code
+ * JobListing.Result r = JobListing.list(backend, query, "train*", true, 20);
+ * }</pre>
+ */
+public final class JobListing {
+
+    /** @param matched how many jobs matched before the limit; {@code truncated} when more than were kept */
+    public record Result(List<JobRecord> jobs, int matched, boolean truncated) {
+        public Result {
+            jobs = List.copyOf(jobs);
+        }
+    }
+
+    /** Newest first: by submit time (else start, else end), then by id. */
+    public static final Comparator<JobRecord> NEWEST_FIRST = Comparator
+            .comparing(JobListing::when, Comparator.nullsLast(Comparator.reverseOrder()))
+            .thenComparing(j -> j.id().jobId(), Comparator.reverseOrder())
+            .thenComparing(j -> j.id().arrayTask() == null ? -1 : j.id().arrayTask(), Comparator.reverseOrder());
+
+    private JobListing() {
+    }
+
+    /**
+     * @param namePattern a job-name glob ({@code train*}, {@code *sweep?}), case-insensitive; null for any
+     * @param limit       at most this many jobs (the newest, or the oldest with {@code newestFirst=false})
+     * @throws IllegalArgumentException for a partition or user the cluster does not know, naming the known ones
+     */
+    public static Result list(SlurmBackend backend, JobQuery query, String namePattern, boolean newestFirst, int limit) {
+        checkPartition(backend, query.partition());
+        Pattern name = namePattern == null ? null : glob(namePattern);
+        List<JobRecord> all;
+        try (Stream<JobRecord> s = backend.jobs(query)) {
+            all = new ArrayList<>(s.filter(j -> name == null || name.matcher(j.name()).matches()).toList());
+        }
+        if (all.isEmpty() && query.user() != null) {
+            checkUser(backend, query);
+        }
+        all.sort(newestFirst ? NEWEST_FIRST : NEWEST_FIRST.reversed());
+        int kept = Math.min(limit, all.size());
+        return new Result(all.subList(0, kept), all.size(), all.size() > kept);
+    }
+
+    /** @throws IllegalArgumentException when the cluster has no such partition (sinfo's list is named) */
+    public static void checkPartition(SlurmBackend backend, String partition) {
+        if (partition == null) {
+            return;
+        }
+        List<Partition> known = backend.partitions();
+        if (!known.isEmpty() && known.stream().noneMatch(p -> p.name().equals(partition))) {
+            throw new IllegalArgumentException("no partition '" + partition + "' on this cluster; the partitions are: "
+                    + String.join(", ", known.stream().map(Partition::name).toList()));
+        }
+    }
+
+    /** A user with no jobs in the window: an error when no job of the window is theirs and the name is unknown. */
+    private static void checkUser(SlurmBackend backend, JobQuery q) {
+        TreeSet<String> users = new TreeSet<>();
+        try (Stream<JobRecord> s = backend.jobs(new JobQuery(q.since(), q.until(), null, null, true, null))) {
+            s.map(JobRecord::user).filter(Objects::nonNull).forEach(users::add);
+        }
+        if (!users.isEmpty() && !users.contains(q.user()) && !io.slurmwise.job.UserNames.isLocalUser(q.user())) {
+            throw new IllegalArgumentException("no user '" + q.user() + "' has jobs in this window; the users who do are: "
+                    + String.join(", ", users));
+        }
+    }
+
+    /** A shell-style glob as a whole-name, case-insensitive pattern; a text without wildcards matches inside names. */
+    static Pattern glob(String glob) {
+        if (glob.indexOf('*') < 0 && glob.indexOf('?') < 0) {
+            glob = "*" + glob + "*";
+        }
+        StringBuilder re = new StringBuilder();
+        for (char c : glob.toCharArray()) {
+            switch (c) {
+                case '*' -> re.append(".*");
+                case '?' -> re.append('.');
+                default -> re.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.compile(re.toString(), Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    }
+
+    private static LocalDateTime when(JobRecord j) {
+        return j.submit() != null ? j.submit() : j.start() != null ? j.start() : j.end();
+    }
+}

@@ -1,0 +1,166 @@
+package io.slurmwise.diagnose;
+
+import io.slurmwise.job.SlurmTime;
+import io.slurmwise.taxonomy.NoteSection;
+import io.slurmwise.taxonomy.Placeholders;
+import io.slurmwise.taxonomy.Taxonomy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Fits retrieved fix notes to the job: placeholders are filled from its facts ({@link JobAdviceFacts}), and a piece
+ * of advice that contradicts them is rewritten or dropped, never shown as is. A {@code --time} above the partition's
+ * MaxTime becomes the MaxTime when that is still more than the job had, else the item goes (the patch's advice names
+ * the longer partitions); a typed GPU request for a model the job did not run on names the job's model.
+ *
+ * <pre>{@code
+ * List<FixNote> fitted = new FixFitter(taxonomy).fit(fixes, new JobAdviceFacts(job, backend.partitions()));
+ * }</pre>
+ */
+public final class FixFitter {
+
+    /** {@code --time=2-00:00:00}, {@code --time 04:00:00}, {@code TimeLimit=04:00:00}: a time a piece asks for. */
+    static final Pattern TIME = Pattern.compile("(--time[= ]|TimeLimit=)(\\d+(?:-\\d{1,2})?(?::\\d{1,2}){0,2})(?![\\d:])");
+    /** {@code --gres=gpu:a100:1}, {@code --gpus=h100:2}, {@code --gpus-per-node=a100:4}: a typed GPU request. */
+    static final Pattern GPU_TYPE = Pattern.compile("(--gres=gpu:|--gpus(?:-per-(?:node|task|socket))?=)([A-Za-z][\\w.-]*)(?=:\\d)");
+    private static final Pattern ITEM = Pattern.compile("^\\d{1,2}\\.\\s");
+
+    private final Taxonomy taxonomy;
+
+    public FixFitter(Taxonomy taxonomy) {
+        this.taxonomy = taxonomy;
+    }
+
+    /** The notes fitted to the job, in the same order; a note whose every piece contradicts the job is left out. */
+    public List<FixNote> fit(List<FixNote> fixes, JobAdviceFacts facts) {
+        List<FixNote> out = new ArrayList<>();
+        for (FixNote n : fixes) {
+            fit(n, facts).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    Optional<FixNote> fit(FixNote n, JobAdviceFacts facts) {
+        Optional<NoteSection> section = template(n);
+        String text = section.map(s -> Placeholders.fill(s.template(), facts::value)).orElse(n.text());
+        List<String> items = section.map(s -> s.templateItems().stream()
+                .map(i -> Placeholders.fill(i, facts::value)).toList()).orElse(n.items());
+        if (!items.isEmpty()) {
+            List<String> kept = new ArrayList<>();
+            for (String item : items) {
+                fitPiece(item, facts).ifPresent(kept::add);
+            }
+            if (kept.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(n.withContent(kept.equals(items) ? text : numbered(text, kept), kept));
+        }
+        List<String> original = blocks(text);
+        List<String> kept = new ArrayList<>();
+        for (String block : original) {
+            fitPiece(block, facts).ifPresent(kept::add);
+        }
+        if (kept.isEmpty()) {
+            return Optional.empty();
+        }
+        if (kept.equals(original)) {
+            return Optional.of(n.withContent(text, List.of()));
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String b : kept) {
+            sb.append(sb.length() == 0 ? "" : b.startsWith("- ") ? "\n" : "\n\n").append(b);
+        }
+        return Optional.of(n.withContent(sb.toString(), List.of()));
+    }
+
+    /** The note section a fix note shows, when it is that whole section (a knowledge base may show a stale copy). */
+    private Optional<NoteSection> template(FixNote n) {
+        return taxonomy.find(n.kindId()).flatMap(k -> k.note().section(n.section()))
+                .filter(s -> s.text().equals(n.text()) || s.template().equals(n.text()));
+    }
+
+    /** One item or paragraph, rewritten to fit the job, or empty when it cannot be made to fit. */
+    Optional<String> fitPiece(String piece, JobAdviceFacts facts) {
+        String fitted = piece;
+        Optional<Duration> max = facts.maxTime();
+        if (max.isPresent()) {
+            Matcher m = TIME.matcher(fitted);
+            StringBuilder sb = new StringBuilder();
+            while (m.find()) {
+                Optional<Duration> asked = SlurmTime.parseDuration(m.group(2));
+                String value = m.group(2);
+                if (asked.isPresent() && asked.get().compareTo(max.get()) > 0) {
+                    boolean more = facts.timeLimit().map(l -> max.get().compareTo(l) > 0).orElse(true);
+                    if (!more) {
+                        return Optional.empty(); // the job already has the most its partition allows
+                    }
+                    value = SlurmTime.format(max.get());
+                }
+                m.appendReplacement(sb, Matcher.quoteReplacement(m.group(1) + value));
+            }
+            m.appendTail(sb);
+            fitted = sb.toString();
+        }
+        Optional<String> model = facts.gpuModel();
+        if (model.isPresent()) {
+            Matcher m = GPU_TYPE.matcher(fitted);
+            StringBuilder sb = new StringBuilder();
+            while (m.find()) {
+                String type = m.group(2).toLowerCase(Locale.ROOT).equals(model.get()) ? m.group(2) : model.get();
+                m.appendReplacement(sb, Matcher.quoteReplacement(m.group(1) + type));
+            }
+            m.appendTail(sb);
+            fitted = sb.toString();
+        }
+        return Optional.of(fitted);
+    }
+
+    /** The section's text with its numbered list replaced by {@code items}, renumbered. */
+    static String numbered(String text, List<String> items) {
+        StringBuilder intro = new StringBuilder();
+        for (String line : text.split("\n", -1)) {
+            if (ITEM.matcher(line).find()) {
+                break;
+            }
+            intro.append(line).append('\n');
+        }
+        StringBuilder sb = new StringBuilder(intro.toString().strip());
+        if (sb.length() > 0) {
+            sb.append("\n\n");
+        }
+        for (int i = 0; i < items.size(); i++) {
+            sb.append(i + 1).append(". ").append(items.get(i).replace("\n", "\n   ")).append('\n');
+        }
+        return sb.toString().strip();
+    }
+
+    /** Paragraphs and list entries (split at blank lines and at "- " items, code blocks kept whole). */
+    static List<String> blocks(String text) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        boolean fence = false;
+        for (String line : text.split("\n", -1)) {
+            if (line.strip().startsWith("```")) {
+                fence = !fence;
+            }
+            boolean boundary = !fence && (line.isBlank() || line.startsWith("- "));
+            if (boundary && cur.length() > 0) {
+                out.add(cur.toString().stripTrailing());
+                cur.setLength(0);
+            }
+            if (!line.isBlank() || fence) {
+                cur.append(line).append('\n');
+            }
+        }
+        if (cur.length() > 0) {
+            out.add(cur.toString().stripTrailing());
+        }
+        return out;
+    }
+}

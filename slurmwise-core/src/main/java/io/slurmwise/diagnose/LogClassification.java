@@ -1,0 +1,43 @@
+package io.slurmwise.diagnose;
+
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.classify.Classifier;
+import io.slurmwise.classify.Finding;
+import io.slurmwise.classify.JobFacts;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A log read without a cluster: the rules' finding, the fix notes the retriever gives for it, and the template's
+ * explanation. The one pipeline behind {@code slurmwise classify}, the {@code classify_log} tool and {@code eval},
+ * so the three always agree.
+ *
+ * <pre>{@code
+ * LogClassification c = LogClassification.of(sw.classifier(), sw.retriever(), JobFacts.NONE, logs, 3);
+ * }</pre>
+ */
+public record LogClassification(Finding finding, List<FixNote> fixes, Explanation explanation) {
+
+    /** Fix notes a classification carries unless asked for another count. */
+    public static final int FIXES = 3;
+
+    public LogClassification {
+        Objects.requireNonNull(finding, "finding");
+        fixes = List.copyOf(fixes);
+    }
+
+    /** Classifies the logs of one job with the facts known about it (or {@link JobFacts#NONE}). */
+    public static LogClassification of(Classifier rules, Retriever retriever, JobFacts facts, List<LogTail> logs, int k) {
+        Finding f = rules.classify(facts, logs);
+        List<FixNote> fixes = retriever.retrieve(f, null, k);
+        // a bare log has no job record to word around: the template, never a model, explains it
+        return new LogClassification(f, fixes, new TemplateExplainer().explain(null, f, fixes));
+    }
+
+    /** As {@link #of}, for a text held in memory (a pasted log, a benchmark case). */
+    public static LogClassification ofText(Classifier rules, Retriever retriever, JobFacts facts, String text, int k) {
+        return of(rules, retriever, facts, List.of(LogTail.of(LogStream.STDERR, null, text)), k);
+    }
+}

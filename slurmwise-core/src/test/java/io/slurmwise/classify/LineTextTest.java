@@ -1,0 +1,86 @@
+package io.slurmwise.classify;
+
+import com.google.re2j.Pattern;
+import io.slurmwise.job.JobState;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Text as it really arrives: coloured, overwritten by progress bars, prefixed, lowercased. */
+class LineTextTest {
+
+    private static String kind(String log) {
+        return ClassifierTest.CLASSIFIER.classifyText(JobFacts.NONE.withState(JobState.FAILED), log).kindId();
+    }
+
+    @Test
+    void colourEscapesAreInvisibleEvenInsideAMessage() {
+        assertThat(LineText.stripAnsi("\u001b[1;31mRuntimeError:\u001b[0m CUDA out of memory")).isEqualTo("RuntimeError: CUDA out of memory");
+        // the escape splits the literal the prefilter looks for: the automaton must read through it
+        assertThat(kind("\u001b[31mslurmstepd: error: Detected 1 oom_kill \u001b[1mevent\u001b[0m in StepId=7.0.\n")).isEqualTo("oom");
+        assertThat(kind("torch.OutOfMemoryError: CUDA out \u001b[33mof\u001b[0m memory. Tried to allocate 2.00 GiB\n")).isEqualTo("cuda_oom");
+    }
+
+    @Test
+    void aProgressBarThatCarriageReturnsOverwroteIsGone() {
+        String bar = " 12%|#         | 120/1000 [00:10<01:12, 12.1it/s]\r 13%|#         | 130/1000 [00:11<01:12, 12.1it/s]\r";
+        assertThat(LineText.segments(bar + "Killed")).endsWith("Killed");
+        // the bare Killed that ends a log is only seen as the last line when the bar before it is dropped
+        assertThat(kind("loading data\n" + bar + "Killed\n")).isEqualTo("oom");
+        assertThat(kind("epoch 1\n" + bar + "/bin/cat: input.csv: No such file or directory\n")).isEqualTo("file_not_found");
+    }
+
+    @Test
+    void launcherAndLoggerPrefixesAreNoObstacleToAnchoredSignatures() {
+        Pattern killed = Pattern.compile("^\\s*Killed\\s*$");
+        for (String line : new String[] {"[rank3]: Killed", "2024-05-01T10:00:00.123+02:00 Killed", "CRASH: Killed",
+                "srun: error: node12: Killed", "Tue May  1 10:00:00 2024 Killed", "[2024-05-01 10:00:00] [rank0]: Killed"}) {
+            assertThat(LineText.find(killed, line, true)).as(line).isTrue();
+        }
+        assertThat(LineText.find(killed, "the job was Killed", true)).isFalse();
+        assertThat(kind("srun: error: node12: /bin/cat: input.csv: No such file or directory\n")).isEqualTo("file_not_found");
+        assertThat(kind("[rank3]: Killed\n")).isEqualTo("oom");
+    }
+
+    @Test
+    void slurmsOwnTextIsMatchedWhateverItsCase() {
+        assertThat(kind("slurmstepd: error: *** job 4242 on node12 cancelled at 2024-05-01t10:00:00 due to time limit ***\n")).isEqualTo("time_limit");
+        assertThat(kind("sbatch: error: batch job submission failed: requested node configuration is not available\n"))
+                .isEqualTo("resources_unavailable");
+        assertThat(kind("SRUN: ERROR: NODE FAILURE ON NODE12\n")).isEqualTo("node_fail");
+    }
+
+    @Test
+    void aMessageThatATerminalWrappedIsReadWhole() {
+        String msg = "slurmstepd: error: *** JOB 4242 ON node12 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***";
+        for (int width : new int[] {72, 80}) {
+            String wrapped = msg.substring(0, width) + "\n" + msg.substring(width) + "\n";
+            assertThat(msg.substring(0, width)).doesNotContain("DUE TO TIME LIMIT");
+            assertThat(kind("step 100 loss 2.1\n" + wrapped)).as("wrapped at %d", width).isEqualTo("time_limit");
+            assertThat(kind("step 100 loss 2.1\r\n" + wrapped.replace("\n", "\r\n"))).as("CRLF, %d", width).isEqualTo("time_limit");
+        }
+        // the literal itself cut in two: "kill event" spans the break
+        String oom = "slurmstepd: error: Detected 1 oom_kill event in StepId=4242.batch. Some of the step tasks have been OOM Killed.";
+        int cut = oom.indexOf("kill event") + 4;
+        String prefix = ("[2024-05-01T10:00:00] " + "x".repeat(80)).substring(0, 80 - cut - 1) + " ";
+        String line = prefix + oom;
+        assertThat(line.substring(0, 80)).endsWith("kill").doesNotContain("Some of the");
+        assertThat(kind(line.substring(0, 80) + "\n" + line.substring(80) + "\n")).isEqualTo("oom");
+        // a line that happens to be 80 wide before a line that matches alone: each keeps its own evidence
+        String step = "slurmstepd: error: *** STEP 1048.0 ON cn097 CANCELLED AT 2026-11-24T22:01:50 ***";
+        String job = "slurmstepd: error: *** JOB 1048 ON cn097 CANCELLED AT 2026-11-24T22:01:50 ***";
+        assertThat(step).hasSize(80);
+        Finding f = ClassifierTest.CLASSIFIER.classifyText(JobFacts.NONE, step + "\n" + job + "\n");
+        assertThat(f.evidence()).extracting(Evidence::text).containsExactly(step, job);
+        // a line that is not at a wrap width is a line of its own: nothing joins it to the next
+        assertThat(kind("slurmstepd: error: Detected 1 oom_\nkill event in StepId=4242.batch\n")).isEqualTo("unknown");
+    }
+
+    @Test
+    void anchorsAreFoundOutsideCharacterClassesOnly() {
+        assertThat(LineText.anchored("^\\s*Killed")).isTrue();
+        assertThat(LineText.anchored("(^|[\\r\\]])\\s*Killed")).isTrue();
+        assertThat(LineText.anchored("[^:]+: No such file")).isFalse();
+        assertThat(LineText.anchored("a\\^b")).isFalse();
+    }
+}

@@ -1,0 +1,222 @@
+package io.slurmwise.diagnose;
+
+import io.slurmwise.Slurmwise;
+import io.slurmwise.classify.Finding;
+import io.slurmwise.classify.JobFacts;
+import io.slurmwise.job.DataSize;
+import io.slurmwise.job.JobId;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.JobState;
+import io.slurmwise.job.JobStatus;
+import io.slurmwise.job.Partition;
+import io.slurmwise.job.SlurmTime;
+import io.slurmwise.job.TimeLimit;
+import io.slurmwise.patch.Patch;
+import io.slurmwise.patch.PatchSuggester;
+import io.slurmwise.taxonomy.FailureKind;
+import io.slurmwise.taxonomy.NoteSection;
+import io.slurmwise.taxonomy.Taxonomy;
+import io.slurmwise.testing.Captures;
+import io.slurmwise.testing.FixtureCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Advice fitted to the job: for every failed and pending job of the mock cluster, and for jobs of the real lab's
+ * captures, no fix or patch shown contradicts the job's partition limits or its GPU model.
+ */
+class FittedAdviceTest {
+
+    static final FixtureCluster CLUSTER = new FixtureCluster();
+    static final Slurmwise SW = Slurmwise.builder().backend(CLUSTER).build();
+    static final Taxonomy TAXONOMY = SW.taxonomy();
+    private static final Pattern TIME = Pattern.compile("(?:--time[= ]|TimeLimit=)([0-9][0-9:-]*)");
+    private static final Pattern GPU = Pattern.compile("(?:--gres=gpu:|--gpus(?:-per-[a-z]+)?=)([A-Za-z][\\w.-]*):\\d");
+
+    @AfterAll
+    static void close() {
+        SW.close();
+    }
+
+    /** What in {@code text} asks for more time than the partition allows, or a GPU type the job did not run on. */
+    static List<String> contradictions(String text, JobAdviceFacts facts) {
+        List<String> out = new ArrayList<>();
+        Optional<Duration> max = facts.maxTime();
+        Matcher t = TIME.matcher(text);
+        while (t.find()) {
+            Optional<Duration> asked = SlurmTime.parseDuration(t.group(1));
+            if (max.isPresent() && asked.isPresent() && asked.get().compareTo(max.get()) > 0) {
+                out.add(t.group() + " above the partition's MaxTime " + SlurmTime.format(max.get()));
+            }
+        }
+        Matcher g = GPU.matcher(text);
+        while (g.find()) {
+            if (facts.gpuModel().isPresent() && !g.group(1).toLowerCase(Locale.ROOT).equals(facts.gpuModel().get())) {
+                out.add(g.group() + " on a job that ran on " + facts.gpuModel().get());
+            }
+        }
+        return out;
+    }
+
+    static void assertFits(String what, String text, JobAdviceFacts facts) {
+        assertThat(contradictions(text, facts)).as(what + ":\n" + text).isEmpty();
+        assertThat(text).as(what + " has an unfilled placeholder").doesNotContain("{{");
+    }
+
+    static void assertFits(String what, List<FixNote> fixes, Patch patch, JobAdviceFacts facts) {
+        for (FixNote n : fixes) {
+            assertFits(what + " " + n.kindId() + " › " + n.section(), n.text(), facts);
+            for (String item : n.items()) {
+                assertFits(what + " " + n.kindId() + " item", item, facts);
+            }
+        }
+        if (patch != null) {
+            for (Patch.Change c : patch.changes()) {
+                assertFits(what + " patch change", c.what(), facts);
+                assertThat(c.what()).as(what + " a change is a change").doesNotContain("unchanged");
+            }
+            if (patch instanceof Patch.Suggested s) {
+                for (String line : s.diff().split("\n")) {
+                    if (line.startsWith("+") && !line.startsWith("+++")) {
+                        assertFits(what + " diff", line, facts);
+                        assertThat(s.original().lines().toList()).as(what + ": a '+' line is new").doesNotContain(line.substring(1));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void noShownFixOrPatchContradictsAMockJobsPartitionOrGpu() {
+        List<Partition> partitions = CLUSTER.partitions();
+        int failed = 0;
+        int pending = 0;
+        int fitted = 0;
+        for (JobRecord j : CLUSTER.all()) {
+            Diagnosis d = SW.diagnose(j.id().toString());
+            JobAdviceFacts facts = new JobAdviceFacts(j, partitions);
+            if (d instanceof Diagnosis.Failed f) {
+                failed++;
+                assertFits("job " + j.id(), f.fixes(), f.patch(), facts);
+            } else if (d instanceof Diagnosis.StatusOnly so && so.pending() != null) {
+                pending++;
+                assertFits("pending job " + j.id(), so.pending().fixes(), so.pending().patch(), facts);
+            } else {
+                continue;
+            }
+            // whatever section a knowledge base retrieves for this job, fitted, fits it
+            FixFitter fitter = new FixFitter(TAXONOMY);
+            for (FailureKind k : TAXONOMY.kinds()) {
+                for (NoteSection s : k.note().sections()) {
+                    FixNote raw = new FixNote(k.id(), k.title(), s.heading(), s.text(), 1.0, k.note().source(), s.items());
+                    for (FixNote n : fitter.fit(List.of(raw), facts)) {
+                        fitted++;
+                        assertFits("job " + j.id() + " with any note", List.of(n), null, facts);
+                    }
+                }
+            }
+        }
+        assertThat(failed).isGreaterThanOrEqualTo(40);
+        assertThat(pending).isGreaterThanOrEqualTo(10);
+        assertThat(fitted).isGreaterThan(1000);
+    }
+
+    @Test
+    void theTimeFixOfAJobAtItsPartitionsMaximumIsDroppedAndFilledWhereItFits() {
+        Diagnosis.Failed f = (Diagnosis.Failed) SW.diagnose("22542799");
+        FixNote fixes = f.fixes().stream().filter(n -> n.section().equals("Fixes")).findFirst().orElseThrow();
+        assertThat(fixes.text()).doesNotContain("2-00:00:00").startsWith("1. Checkpoint and continue");
+        assertThat(fixes.items()).noneMatch(i -> i.startsWith("Ask for more time"));
+        // the same note for a job with room left on its partition: the time is the MaxTime, the facts are filled
+        JobRecord shorter = CLUSTER.get("22542799").toBuilder().timeLimit(TimeLimit.of(Duration.ofHours(4))).build();
+        JobAdviceFacts facts = new JobAdviceFacts(shorter, CLUSTER.partitions());
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(shorter, "time_limit"), shorter, 1).get(0);
+        FixNote fit = new FixFitter(TAXONOMY).fit(List.of(raw), facts).get(0);
+        assertThat(fit.items().get(0)).contains("`#SBATCH --time=12:00:00`").contains("(12:00:00)")
+                .contains("gpuH100x8 (MaxTime 2-00:00:00, gpu:h100:8)").doesNotContain("{{");
+        assertThat(raw.items().get(0)).contains("`sinfo -o \"%P %l\"` shows it").contains("2-00:00:00");
+    }
+
+    @Test
+    void anH100JobIsNeverToldToAskForAnA100() {
+        Diagnosis.Failed f = (Diagnosis.Failed) SW.diagnose("1008");
+        String shown = String.join("\n", f.fixes().stream().map(FixNote::text).toList());
+        assertThat(shown).doesNotContain("--gres=gpu:a100").contains("ran on h100")
+                .contains("gpuA100x4 (MaxTime 12:00:00, gpu:a100:4)");
+        // a site note that names a GPU type the job did not use is rewritten to the job's own
+        JobAdviceFacts facts = new JobAdviceFacts(f.job(), CLUSTER.partitions());
+        FixNote site = new FixNote("cuda_oom", "t", "Fixes", "1. Pin it: `#SBATCH --gres=gpu:a100:1`.", 1, "site.md",
+                List.of("Pin it: `#SBATCH --gres=gpu:a100:1`."));
+        assertThat(new FixFitter(TAXONOMY).fit(List.of(site), facts).get(0).items())
+                .containsExactly("Pin it: `#SBATCH --gres=gpu:h100:1`.");
+    }
+
+    @Test
+    void withoutAJobThePlaceholdersAreTheirFallbackWords() {
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(CLUSTER.get("1001"), "oom"), null, 1).get(0);
+        assertThat(raw.items().get(0)).contains("(`sacct -j <jobid> -o JobID,MaxRSS` shows it)").doesNotContain("{{");
+        FixNote fit = new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(CLUSTER.get("1001"),
+                CLUSTER.partitions())).get(0);
+        assertThat(fit.items().get(0)).contains("peak you measured\n(31.8G)");
+    }
+
+    /** The real lab's job 11 asked for 1:00:00 on gpuA100x4, whose MaxTime is 00:30:00: PartitionTimeLimit. */
+    @Test
+    void theRealLabsPartitionTimeLimitJobGetsTheNearestValidRequest() {
+        List<Partition> partitions = labPartitions();
+        assertThat(partitions).extracting(Partition::name).containsExactly("cpu", "gpuA100x4");
+        String block = Captures.read("cgroup/scontrol_pending.txt");
+        block = block.substring(block.indexOf("JobId=11 "));
+        JobRecord job = JobRecord.builder(JobId.parse("11")).name("over_part_limit")
+                .status(JobStatus.of(JobState.PENDING))
+                .timeLimit(TimeLimit.parse(field(block, "TimeLimit")))
+                .partition(field(block, "Partition")).pendingReason(field(block, "Reason")).build();
+        assertThat(job.pendingReason()).isEqualTo("PartitionTimeLimit");
+        Finding f = SW.classifier().classify(JobFacts.of(job), List.of());
+        assertThat(f.kindId()).isEqualTo("resources_unavailable");
+        // sacct --batch-script captured the script of another job; this one's is not in the capture
+        Patch p = new PatchSuggester(TAXONOMY).suggest(job, f, List.of(), Optional.empty(), partitions);
+        assertThat(p.changes()).extracting(Patch.Change::what).containsExactly("--time=00:30:00 (was 01:00:00)");
+        JobAdviceFacts facts = new JobAdviceFacts(job, partitions);
+        List<FixNote> fixes = new FixFitter(TAXONOMY).fit(new NoteLookupRetriever().retrieve(f, job, 2), facts);
+        assertFits("lab job 11", fixes, p, facts);
+        assertThat(fixes.get(0).items().get(0)).contains("(00:30:00)").contains("cpu (MaxTime 02:00:00");
+    }
+
+    /** The lab's partitions as {@code scontrol show partition} printed them. */
+    static List<Partition> labPartitions() {
+        List<Partition> out = new ArrayList<>();
+        for (String block : Captures.read("cgroup/scontrol_partition.txt").split("PartitionName=")) {
+            if (!block.contains("MaxTime=")) {
+                continue;
+            }
+            String name = block.substring(0, block.indexOf('\n')).strip();
+            Matcher mem = Pattern.compile("mem=(\\d+)M").matcher(block);
+            out.add(new Partition(name, field(block, "Default").equals("YES"), TimeLimit.parse(field(block, "MaxTime")),
+                    Integer.parseInt(field(block, "TotalNodes")), Integer.parseInt(field(block, "TotalCPUs")),
+                    mem.find() ? new DataSize(Long.parseLong(mem.group(1)) * DataSize.MIB) : null,
+                    block.contains("gres/gpu") ? "gpu:a100:4" : "", field(block, "State").equals("UP")));
+        }
+        return out;
+    }
+
+    private static String field(String block, String name) {
+        Matcher m = Pattern.compile("(?<![A-Za-z])" + name + "=(\\S+)").matcher(block);
+        assertThat(m.find()).as(name + " in the capture").isTrue();
+        return m.group(1);
+    }
+
+    private static Finding finding(JobRecord job, String kind) {
+        return new Finding(TAXONOMY.kind(kind), 0.9, List.of(), List.of());
+    }
+}

@@ -1,0 +1,81 @@
+package io.slurmwise.mcp;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Reads tool arguments as models send them (numbers as strings, booleans as words); errors say what to send. */
+final class Args {
+
+    private final Map<String, Object> args;
+
+    Args(Map<String, Object> args) {
+        this.args = args == null ? Map.of() : args;
+    }
+
+    String required(String name) {
+        String v = optional(name);
+        if (v == null) {
+            throw new IllegalArgumentException("the argument '" + name + "' is required");
+        }
+        return v;
+    }
+
+    String optional(String name) {
+        Object v = args.get(name);
+        return v == null || v.toString().isBlank() ? null : v.toString().strip();
+    }
+
+    String orDefault(String name, String dflt) {
+        String v = optional(name);
+        return v == null ? dflt : v;
+    }
+
+    /** An integer from {@code min} to {@code max}; {@code dflt} when absent. */
+    int integer(String name, int dflt, int min, int max) {
+        Object v = args.get(name);
+        if (v == null || v.toString().isBlank()) {
+            return dflt;
+        }
+        try {
+            int n = v instanceof Number num ? num.intValue() : Integer.parseInt(v.toString().strip());
+            if (n < min || n > max) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number from " + min + " to " + max + ", got " + v);
+        }
+    }
+
+    boolean bool(String name, boolean dflt) {
+        Object v = args.get(name);
+        if (v == null || v.toString().isBlank()) {
+            return dflt;
+        }
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        return switch (v.toString().strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "yes", "1" -> true;
+            case "false", "no", "0" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false, got " + v);
+        };
+    }
+
+    /** A list given as a JSON array or as one comma-separated string; empty when absent. */
+    List<String> list(String name) {
+        Object v = args.get(name);
+        List<String> out = new ArrayList<>();
+        if (v instanceof List<?> l) {
+            l.forEach(x -> out.add(String.valueOf(x)));
+        } else if (v != null) {
+            for (String s : v.toString().split(",")) {
+                if (!s.isBlank()) {
+                    out.add(s.strip());
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,64 @@
+package io.slurmwise.mcp;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Keeps a tool's answer under a byte budget: a model's context is small, and a client shows the whole result.
+ * The named list is cut from its end until the compact JSON fits, and {@code truncated} says it was.
+ */
+final class Bounded {
+
+    /** Every answer stays under this many bytes of compact JSON unless the caller asks for more. */
+    static final int DEFAULT_BYTES = 16 * 1024;
+    /** The most a caller may ask for. */
+    static final int MAX_BYTES = 256 * 1024;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Bounded() {
+    }
+
+    static int size(Object value) {
+        try {
+            return JSON.writeValueAsBytes(value).length;
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tool answer is not serialisable: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Cuts {@code m.get(listKey)} until {@code m} fits in {@code maxBytes}; sets {@code truncated} (true when
+     * anything was cut, or when it already was) and {@code count} to the entries kept.
+     */
+    static Map<String, Object> fit(Map<String, Object> m, String listKey, int maxBytes) {
+        Object v = m.get(listKey);
+        List<?> list = v instanceof List<?> l ? new ArrayList<>(l) : List.of();
+        boolean cut = Boolean.TRUE.equals(m.get("truncated"));
+        if (size(m) > maxBytes && !list.isEmpty()) {
+            // halve, then step back up: a few serialisations, whatever the length
+            int lo = 0;
+            int hi = list.size();
+            while (lo < hi) {
+                int mid = (lo + hi + 1) / 2;
+                m.put(listKey, list.subList(0, mid));
+                if (size(m) <= maxBytes) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            m.put(listKey, new ArrayList<>(list.subList(0, lo)));
+            cut = true;
+            if (m.containsKey("count")) {
+                m.put("count", lo);
+            }
+        }
+        m.put("truncated", cut);
+        return m;
+    }
+}

@@ -1,0 +1,106 @@
+package io.slurmwise.mcp;
+
+import io.slurmwise.Slurmwise;
+import io.slurmwise.backend.JobQuery;
+import io.slurmwise.job.Partition;
+import io.slurmwise.stats.EnergyModel;
+import io.slurmwise.stats.FleetReport;
+import io.slurmwise.stats.FleetScan;
+import io.slurmwise.view.StatsContext;
+import io.slurmwise.view.StatsViews;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The cluster tools: partition_limits (sinfo) and fleet_stats (what failures cost). */
+final class ClusterTools {
+
+    private final Slurmwise sw;
+    private final String backendReason;
+
+    ClusterTools(Slurmwise sw, String backendReason) {
+        this.sw = sw;
+        this.backendReason = backendReason;
+    }
+
+    ToolAnswer partitionLimits(Map<String, Object> args) {
+        String only = new Args(args).optional("partition");
+        List<Partition> parts = sw.backend().partitions();
+        if (only != null) {
+            parts = parts.stream().filter(p -> p.name().equals(only)).toList();
+            if (parts.isEmpty()) {
+                throw new IllegalArgumentException("no partition '" + only + "'; the partitions are: " + String.join(", ",
+                        sw.backend().partitions().stream().map(Partition::name).toList()));
+            }
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("schema", "slurmwise.partitions/v1");
+        m.put("backend", backendReason);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
+        for (Partition p : parts) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("name", p.name());
+            r.put("default", p.isDefault());
+            r.put("state", p.up() ? "up" : "down");
+            r.put("max_time", p.maxTime().toString());
+            r.put("max_time_seconds", p.maxTime().limit().map(d -> d.toSeconds()).orElse(null));
+            r.put("nodes", p.nodes());
+            r.put("cpus_per_node", p.cpusPerNode() == 0 ? null : p.cpusPerNode());
+            r.put("memory_per_node_gb", p.memoryPerNode() == null ? null
+                    : Math.round(p.memoryPerNode().gibibytes() * 10) / 10.0);
+            r.put("gres", p.gres().isEmpty() ? null : p.gres());
+            rows.add(r);
+            text.append(p.name()).append(p.isDefault() ? "*" : "").append(": ").append(p.up() ? "up" : "DOWN")
+                    .append(", MaxTime ").append(p.maxTime()).append(", ").append(p.nodes()).append(" nodes")
+                    .append(p.cpusPerNode() > 0 ? " x " + p.cpusPerNode() + " CPUs" : "")
+                    .append(p.memoryPerNode() == null ? "" : ", " + r.get("memory_per_node_gb") + " GB/node")
+                    .append(p.gres().isEmpty() ? "" : ", " + p.gres()).append('\n');
+        }
+        m.put("count", rows.size());
+        m.put("partitions", rows);
+        Bounded.fit(m, "partitions", Bounded.DEFAULT_BYTES);
+        return new ToolAnswer(m, rows.isEmpty() ? "the cluster lists no partitions" : text.toString().strip());
+    }
+
+    /** The report of {@code slurmwise stats --json}, from accounting records only (no logs are read), cut to size. */
+    @SuppressWarnings("unchecked")
+    ToolAnswer fleetStats(Map<String, Object> args) {
+        Args a = new Args(args);
+        JobQuery q = JobTools.query(a, List.of());
+        boolean compact = a.bool("compact", true);
+        int top = a.integer("top", compact ? 5 : 50, 1, 1000);
+        int maxBytes = a.integer("max_bytes", Bounded.DEFAULT_BYTES, 1024, Bounded.MAX_BYTES);
+        FleetReport report = sw.fleetScan().readLogs(false).energy(EnergyModel.defaults()).build().run(q).report();
+        Map<String, Object> m = StatsViews.json(new StatsContext(report, q, FleetScan.DEFAULT_SLICE,
+                FleetScan.slices(q.since(), q.until(), FleetScan.DEFAULT_SLICE).size(), false, backendReason,
+                sw.taxonomy()));
+        boolean cut = false;
+        if (compact) {
+            m.remove("by_day");
+            m.remove("energy_model");
+        }
+        for (String key : List.of("by_kind", "by_partition", "by_user", "top_jobs", "by_day")) {
+            if (m.get(key) instanceof List<?> l && l.size() > top) {
+                m.put(key, new ArrayList<>(l.subList(0, top)));
+                cut = true;
+            }
+        }
+        m.put("compact", compact);
+        m.put("truncated", cut);
+        for (String key : List.of("by_day", "top_jobs", "by_user", "by_partition", "by_kind")) {
+            if (Bounded.size(m) > maxBytes && m.containsKey(key)) {
+                Bounded.fit(m, key, maxBytes);
+            }
+        }
+        Map<String, Object> total = (Map<String, Object>) m.get("total");
+        String text = "window " + q.since().toLocalDate() + " .. " + q.until().toLocalDate() + ": " + total.get("jobs")
+                + " jobs, " + total.get("failed") + " failed, " + total.get("wasted_gpu_hours") + " GPU-hours and "
+                + total.get("wasted_cpu_hours") + " CPU-hours wasted by failures; top kinds: " + String.join(", ",
+                ((List<Map<String, Object>>) m.get("by_kind")).stream().limit(3)
+                        .map(k -> k.get("key") + " (" + k.get("failed") + ")").toList());
+        return new ToolAnswer(m, text);
+    }
+}

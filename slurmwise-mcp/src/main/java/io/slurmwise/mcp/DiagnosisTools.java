@@ -1,0 +1,195 @@
+package io.slurmwise.mcp;
+
+import io.slurmwise.Slurmwise;
+import io.slurmwise.backend.JobListing;
+import io.slurmwise.backend.JobQuery;
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTails;
+import io.slurmwise.classify.JobFacts;
+import io.slurmwise.diagnose.Diagnosis;
+import io.slurmwise.diagnose.LogClassification;
+import io.slurmwise.job.ExitCode;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.JobState;
+import io.slurmwise.stats.Outcome;
+import io.slurmwise.view.Views;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The diagnosis tools: diagnose_job, suggest_patch, explain_pending, classify_log. */
+final class DiagnosisTools {
+
+    static final int MAX_JOBS = 10;
+    static final int MAX_LOG_BYTES = 4 << 20;
+    /** The failure states list_jobs and last_failed look for (cancelled and preempted jobs did not fail). */
+    static final List<String> FAILED_STATES = Arrays.stream(JobState.values())
+            .filter(s -> Outcome.of(s) == Outcome.FAILED).map(Enum::name).toList();
+
+    private final Slurmwise sw;
+    private final String backendReason;
+    private final JobTools jobs;
+
+    DiagnosisTools(Slurmwise sw, String backendReason, JobTools jobs) {
+        this.sw = sw;
+        this.backendReason = backendReason;
+        this.jobs = jobs;
+    }
+
+    ToolAnswer diagnoseJob(Map<String, Object> args) {
+        Args a = new Args(args);
+        List<String> ids = new ArrayList<>(a.list("job_ids"));
+        String one = a.optional("job_id");
+        if (one != null) {
+            ids.add(0, one);
+        }
+        int lastFailed = a.integer("last_failed", 0, 0, MAX_JOBS);
+        List<Diagnosis> ds = new ArrayList<>();
+        if (lastFailed > 0) {
+            JobQuery q = JobTools.query(a, FAILED_STATES);
+            for (JobRecord j : JobListing.list(sw.backend(), q, a.optional("name"), true, lastFailed).jobs()) {
+                ds.add(sw.diagnose(j, true));
+            }
+        }
+        if (ids.size() > MAX_JOBS) {
+            throw new IllegalArgumentException("at most " + MAX_JOBS + " jobs per call, got " + ids.size());
+        }
+        for (String id : ids) {
+            ds.add(sw.diagnose(id));
+        }
+        if (ds.isEmpty() && lastFailed == 0) {
+            throw new IllegalArgumentException("give job_id (e.g. \"1001\"), job_ids, or last_failed (e.g. 3)");
+        }
+        if (ds.size() == 1 && lastFailed == 0) {
+            Map<String, Object> m = compact(Views.diagnosis(ds.get(0), backendReason));
+            return new ToolAnswer(m, summary(ds.get(0)));
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("schema", "slurmwise.diagnoses/v1");
+        m.put("backend", backendReason);
+        m.put("count", ds.size());
+        m.put("diagnoses", ds.stream().map(d -> compact(Views.diagnosis(d, backendReason))).toList());
+        Bounded.fit(m, "diagnoses", Bounded.DEFAULT_BYTES);
+        StringBuilder text = new StringBuilder(ds.isEmpty() ? "no failed jobs in the window" : "");
+        ds.forEach(d -> text.append(summary(d)).append('\n'));
+        return new ToolAnswer(m, text.toString().strip());
+    }
+
+    /** A diagnosis without the whole patched script (suggest_patch gives it) and the patch's repeated fixes. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> compact(Map<String, Object> d) {
+        Object p = d.get("patch");
+        if (p instanceof Map<?, ?> patch) {
+            Map<String, Object> small = new LinkedHashMap<>((Map<String, Object>) patch);
+            small.remove("patched_script");
+            small.remove("fixes");
+            d.put("patch", small);
+        }
+        return d;
+    }
+
+    /** One line: the job, its cause and confidence (or status), and the first fix. */
+    static String summary(Diagnosis d) {
+        if (d instanceof Diagnosis.Failed f) {
+            return "job " + f.jobId() + " " + f.job().name() + ": " + f.finding().kindId() + " ("
+                    + Math.round(f.finding().confidence() * 100) + "%) " + f.finding().kind().title()
+                    + (f.fixes().isEmpty() ? "" : "; fix: " + firstLine(f.fixes().get(0).text()));
+        }
+        if (d instanceof Diagnosis.StatusOnly so) {
+            return so.summary();
+        }
+        return "job " + d.jobId() + ": " + ((Diagnosis.NotFound) d).message();
+    }
+
+    private static String firstLine(String text) {
+        String l = text.strip().lines().findFirst().orElse("");
+        return l.length() > 160 ? l.substring(0, 157) + "..." : l;
+    }
+
+    ToolAnswer suggestPatch(Map<String, Object> args) {
+        Args a = new Args(args);
+        Diagnosis d = sw.diagnose(a.required("job_id"));
+        if (!(d instanceof Diagnosis.Failed f)) {
+            throw new IllegalArgumentException(summary(d) + " — there is no failure to patch"
+                    + (d instanceof Diagnosis.StatusOnly so && so.pending() != null ? "; explain_pending says why it waits" : ""));
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("schema", "slurmwise.patch/v1");
+        m.put("backend", backendReason);
+        m.put("job_id", f.jobId().toString());
+        m.put("kind", f.finding().kindId());
+        m.put("patch", Views.patch(f.patch()));
+        String text = "job " + f.jobId() + " (" + f.finding().kindId() + "): " + (f.patch().changes().isEmpty()
+                ? "no sbatch change suggested" + (m.get("patch") instanceof Map<?, ?> pm && pm.get("reason") != null
+                ? " (" + pm.get("reason") + ")" : "")
+                : String.join("; ", f.patch().changes().stream().map(c -> c.what()).toList()))
+                + " — never applied: the user decides";
+        if (Bounded.size(m) > Bounded.DEFAULT_BYTES) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> patch = (Map<String, Object>) m.get("patch");
+            patch.remove("patched_script");
+            m.put("truncated", true);
+        }
+        return new ToolAnswer(m, text);
+    }
+
+    ToolAnswer explainPending(Map<String, Object> args) {
+        Args a = new Args(args);
+        String id = a.optional("job_id");
+        List<JobRecord> pending;
+        if (id != null) {
+            pending = List.of(jobs.find(id));
+        } else {
+            JobQuery q = JobTools.query(a, List.of("PENDING"));
+            pending = JobListing.list(sw.backend(), q, a.optional("name"), true, a.integer("limit", 10, 1, 50)).jobs();
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("schema", "slurmwise.pending/v1");
+        m.put("backend", backendReason);
+        List<Map<String, Object>> out = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
+        for (JobRecord j : pending) {
+            Diagnosis d = sw.diagnose(j, false);
+            if (j.state() != JobState.PENDING) {
+                text.append("job ").append(j.id()).append(" is not pending: ").append(summary(d)).append('\n');
+            } else {
+                text.append(summary(d)).append('\n');
+            }
+            out.add(compact(Views.diagnosis(d, backendReason)));
+        }
+        m.put("count", out.size());
+        m.put("jobs", out);
+        Bounded.fit(m, "jobs", Bounded.DEFAULT_BYTES);
+        return new ToolAnswer(m, out.isEmpty() ? "no pending jobs" : text.toString().strip());
+    }
+
+    ToolAnswer classifyLog(Map<String, Object> args) {
+        Args a = new Args(args);
+        byte[] bytes = a.required("log").getBytes(StandardCharsets.UTF_8);
+        if (bytes.length > MAX_LOG_BYTES) {
+            throw new IllegalArgumentException("the log is " + bytes.length / (1 << 20) + " MB; send at most its last 4 MB");
+        }
+        JobFacts facts = JobFacts.NONE;
+        String state = a.optional("state");
+        if (state != null) {
+            JobState st = JobState.parse(state);
+            if (st == JobState.UNKNOWN) {
+                throw new IllegalArgumentException("'" + state + "' is not a SLURM job state");
+            }
+            facts = facts.withState(st);
+        }
+        String exit = a.optional("exit_code");
+        if (exit != null) {
+            facts = facts.withExitCode(ExitCode.parse(exit));
+        }
+        LogClassification c = sw.classifyLog(facts, List.of(LogTails.ofBytes(LogStream.STDERR, "log", bytes,
+                sw.logTailLines())));
+        Map<String, Object> m = Views.classification(List.of("log"), c.finding(), c.fixes(), c.explanation());
+        return new ToolAnswer(m, c.finding().kindId() + " (" + Math.round(c.finding().confidence() * 100) + "%) "
+                + c.finding().kind().title() + (c.fixes().isEmpty() ? "" : "; fix: " + firstLine(c.fixes().get(0).text())));
+    }
+}

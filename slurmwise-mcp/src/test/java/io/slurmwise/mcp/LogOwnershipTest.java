@@ -1,0 +1,90 @@
+package io.slurmwise.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A job's record names its own log files, and its user chose them ({@code sbatch -o /etc/shadow}). The server, run
+ * by root in CI as an admin might run it, reads a log only when the file belongs to the job's user: over MCP, a
+ * job whose StdOut points at a root-owned file is refused, and the file's text never reaches the client.
+ */
+class LogOwnershipTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String HEADER = "JobID|JobName|User|Account|Partition|QOS|State|ExitCode|DerivedExitCode|Submit|"
+            + "Start|End|Elapsed|Timelimit|ReqMem|MaxRSS|AllocCPUS|AllocTRES|NodeList|TotalCPU|ConsumedEnergyRaw|WorkDir|"
+            + "StdOut|StdErr|Reason";
+
+    private static String row(String id, String user, String out) {
+        return id + "|steal|" + user + "|lab|cpu|normal|FAILED|1:0|0:0|2026-11-20T10:00:00|2026-11-20T10:00:05|"
+                + "2026-11-20T10:01:00|00:00:55|01:00:00|4G||4|billing=4,cpu=4,mem=4G,node=1|n01|00:00:10||/tmp|"
+                + out + "|" + out + "|None";
+    }
+
+    @Test
+    void aLogThatIsNotTheJobUsersFileIsRefused(@TempDir Path dir) throws Exception {
+        String me = System.getProperty("user.name");
+        Path own = dir.resolve("own.out");
+        Files.writeString(own, "Traceback (most recent call last):\nMemoryError\n");
+        Path link = dir.resolve("innocent.out");
+        Files.createSymbolicLink(link, Path.of("/etc/shadow"));
+        Files.writeString(dir.resolve("sacct.psv"), HEADER + "\n" + row("7001", "alice", "/etc/shadow") + "\n"
+                + row("7002", "alice", link.toString()) + "\n" + row("7003", me, own.toString()) + "\n");
+        Files.writeString(dir.resolve("partitions.psv"), "PARTITION|TIMELIMIT|NODES|CPUS|MEMORY|GRES|AVAIL\ncpu|2-00:00:00|4|64|256000|(null)|up\n");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ServerParameters params = ServerParameters.builder(java)
+                .args("-cp", System.getProperty("java.class.path"), SlurmwiseMcpServer.class.getName())
+                .env(Map.of("SLURMWISE_BACKEND", "mock", "SLURMWISE_MOCK_DIR", dir.toString(),
+                        "SLURMWISE_HOME", dir.resolve("home").toString()))
+                .build();
+        McpSyncClient client = McpClient.sync(new StdioClientTransport(params, new JacksonMcpJsonMapper(JSON)))
+                .requestTimeout(Duration.ofSeconds(60)).initializationTimeout(Duration.ofSeconds(60)).build();
+        try {
+            client.initialize();
+            String shadow = Files.isReadable(Path.of("/etc/shadow")) ? Files.readString(Path.of("/etc/shadow")) : "";
+            for (String id : new String[] {"7001", "7002"}) {
+                JsonNode log = result(client, "read_job_log", Map.of("job_id", id));
+                assertThat(log.at("/logs/0/problem").asText()).contains("refusing to read")
+                        .contains("not to the job's user alice");
+                assertThat(log.at("/logs/0/text").asText()).isEmpty();
+                JsonNode d = result(client, "diagnose_job", Map.of("job_id", id));
+                assertThat(d.at("/logs/0/problem").asText()).contains("refusing to read");
+                assertThat(d.at("/logs/0/bytes_read").asInt()).isZero();
+                if (!shadow.isBlank()) {
+                    // not a line of the file, anywhere in either answer
+                    String firstLine = shadow.lines().findFirst().orElseThrow();
+                    assertThat(log.toString()).doesNotContain(firstLine);
+                    assertThat(d.toString()).doesNotContain(firstLine);
+                }
+            }
+            // the job user's own file is read
+            JsonNode own7003 = result(client, "read_job_log", Map.of("job_id", "7003"));
+            assertThat(own7003.at("/logs/0/problem").isNull()).as(own7003.toString()).isTrue();
+            assertThat(own7003.at("/logs/0/text").asText()).endsWith("MemoryError");
+        } finally {
+            client.closeGracefully();
+        }
+    }
+
+    private static JsonNode result(McpSyncClient client, String tool, Map<String, Object> args) throws Exception {
+        McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest(tool, args));
+        String text = ((McpSchema.TextContent) r.content().get(0)).text();
+        assertThat(r.isError()).as(text).isFalse();
+        return JSON.readTree(text);
+    }
+}
