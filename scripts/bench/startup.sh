@@ -21,8 +21,10 @@ time_ms() { # command...
   done | median
 }
 
-printf '%-34s %8s %8s %6s\n' command "no CDS" "AppCDS" ratio
-for args in "--version" "diagnose 1001" "diagnose 1001 --no-llm --direct" "diagnose 1001 --rules-only" "classify $root/slurmwise-backend-mock/src/main/resources/io/slurmwise/mock/cluster/logs/1008.err"; do
+# STARTUP_INSTALLED_ONLY=1: only the installed command against ./slurmwise (below)
+[ -n "${STARTUP_INSTALLED_ONLY:-}" ] || printf '%-34s %8s %8s %6s
+' command "no CDS" "AppCDS" ratio
+[ -n "${STARTUP_INSTALLED_ONLY:-}" ] || for args in "--version" "diagnose 1001" "diagnose 1001 --no-llm --direct" "diagnose 1001 --rules-only" "classify $root/slurmwise-backend-mock/src/main/resources/io/slurmwise/mock/cluster/logs/1008.err"; do
   # shellcheck disable=SC2086
   plain=$(time_ms java -XX:+UseSerialGC -cp "$cp" io.slurmwise.cli.Main $args)
   # shellcheck disable=SC2086

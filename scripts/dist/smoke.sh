@@ -143,6 +143,12 @@ check "no java on the machine: diagnose 1001 --backend mock" nojava "$h" "$rpref
 grep -q "oom" "$work/out" || fail "bundled runtime: diagnose 1001 did not find oom"
 check "no java on the machine: stats --backend mock" nojava "$h" "$rprefix/bin/slurmwise" stats --backend mock
 check "no java on the machine: MCP client on bin/slurmwise-mcp" mcp_client nojava "$h" "$rprefix/bin/slurmwise-mcp" --backend mock
+for _ in $(seq 1 180); do compgen -G "$h/.slurmwise/cds/*.lock" >/dev/null || break; sleep 1; done
+if compgen -G "$h/.slurmwise/cds/slurmwise-*.jsa" >/dev/null; then
+  check "bundled runtime: start-up archive used (-Xshare:on)" nojava "$h" SLURMWISE_JAVA_OPTS=-Xshare:on "$rprefix/bin/slurmwise" --version
+else
+  fail "bundled runtime: no start-up archive in $h/.slurmwise/cds: $(ls "$h/.slurmwise/cds" 2>&1)"
+fi
 [ "$(snapshot "$rprefix")" = "$before" ] && ok "nothing written under the prefix" || fail "files under $rprefix changed"
 
 echo "== install.sh --prefix and Lmod"

@@ -20,7 +20,7 @@ import java.util.List;
  * Writes the shell completion scripts and the man page of the {@code slurmwise} command from its picocli model, so
  * they never drift from the real options. Run at package time by the slurmwise-dist build:
  * {@code CommandDocs OUTPUT_DIR VERSION [DATE]} writes {@code share/completion/slurmwise.bash},
- * {@code share/completion/_slurmwise} (zsh) and {@code share/man/man1/slurmwise.1} under OUTPUT_DIR.
+ * {@code share/completion/slurmwise.zsh} and {@code share/man/man1/slurmwise.1} under OUTPUT_DIR.
  */
 public final class CommandDocs {
 
@@ -38,7 +38,7 @@ public final class CommandDocs {
         CommandLine cmd = commandLine();
         Path completion = Files.createDirectories(out.resolve("share/completion"));
         Files.writeString(completion.resolve("slurmwise.bash"), bash(cmd), StandardCharsets.UTF_8);
-        Files.writeString(completion.resolve("_slurmwise"), zsh(cmd), StandardCharsets.UTF_8);
+        Files.writeString(completion.resolve("slurmwise.zsh"), zsh(cmd), StandardCharsets.UTF_8);
         Path man = Files.createDirectories(out.resolve("share/man/man1"));
         Files.writeString(man.resolve("slurmwise.1"), manPage(cmd, version, date), StandardCharsets.UTF_8);
     }
@@ -53,11 +53,9 @@ public final class CommandDocs {
         return AutoComplete.bash("slurmwise", cmd);
     }
 
-    /** A zsh completion file for fpath: zsh's bash-completion emulation running the bash script. */
+    /** The same script for zsh users to source: picocli's script turns on zsh's bash-completion emulation itself. */
     static String zsh(CommandLine cmd) {
-        return "#compdef slurmwise\n"
-                + "# slurmwise completion for zsh: put this file's folder on fpath (before compinit), or source it.\n"
-                + "autoload -U +X bashcompinit && bashcompinit\n"
+        return "# slurmwise completion for zsh: source this file from ~/.zshrc (after compinit).\n"
                 + bash(cmd).replaceAll("(?m)^#!.*\\n", "");
     }
 

@@ -61,7 +61,8 @@ class CommandDocsTest {
             assertThat(bash).contains(c.name());
         }
         String zsh = CommandDocs.zsh(cmd);
-        assertThat(zsh).startsWith("#compdef slurmwise\n").contains("bashcompinit", "_complete_slurmwise");
+        assertThat(zsh).startsWith("# slurmwise completion for zsh").contains("ZSH_VERSION", "bashcompinit",
+                "complete -F _complete_slurmwise");
     }
 
     private String section(String qualifiedName) {
