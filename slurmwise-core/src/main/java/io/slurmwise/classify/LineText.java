@@ -90,26 +90,142 @@ final class LineText {
      * logger prefix is peeled off.
      */
     static boolean find(Pattern p, String line, boolean anchored) {
-        String clean = stripAnsi(line);
-        for (String seg : segments(clean)) {
-            if (p.matcher(seg).find()) {
-                return true;
-            }
-            if (anchored) {
-                String s = seg;
-                for (int n = 0; n < MAX_PREFIXES; n++) {
-                    Matcher m = PREFIX.matcher(s);
-                    if (!m.find() || m.end() == 0) {
-                        break;
+        return new Reading(line).find(new SignatureRegex(p, null, anchored, java.util.List.of()));
+    }
+
+    /**
+     * One line as a reader sees it, worked out once for every signature tested on it: its {@code \r} segments
+     * without colour escapes, each segment's peeled forms (computed when an anchored signature first asks) and
+     * their ASCII-lowered copies (computed when a {@code (?i)} signature first asks).
+     */
+    static final class Reading {
+        private final String[] segments;
+        private final boolean ascii;
+        private String[][] peeled;  // per segment: the segment, then each form with one more prefix peeled off
+        private String[] loweredSegments;
+        private String[][] lowered; // the same texts with ASCII letters lowered (same length, same offsets)
+
+        Reading(String line) {
+            String clean = stripAnsi(line);
+            this.segments = segments(clean);
+            this.ascii = isAscii(clean);
+        }
+
+        /** Whether the signature finds a match in any form of this line (see {@link LineText#find}). */
+        boolean find(SignatureRegex sig) {
+            // the lowered program is exact only on ASCII text (Unicode folds e.g. the Kelvin sign to k)
+            boolean lower = sig.lower() != null && ascii;
+            Pattern p = lower ? sig.lower() : sig.regex();
+            if (!sig.anchored()) {
+                String[] texts = lower ? loweredSegments() : segments;
+                // a match starts at one of the leading literals: start there, or skip a line without any
+                String[] folded = ascii && !sig.leading().isEmpty() ? loweredSegments() : null;
+                for (int i = 0; i < texts.length; i++) {
+                    int from = folded == null ? 0 : firstOf(folded[i], sig.leading());
+                    if (from >= 0 && p.matcher(texts[i]).find(from)) {
+                        return true;
                     }
-                    s = s.substring(m.end());
+                }
+                return false;
+            }
+            String[][] forms = lower ? loweredPeeled() : peeled();
+            for (String[] seg : forms) {
+                for (String s : seg) {
                     if (p.matcher(s).find()) {
                         return true;
                     }
                 }
             }
+            return false;
         }
-        return false;
+
+        private String[][] peeled() {
+            if (peeled == null) {
+                peeled = new String[segments.length][];
+                for (int i = 0; i < segments.length; i++) {
+                    peeled[i] = peel(segments[i]);
+                }
+            }
+            return peeled;
+        }
+
+        private String[] loweredSegments() {
+            if (loweredSegments == null) {
+                loweredSegments = new String[segments.length];
+                for (int i = 0; i < segments.length; i++) {
+                    loweredSegments[i] = lowerAscii(segments[i]);
+                }
+            }
+            return loweredSegments;
+        }
+
+        private String[][] loweredPeeled() {
+            if (lowered == null) {
+                String[][] forms = peeled();
+                lowered = new String[forms.length][];
+                for (int i = 0; i < forms.length; i++) {
+                    String low = lowerAscii(forms[i][0]);
+                    lowered[i] = new String[forms[i].length];
+                    for (int k = 0; k < forms[i].length; k++) {
+                        // a peeled form is a suffix of its segment: lowering keeps offsets, so cut the lowered copy
+                        lowered[i][k] = low.substring(forms[i][0].length() - forms[i][k].length());
+                    }
+                }
+            }
+            return lowered;
+        }
+    }
+
+    /** The segment, then each form with one more launcher or logger prefix peeled off (at most {@link #MAX_PREFIXES}). */
+    private static String[] peel(String seg) {
+        java.util.List<String> forms = new java.util.ArrayList<>(2);
+        forms.add(seg);
+        String s = seg;
+        for (int n = 0; n < MAX_PREFIXES; n++) {
+            Matcher m = PREFIX.matcher(s);
+            if (!m.find() || m.end() == 0) {
+                break;
+            }
+            s = s.substring(m.end());
+            forms.add(s);
+        }
+        return forms.toArray(String[]::new);
+    }
+
+    /** The first offset in {@code s} where any of {@code literals} occurs, or -1. */
+    private static int firstOf(String s, java.util.List<String> literals) {
+        int first = -1;
+        for (String lit : literals) {
+            int at = s.indexOf(lit);
+            if (at >= 0 && (first < 0 || at < first)) {
+                first = at;
+            }
+        }
+        return first;
+    }
+
+    private static boolean isAscii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 128) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code s} with A-Z lowered and every other char kept (so lengths and offsets are unchanged). */
+    static String lowerAscii(String s) {
+        char[] c = null;
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch >= 'A' && ch <= 'Z') {
+                if (c == null) {
+                    c = s.toCharArray();
+                }
+                c[i] = (char) (ch + 32);
+            }
+        }
+        return c == null ? s : new String(c);
     }
 
     /** Whether a pattern has a {@code ^} anchor outside a character class (so a prefix would stop it). */

@@ -29,6 +29,56 @@ final class Literals {
         return out;
     }
 
+    /**
+     * The literals (lowercase) one of which every match starts with: when the pattern is, after an optional leading
+     * {@code (?i)} and {@code \b}, a group of plain literal alternatives followed by the rest, as in
+     * {@code (?i)\b(Prolog|Epilog) failed}; empty otherwise. A regex with such a start has no literal prefix for RE2J
+     * to skip to, so the caller starts it at the first of these literals, or not at all when none is there.
+     */
+    static List<String> leading(String pattern) {
+        String p = pattern.startsWith("(?i)") ? pattern.substring(4) : pattern;
+        int i = p.startsWith("\\b") ? 2 : 0;
+        if (splitTopLevel(p).size() != 1 || i >= p.length() || p.charAt(i) != '(') {
+            return List.of();
+        }
+        int end = skipGroup(p, i);
+        if (p.charAt(end - 1) != ')' || (end < p.length() && "?*{".indexOf(p.charAt(end)) >= 0)) {
+            return List.of(); // unclosed, or an optional group: a match need not start with it
+        }
+        String inner = p.substring(i + 1, end - 1);
+        if (inner.startsWith("?:")) {
+            inner = inner.substring(2);
+        } else if (inner.startsWith("?")) {
+            return List.of(); // a flag or named group
+        }
+        List<String> out = new ArrayList<>();
+        for (String alt : splitTopLevel(inner)) {
+            String lit = plainLiteral(alt);
+            if (lit == null || lit.isEmpty()) {
+                return List.of();
+            }
+            out.add(lit.toLowerCase(java.util.Locale.ROOT));
+        }
+        return out;
+    }
+
+    /** The text {@code alt} matches when it is a plain ASCII literal (escaped punctuation allowed), else null. */
+    private static String plainLiteral(String alt) {
+        StringBuilder b = new StringBuilder(alt.length());
+        for (int i = 0; i < alt.length(); i++) {
+            char c = alt.charAt(i);
+            if (c == '\\' && i + 1 < alt.length() && alt.charAt(i + 1) < 128
+                    && !Character.isLetterOrDigit(alt.charAt(i + 1))) {
+                b.append(alt.charAt(++i));
+            } else if ((c < 128 && Character.isLetterOrDigit(c)) || " '_-:,/=\"".indexOf(c) >= 0) {
+                b.append(c);
+            } else {
+                return null;
+            }
+        }
+        return b.toString();
+    }
+
     /** Short literals of punctuation only ({@code *}, {@code ***}) are rare enough in logs to prefilter on. */
     private static boolean isRarePunctuation(String lit) {
         return lit.chars().allMatch(c -> c == '*' || c == '#' || c == '@' || c == '%' || c == '^' || c == '~');

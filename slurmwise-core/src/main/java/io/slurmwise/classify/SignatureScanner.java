@@ -55,7 +55,7 @@ public final class SignatureScanner {
     private final int[] delta;          // state * 256 + byte -> state
     private final int[][] outputs;      // state -> signature indexes whose literal ends here
     private final int[] always;         // signatures tested on every line
-    private final boolean[] anchored;   // signatures with a ^ anchor: also tested with line prefixes peeled off
+    private final SignatureRegex[] regexes; // how each signature is tested (lowered (?i), ^ anchors peeled)
 
     /**
      * Every match is reported, benign noise included: the caller applies the kinds' ignore lists (the classifier
@@ -124,9 +124,10 @@ public final class SignatureScanner {
             outputs[i] = out.get(i).isEmpty() ? null : out.get(i).stream().mapToInt(Integer::intValue).toArray();
         }
         always = alwaysList.stream().mapToInt(Integer::intValue).toArray();
-        anchored = new boolean[this.signatures.size()];
-        for (int s = 0; s < anchored.length; s++) {
-            anchored[s] = LineText.anchored(this.signatures.get(s).pattern());
+        regexes = new SignatureRegex[this.signatures.size()];
+        for (int s = 0; s < regexes.length; s++) {
+            Signature sig = this.signatures.get(s);
+            regexes[s] = SignatureRegex.of(sig.pattern(), sig.regex());
         }
     }
 
@@ -244,8 +245,9 @@ public final class SignatureScanner {
             int end = indexOf(text, (byte) '\n', start, text.length);
             if (end > start || end < text.length) {
                 String s = decode(text, start, Math.min(end, start + 2 * WINDOW));
+                LineText.Reading reading = new LineText.Reading(s);
                 for (int a : always) {
-                    if (lastLineTested[a] != line && LineText.find(signatures.get(a).regex(), s, anchored[a])) {
+                    if (lastLineTested[a] != line && reading.find(regexes[a])) {
                         sink.match(signatures.get(a), line, s);
                     }
                 }
@@ -265,11 +267,15 @@ public final class SignatureScanner {
     private final class LineVerdicts {
         private final java.util.BitSet tested = new java.util.BitSet();
         private final java.util.BitSet matched = new java.util.BitSet();
+        private LineText.Reading reading; // the line's segments and peeled forms, shared by its signatures
 
         boolean matches(int s, String line) {
             if (!tested.get(s)) {
                 tested.set(s);
-                if (LineText.find(signatures.get(s).regex(), line, anchored[s])) {
+                if (reading == null) {
+                    reading = new LineText.Reading(line);
+                }
+                if (reading.find(regexes[s])) {
                     matched.set(s);
                 }
             }
