@@ -103,7 +103,8 @@ public final class JobsCommand implements Callable<Integer> {
         Style st = cli.style();
         Table t = new Table(st, "JOBID", "NAME", "USER", "PARTITION", "STATE", "EXIT", "ELAPSED", "LIMIT", "END", "KIND", "REASON")
                 .flexible("REASON", 10).flexible("LIMIT", 10).flexible("STATE", 13).flexible("END", 16)
-                .flexible("NAME", 15).flexible("PARTITION", 9).flexible("KIND", 10);
+                .flexible("NAME", 15).flexible("PARTITION", 9).flexible("KIND", 10)
+                .keep("STATE", 13);
         for (JobRecord j : r.jobs()) {
             boolean started = j.start() != null && j.state() != JobState.PENDING;
             t.row(j.id().toString(), j.name(), nz(j.user()), nz(j.partition()),

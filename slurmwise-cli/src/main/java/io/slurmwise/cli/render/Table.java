@@ -15,6 +15,7 @@ public final class Table {
     private final List<String[]> rows = new ArrayList<>();
     /** Column index -> the width it may shrink to before the others give way. */
     private final java.util.Map<Integer, Integer> flexible = new java.util.HashMap<>();
+    private final java.util.Map<Integer, Integer> kept = new java.util.HashMap<>();
 
     public Table(Style style, String... header) {
         this.style = style;
@@ -36,6 +37,16 @@ public final class Table {
             throw new IllegalArgumentException("no column " + h);
         }
         flexible.put(i, Math.max(min, h.length()));
+        return this;
+    }
+
+    /** A column the others give way to before it is cut below {@code min} (a state word: OUT_OF_MEMORY is 13). */
+    public Table keep(String h, int min) {
+        int i = java.util.Arrays.asList(header).indexOf(h);
+        if (i < 0) {
+            throw new IllegalArgumentException("no column " + h);
+        }
+        kept.put(i, min);
         return this;
     }
 
@@ -73,6 +84,11 @@ public final class Table {
             if (widest < 0) {
                 widest = widest(w, false);
             }
+            if (widest < 0) {
+                // only kept columns have room left: they give way too rather than overflow the terminal
+                kept.clear();
+                widest = widest(w, false);
+            }
             if (w[widest] <= 4) {
                 break;
             }
@@ -87,7 +103,8 @@ public final class Table {
         int widest = -1;
         int most = 0;
         for (int i = 0; i < w.length; i++) {
-            int room = flexibleOnly ? (flexible.containsKey(i) ? w[i] - flexible.get(i) : 0) : w[i];
+            int room = flexibleOnly ? (flexible.containsKey(i) ? w[i] - flexible.get(i) : 0)
+                    : kept.containsKey(i) && w[i] > 4 ? Math.max(0, w[i] - kept.get(i)) : w[i];
             if (room > most) {
                 widest = i;
                 most = room;
