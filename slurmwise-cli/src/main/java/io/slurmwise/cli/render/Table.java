@@ -80,14 +80,13 @@ public final class Table {
         }
         int total = java.util.Arrays.stream(w).sum() + 2 * (w.length - 1);
         while (total > style.width()) {
-            int widest = widest(w, true);
+            int widest = widest(w, true, true);
             if (widest < 0) {
-                widest = widest(w, false);
+                widest = widest(w, false, true);
             }
             if (widest < 0) {
                 // only kept columns have room left: they give way too rather than overflow the terminal
-                kept.clear();
-                widest = widest(w, false);
+                widest = widest(w, false, false);
             }
             if (w[widest] <= 4) {
                 break;
@@ -99,12 +98,12 @@ public final class Table {
     }
 
     /** The column with the most room above its minimum (flexible ones only: -1 when none has room left). */
-    private int widest(int[] w, boolean flexibleOnly) {
+    private int widest(int[] w, boolean flexibleOnly, boolean honourKept) {
         int widest = -1;
         int most = 0;
         for (int i = 0; i < w.length; i++) {
             int room = flexibleOnly ? (flexible.containsKey(i) ? w[i] - flexible.get(i) : 0)
-                    : kept.containsKey(i) && w[i] > 4 ? Math.max(0, w[i] - kept.get(i)) : w[i];
+                    : honourKept && kept.containsKey(i) ? Math.max(0, w[i] - kept.get(i)) : w[i];
             if (room > most) {
                 widest = i;
                 most = room;
