@@ -39,6 +39,7 @@ final class RawMcpClient implements AutoCloseable {
     private final AtomicLong lines = new AtomicLong();
     private final Object signal = new Object();
     private Thread stdoutReader;
+    private volatile boolean paused;
 
     private RawMcpClient(Process process) {
         this.process = process;
@@ -70,6 +71,29 @@ final class RawMcpClient implements AutoCloseable {
             stdoutReader = new Thread(this::readStdout, "server-stdout");
             stdoutReader.setDaemon(true);
             stdoutReader.start();
+        }
+    }
+
+    /** Stops reading the server's stdout after the chunk being read (its pipe then fills). */
+    void pauseReading() {
+        paused = true;
+    }
+
+    void resumeReading() {
+        paused = false;
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+    }
+
+    /** CPU time the server process has used, in clock ticks (Linux), or -1. */
+    long cpuTicks() {
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(process.pid()), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
     }
 
@@ -224,6 +248,11 @@ final class RawMcpClient implements AutoCloseable {
             byte[] buf = new byte[64 * 1024];
             int n;
             while ((n = in.read(buf)) > 0) {
+                synchronized (signal) {
+                    while (paused) {
+                        signal.wait(200);
+                    }
+                }
                 int start = 0;
                 for (int i = 0; i < n; i++) {
                     if (buf[i] == '\n') {
@@ -240,6 +269,8 @@ final class RawMcpClient implements AutoCloseable {
             }
         } catch (IOException e) {
             // the process ended
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -7,7 +7,7 @@ import java.util.Arrays;
 /**
  * Splits a byte stream into newline-terminated lines without ever holding more than {@code cap} bytes of one: a
  * longer line is read through and dropped, keeping only its first {@link #HEAD} bytes (where a client's id and
- * method usually are). A trailing {@code \r} is removed; a last line without a newline still counts.
+ * method usually are; fewer when the cap is smaller). A trailing {@code \r} is removed; a last line without a newline still counts.
  */
 final class LineReader {
 
@@ -70,7 +70,7 @@ final class LineReader {
             if (!over && len + chunk > cap) {
                 over = true;
             }
-            int room = over ? Math.min(chunk, HEAD - len) : chunk;
+            int room = over ? Math.min(chunk, Math.min(HEAD, cap) - len) : chunk;
             if (room > 0) {
                 if (len + room > line.length) {
                     line = Arrays.copyOf(line, Math.max(len + room, Math.min(cap, line.length * 2)));
@@ -88,7 +88,7 @@ final class LineReader {
 
     private Frame frame(int len, long total, boolean over) {
         if (over) {
-            return new TooLong(Arrays.copyOf(line, Math.min(len, HEAD)), total);
+            return new TooLong(Arrays.copyOf(line, Math.min(len, Math.min(HEAD, cap))), total);
         }
         if (len > 0 && line[len - 1] == '\r') {
             len--;
