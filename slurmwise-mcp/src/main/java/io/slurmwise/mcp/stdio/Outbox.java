@@ -25,7 +25,7 @@ final class Outbox {
     private long waiting;
     private boolean writing;
     private boolean failed;
-    private long written;
+    private boolean closed;
 
     Outbox(OutputStream out, long budget, Runnable onFailure) {
         this.out = new BufferedOutputStream(out, 64 * 1024);
@@ -50,10 +50,10 @@ final class Outbox {
     }
 
     private synchronized boolean enqueue(byte[] line, long limit) throws InterruptedException {
-        while (!failed && waiting > 0 && waiting + line.length > limit) {
+        while (!failed && !closed && waiting > 0 && waiting + line.length > limit) {
             wait();
         }
-        if (failed) {
+        if (failed || closed) {
             return false;
         }
         queue.add(line);
@@ -75,8 +75,10 @@ final class Outbox {
         return !failed;
     }
 
-    synchronized long written() {
-        return written;
+    /** Takes no more answers and lets every waiting producer go; the writer ends once the queue is written. */
+    synchronized void close() {
+        closed = true;
+        notifyAll();
     }
 
     private void writeLoop() {
@@ -85,14 +87,18 @@ final class Outbox {
                 byte[] line;
                 boolean last;
                 synchronized (this) {
-                    while (queue.isEmpty()) {
+                    while (queue.isEmpty() && !closed) {
                         writing = false;
                         notifyAll();
                         wait();
                     }
                     line = queue.poll();
-                    writing = true;
+                    writing = line != null;
                     last = queue.isEmpty();
+                }
+                if (line == null) {
+                    out.flush();  // closed and all written (outside the lock: a stalled client must not hold it)
+                    return;
                 }
                 out.write(line);
                 out.write('\n');
@@ -101,7 +107,6 @@ final class Outbox {
                 }
                 synchronized (this) {
                     waiting -= line.length;
-                    written++;
                     notifyAll();
                 }
             }

@@ -101,6 +101,7 @@ public final class StdioTransport implements McpServerTransportProvider {
             Thread.currentThread().interrupt();
         } finally {
             workers.shutdownNow();
+            outbox.close();
             if (busy.get() > 0) {
                 notices.accept(busy.get() + " calls were answered busy (more than " + limits.queuedCalls()
                         + " waiting)");

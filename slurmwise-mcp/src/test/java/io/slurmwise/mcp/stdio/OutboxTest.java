@@ -81,8 +81,38 @@ class OutboxTest {
         out.go.countDown();
         calls.join(5000);
         assertThat(calls.isAlive()).isFalse();
+        for (int i = 0; i < 100 && !failed.get(); i++) {
+            Thread.sleep(20);  // the failure is told right after the waiting calls are let go
+        }
         assertThat(failed.get()).isTrue();
         assertThat(box.put(answer)).isFalse();
         assertThat(box.drain(1, TimeUnit.SECONDS)).isFalse();
+    }
+
+    @Test
+    void closingLetsWaitingCallsGoAndTakesNoMore() throws Exception {
+        Stalled out = new Stalled();
+        Outbox box = new Outbox(out, 1024, () -> { });
+        box.start();
+        AtomicBoolean refused = new AtomicBoolean();
+        Thread calls = new Thread(() -> {
+            try {
+                while (box.put(new byte[512])) {
+                    Thread.onSpinWait();
+                }
+                refused.set(true);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        calls.setDaemon(true);
+        calls.start();
+        Thread.sleep(300);
+        assertThat(calls.isAlive()).as("waiting on the stalled client").isTrue();
+        box.close();
+        calls.join(5000);
+        assertThat(refused.get()).isTrue();
+        assertThat(box.putReply(new byte[10])).isFalse();
+        out.go.countDown();
     }
 }
