@@ -3,6 +3,7 @@ package io.slurmwise.backend;
 import io.slurmwise.config.Settings;
 
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Service provider for a {@link SlurmBackend}, listed in
@@ -20,4 +21,12 @@ public interface BackendProvider {
     int autoRank();
 
     SlurmBackend create(Settings settings);
+
+    /**
+     * As {@link #create(Settings)}, with a place to tell the user what a query left out (rows the cluster printed
+     * that could not be read), a line each; backends without such news ignore it.
+     */
+    default SlurmBackend create(Settings settings, Consumer<String> notices) {
+        return create(settings);
+    }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -45,6 +46,12 @@ public final class Backends {
     }
 
     public static Selection select(Settings settings, ClassLoader loader) {
+        return select(settings, loader, null);
+    }
+
+    /** @param notices where the backend tells what a query left out (see {@link BackendProvider#create(Settings, Consumer)}); may be null */
+    public static Selection select(Settings settings, ClassLoader loader, Consumer<String> notices) {
+        Consumer<String> tell = notices == null ? m -> { } : notices;
         Map<String, BackendProvider> providers = providers(loader);
         if (providers.isEmpty()) {
             throw new BackendUnavailableException("no slurmwise backend is on the classpath; add "
@@ -61,7 +68,7 @@ public final class Backends {
             if (why.isPresent()) {
                 throw new BackendUnavailableException("backend '" + wanted + "' cannot run here: " + why.get());
             }
-            return new Selection(p.create(settings), "backend " + wanted + " (requested)");
+            return new Selection(p.create(settings, tell), "backend " + wanted + " (requested)");
         }
         List<BackendProvider> ranked = providers.values().stream()
                 .sorted(Comparator.comparingInt(BackendProvider::autoRank).reversed())
@@ -71,7 +78,7 @@ public final class Backends {
             Optional<String> why = p.unavailableReason(settings);
             if (why.isEmpty()) {
                 String reason = "backend " + p.name() + " (auto" + (skipped.isEmpty() ? "" : "; " + String.join("; ", skipped)) + ")";
-                return new Selection(p.create(settings), reason);
+                return new Selection(p.create(settings, tell), reason);
             }
             skipped.add(p.name() + ": " + why.get());
         }
