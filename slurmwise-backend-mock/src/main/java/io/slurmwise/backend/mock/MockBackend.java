@@ -26,6 +26,8 @@ import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -51,8 +53,10 @@ public final class MockBackend implements SlurmBackend {
     private final List<Partition> partitions;
     private final Properties properties;
     private final Consumer<String> notices;
-    // how far timestamps move (replay.shift-to-now): found by one pass over the export, on the first query
+    // found by one pass over the export, on the first question: how far timestamps move (replay.shift-to-now),
+    // and how many records repeat the JobID of the record before them (sacct -D prints a job's runs together)
     private Duration shift;
+    private long repeated;
 
     MockBackend(FixtureSource source, LocalDateTime now) {
         this(source, now, null);
@@ -148,25 +152,33 @@ public final class MockBackend implements SlurmBackend {
 
     private synchronized Duration shift() {
         if (shift == null) {
-            shift = Duration.ZERO;
-            if (Boolean.parseBoolean(properties.getProperty("replay.shift-to-now", "false"))) {
-                LocalDateTime newest = null;
-                try (SacctReader r = open()) {
-                    while (r.hasNext()) {
-                        JobRecord j = r.next();
-                        for (LocalDateTime t : new LocalDateTime[] {j.submit(), j.start(), j.end()}) {
-                            if (t != null && (newest == null || t.isAfter(newest))) {
-                                newest = t;
-                            }
-                        }
-                    }
+            survey();
+        }
+        return shift;
+    }
+
+    private void survey() {
+        LocalDateTime newest = null;
+        long repeats = 0;
+        String previous = null;
+        try (SacctReader r = open()) {
+            while (r.hasNext()) {
+                JobRecord j = r.next();
+                String id = j.id().toString();
+                if (id.equals(previous)) {
+                    repeats++;
                 }
-                if (newest != null) {
-                    shift = Duration.between(newest, now.truncatedTo(ChronoUnit.MINUTES).minusMinutes(5));
+                previous = id;
+                for (LocalDateTime t : new LocalDateTime[] {j.submit(), j.start(), j.end()}) {
+                    if (t != null && (newest == null || t.isAfter(newest))) {
+                        newest = t;
+                    }
                 }
             }
         }
-        return shift;
+        repeated = repeats;
+        shift = newest == null || !Boolean.parseBoolean(properties.getProperty("replay.shift-to-now", "false"))
+                ? Duration.ZERO : Duration.between(newest, now.truncatedTo(ChronoUnit.MINUTES).minusMinutes(5));
     }
 
     private static JobRecord shifted(JobRecord j, Duration delta) {
@@ -183,36 +195,50 @@ public final class MockBackend implements SlurmBackend {
         return "mock";
     }
 
+    /** Where the fixtures come from, and how many records repeat a JobID when some do. */
     public String describe() {
-        return source.describe();
+        long repeats = repeatedRecords();
+        return source.describe() + (repeats == 0 ? "" : " (" + repeats + (repeats == 1 ? " record repeats"
+                : " records repeat") + " a JobID: a requeued job's runs, as sacct -D lists them; each run counts in"
+                + " stats, the last is the job)");
+    }
+
+    /** Records that repeat the JobID of the record before them (a requeued job's earlier runs, as sacct -D prints them). */
+    public synchronized long repeatedRecords() {
+        shift();
+        return repeated;
     }
 
     /**
-     * The records {@code sacct -j ID} would print for the id, decided by {@link JobLookup#of}: one pass over the
-     * export (a record listed twice: the last one, as a later export row is the newer).
+     * The records {@code sacct -j ID} would print for the id, decided by {@link JobLookup#of}, from one pass over
+     * the export: the id's own records (a requeued job's runs), else the tasks of the array or the components of
+     * the het job it names (the last record of each).
      */
     @Override
     public JobLookup lookup(JobId id) {
         String wanted = id.withoutStep().toString();
-        JobRecord exact = null;
-        List<JobRecord> tasks = new ArrayList<>();
-        boolean wholeArray = JobLookup.namesWholeArray(id);
+        JobId whole = id.withoutStep();
+        boolean group = JobLookup.namesWholeArray(whole);
+        List<JobRecord> exact = new ArrayList<>();
+        Map<String, JobRecord> members = new LinkedHashMap<>();
         try (Stream<JobRecord> s = replay()) {
             Iterator<JobRecord> it = s.iterator();
             while (it.hasNext()) {
                 JobRecord j = it.next();
                 if (j.id().toString().equals(wanted)) {
-                    exact = j;
-                } else if (wholeArray && j.id().arrayJobId() == id.jobId()
-                        && (j.id().isArrayTask() || j.id().arraySpec() != null)) {
-                    tasks.add(j);
+                    exact.add(j);
+                } else if (group && exact.isEmpty() && JobLookup.isMember(j.id(), whole)) {
+                    members.put(j.id().toString(), j);
                 }
             }
         }
-        return JobLookup.of(id, exact != null ? List.of(exact) : tasks, UnaryOperator.identity());
+        return JobLookup.of(id, exact.isEmpty() ? new ArrayList<>(members.values()) : exact, UnaryOperator.identity());
     }
 
-    /** The export's jobs that the query selects, replayed from the file as they are read. */
+    /**
+     * The export's jobs that the query selects, replayed from the file as they are read: every record in the
+     * window, a requeued job's runs each (each used its allocation).
+     */
     @Override
     public Stream<JobRecord> jobs(JobQuery q) {
         return replay().filter(q::covers);
