@@ -119,7 +119,7 @@ class PeerFixturesTest {
     void jobstatsExportsWithoutJobIdAreRefusedWithTheReason() throws IOException {
         assertThatThrownBy(() -> read("jobstats"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("sacct output has no JobID column; its header was: JobIDRaw|Start|End")
+                .hasMessageStartingWith("sacct output has no JobID column; its header was: `JobIDRaw|Start|End")
                 .hasMessageContaining("expected the output of sacct -P --format=JobID,...");
     }
 
