@@ -54,9 +54,13 @@ public record JobId(long jobId, Integer arrayTask, String arraySpec, Integer het
         if (id == 0) {
             throw new InvalidJobIdException(trimmed);
         }
-        Integer task = m.group(2) == null ? null : Integer.valueOf(Integer.parseInt(m.group(2)));
-        Integer het = m.group(4) == null ? null : Integer.valueOf(Integer.parseInt(m.group(4)));
-        return new JobId(id, task, m.group(3), het, m.group(5));
+        try {
+            Integer task = m.group(2) == null ? null : Integer.valueOf(Integer.parseInt(m.group(2)));
+            Integer het = m.group(4) == null ? null : Integer.valueOf(Integer.parseInt(m.group(4)));
+            return new JobId(id, task, m.group(3), het, m.group(5));
+        } catch (NumberFormatException e) { // a task or component number beyond an int
+            throw new InvalidJobIdException(trimmed);
+        }
     }
 
     /** Like {@link #parse} but empty instead of an exception. */

@@ -32,7 +32,9 @@ public record MemoryRequest(DataSize size, Per per) {
             case CPU -> Math.max(1, cpus);
             case GPU -> Math.max(1, gpus);
         };
-        return new DataSize(size.bytes() * factor);
+        long bytes = size.bytes();
+        // saturate: a request times a huge count is "more than any node has", not a negative size
+        return new DataSize(bytes > Long.MAX_VALUE / factor ? Long.MAX_VALUE : bytes * factor);
     }
 
     @Override

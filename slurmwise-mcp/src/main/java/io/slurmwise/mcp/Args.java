@@ -38,12 +38,14 @@ final class Args {
             return dflt;
         }
         try {
-            int n = v instanceof Number num ? num.intValue() : Integer.parseInt(v.toString().strip());
+            // a JSON number exactly (2^32+5 must not wrap to 5, nor 20.5 round to 20); text as a decimal integer
+            int n = v instanceof Number num ? new java.math.BigDecimal(num.toString()).intValueExact()
+                    : Integer.parseInt(v.toString().strip());
             if (n < min || n > max) {
                 throw new NumberFormatException();
             }
             return n;
-        } catch (NumberFormatException e) {
+        } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException(name + " must be a whole number from " + min + " to " + max + ", got " + v);
         }
     }
