@@ -25,14 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * State that survives a kill: {@code watch --once} and {@code kb build} (real CLI processes on the mock cluster, each
  * with its own SLURMWISE_HOME) are killed with SIGKILL at random points, {@code slurmwise.kill.rounds} times each
- * (3 in every build, 50 with -Pfuzz). The next run must not crash, must not lose a failure (watch is at least once:
+ * (2 in every build, 50 with -Pfuzz). The next run must not crash, must not lose a failure (watch is at least once:
  * every failed job of the mock is reported by the killed run's complete lines or the next run's), and must leave a
- * state or index that a third run reads without complaint.
+ * state or index that a third run (every tenth round, and after any report) reads without complaint.
  */
 @Tag("fuzz")
 class KillSurvivalTest {
 
-    static final int ROUNDS = Integer.getInteger("slurmwise.kill.rounds", 3);
+    static final int ROUNDS = Integer.getInteger("slurmwise.kill.rounds", 2);
     static final ObjectMapper M = new ObjectMapper();
 
     record Run(int code, String out, String err, boolean killed) {
@@ -107,10 +107,12 @@ class KillSurvivalTest {
                     .isLessThanOrEqualTo(1);
             seen.addAll(reported(next.out()));
             assertThat(seen).as("round %d: every failure reported at least once", round).isEqualTo(failed);
-            Run third = cli(home, -1, "watch", "--once", "--json");
-            assertThat(third.code()).isZero();
-            assertThat(third.err()).as("round %d: nothing more to report", round).isBlank();
-            assertThat(third.out()).isBlank();
+            if (round % 10 == 0 || !next.err().isBlank()) { // a third run (after a report, and now and then)
+                Run third = cli(home, -1, "watch", "--once", "--json");
+                assertThat(third.code()).isZero();
+                assertThat(third.err()).as("round %d: nothing more to report", round).isBlank();
+                assertThat(third.out()).isBlank();
+            }
         }
         System.out.printf("kill: watch --once killed %d times in %d rounds (a whole run %d ms); no failure lost%n",
                 killedMidway, ROUNDS, wholeMillis);
@@ -137,8 +139,10 @@ class KillSurvivalTest {
             killedMidway += killed.killed() ? 1 : 0;
             // the next run that needs the index reads it or builds it, and finds what a whole build finds
             assertThat(search(home)).as("round %d", round).isEqualTo(expected);
-            Run again = cli(home, -1, "kb", "search", "out of memory", "--json");
-            assertThat(again.err()).as("round %d: nothing to say the second time", round).isBlank();
+            if (round % 10 == 0) {
+                Run again = cli(home, -1, "kb", "search", "out of memory", "--json");
+                assertThat(again.err()).as("round %d: nothing to say the second time", round).isBlank();
+            }
         }
         System.out.printf("kill: kb build killed %d times in %d rounds (a whole build %d ms); index always usable%n",
                 killedMidway, ROUNDS, wholeMillis);
