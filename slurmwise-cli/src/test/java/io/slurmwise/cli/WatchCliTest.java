@@ -93,12 +93,33 @@ class WatchCliTest {
     }
 
     @Test
-    void badOptionsAndABrokenStateFileSayWhatToDo(@TempDir Path home) throws IOException {
+    void badOptionsSayWhatToDo(@TempDir Path home) {
         assertThat(watch(home, "--interval", "5 minutes").code()).isEqualTo(ExitCodes.USAGE);
         assertThat(watch(home, "--max-polls", "0").code()).isEqualTo(ExitCodes.USAGE);
-        Files.writeString(home.resolve("watch-mock.json"), "{not json");
-        CliTest.Result r = watch(home, "--once");
-        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
-        assertThat(r.err()).contains("watch-mock.json is not a watch state file").contains("move it away");
+    }
+
+    /** A state cut short (or not ours) is said once, in one line, set aside and rebuilt; no failure is lost. */
+    @Test
+    void aDamagedStateFileIsReportedOnceAndRebuilt(@TempDir Path home) throws IOException {
+        Set<String> failed = failedJobs();
+        assertThat(watch(home, "--once", "--json").code()).isZero();
+        Path state = home.resolve("watch-mock.json");
+        String whole = Files.readString(state);
+        for (String damaged : List.of(whole.substring(0, whole.length() / 2), "", "{not json", "[]",
+                whole.replaceFirst("\\d{4}-\\d{2}-\\d{2}T", "not-a-time"), "\u0000\u0001binary")) {
+            Files.writeString(state, damaged);
+            CliTest.Result r = watch(home, "--once", "--json");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.err().strip().lines()).as(damaged).singleElement().asString()
+                    .contains("watch-mock.json was not a readable watch state").contains("starting afresh");
+            Set<String> again = new HashSet<>();
+            lines(r.out()).forEach(j -> again.add(j.get("job_id").asText()));
+            assertThat(again).as("every failure reported again, none lost").isEqualTo(failed);
+            assertThat(home.resolve("watch-mock.json.damaged")).exists();
+            CliTest.Result next = watch(home, "--once", "--json");
+            assertThat(next.code()).isZero();
+            assertThat(next.err()).as("reported once").isBlank();
+            assertThat(next.out()).isBlank();
+        }
     }
 }

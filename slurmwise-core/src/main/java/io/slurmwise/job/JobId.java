@@ -54,10 +54,14 @@ public record JobId(long jobId, Long arrayTask, String arraySpec, Integer hetOff
         if (id == 0) {
             throw new InvalidJobIdException(trimmed);
         }
-        // task ids are SLURM's uint32 (4294967294 is its NO_VAL): a long, never an int that overflows
-        Long task = m.group(2) == null ? null : Long.valueOf(Long.parseLong(m.group(2)));
-        Integer het = m.group(4) == null ? null : Integer.valueOf(Integer.parseInt(m.group(4)));
-        return new JobId(id, task, m.group(3), het, m.group(5));
+        try {
+            // task ids are SLURM's uint32 (4294967294 is its NO_VAL): a long, never an int that overflows
+            Long task = m.group(2) == null ? null : Long.valueOf(Long.parseLong(m.group(2)));
+            Integer het = m.group(4) == null ? null : Integer.valueOf(Integer.parseInt(m.group(4)));
+            return new JobId(id, task, m.group(3), het, m.group(5));
+        } catch (NumberFormatException e) { // a task or component number beyond what SLURM can hold
+            throw new InvalidJobIdException(trimmed);
+        }
     }
 
     /** Like {@link #parse} but empty instead of an exception. */

@@ -90,7 +90,8 @@ public final class SinfoParser {
                     normaliseGres(field(f, col, "GRES")), !field(f, col, "AVAIL").equalsIgnoreCase("down"));
             Partition prev = byName.get(name);
             if (prev != null) {
-                p = new Partition(name, prev.isDefault() || isDefault, prev.maxTime(), prev.nodes() + p.nodes(),
+                p = new Partition(name, prev.isDefault() || isDefault, prev.maxTime(),
+                        (int) Math.min(Integer.MAX_VALUE, (long) prev.nodes() + p.nodes()),
                         Math.max(prev.cpusPerNode(), p.cpusPerNode()), prev.memoryPerNode(), prev.gres(), prev.up());
             }
             byName.put(name, p);
@@ -113,7 +114,7 @@ public final class SinfoParser {
 
     private static int intOf(String s) {
         try {
-            return Integer.parseInt(s);
+            return Math.max(0, Integer.parseInt(s)); // a count: never negative
         } catch (NumberFormatException e) {
             return 0;
         }

@@ -65,7 +65,7 @@ public final class SlurmTime {
             }
             long millis = Math.round(s * 1000);
             return Optional.of(Duration.ofDays(days).plusHours(h).plusMinutes(m).plusMillis(millis));
-        } catch (NumberFormatException e) {
+        } catch (NumberFormatException | ArithmeticException e) { // ArithmeticException: beyond Duration's range
             return Optional.empty();
         }
     }

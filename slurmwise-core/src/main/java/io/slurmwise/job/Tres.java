@@ -58,13 +58,13 @@ public record Tres(Map<String, String> values) {
         if (values.containsKey("gres/gpu")) {
             return intValue("gres/gpu");
         }
-        int sum = 0;
+        long sum = 0;
         for (Map.Entry<String, String> e : values.entrySet()) {
             if (e.getKey().startsWith("gres/gpu:")) {
                 sum += parseInt(e.getValue());
             }
         }
-        return sum;
+        return (int) Math.min(Integer.MAX_VALUE, sum); // typed counts near 2^31 must not wrap negative
     }
 
     /** The GPU model named by a typed entry ({@code gres/gpu:a100=1} -> {@code a100}), if any. */

@@ -217,7 +217,7 @@ public final class KnowledgeBase implements AutoCloseable {
             return;
         }
         if (!store().holds(key(), passages.size())) {
-            notices.accept("building the knowledge index (" + chunks.size() + " sections, model "
+            notices.accept(store().damage().map(d -> d + "; rebuilding it: ").orElse("") + "building the knowledge index (" + chunks.size() + " sections, model "
                     + config.embeddings().name() + ", " + store().name() + " store); later runs reuse it");
             build(null);
         }

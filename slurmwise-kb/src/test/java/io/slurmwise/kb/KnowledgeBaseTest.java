@@ -94,8 +94,19 @@ class KnowledgeBaseTest {
         KnowledgeBase reopened = KnowledgeBase.open(T, hash(dir), notices::add);
         assertThat(reopened.isBuilt()).isFalse();
         assertThat(reopened.search("Disk quota exceeded", 1, Set.of()).get(0).chunk().kindId()).isEqualTo("disk_quota");
-        assertThat(notices).anyMatch(n -> n.startsWith("building"));
+        // said once, in the one notice of the rebuild
+        assertThat(notices).singleElement().asString().startsWith("the knowledge index " + file)
+                .contains("could not be read (cut short); rebuilding it: building the knowledge index");
         assertThat(Files.size(file)).isEqualTo(bytes.length);
+        // a flipped byte is caught by the checksum, not read as a current index
+        byte[] flipped = Files.readAllBytes(file);
+        flipped[flipped.length / 2] ^= 0x40;
+        Files.write(file, flipped);
+        List<String> again = new ArrayList<>();
+        KnowledgeBase third = KnowledgeBase.open(T, hash(dir), again::add);
+        assertThat(third.isBuilt()).isFalse();
+        third.ensureIndex();
+        assertThat(again).singleElement().asString().contains("checksum mismatch").contains("rebuilding it");
     }
 
     @Test

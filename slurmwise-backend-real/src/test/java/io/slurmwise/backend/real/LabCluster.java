@@ -170,7 +170,11 @@ public final class LabCluster {
     /** Test-side helper (the lab's own tools); slurmwise's code never starts processes this way. */
     static CommandOutput run(int timeoutSeconds, String... cmd) {
         try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+            // scripts/ci/allowlist-shims.sh tells the harness's own SLURM calls (scontrol ping, daemon restarts)
+            // from slurmwise's by this mark
+            pb.environment().put("SLURMWISE_TEST_HARNESS", "LabCluster");
+            Process p = pb.start();
             p.getOutputStream().close();
             byte[] out = p.getInputStream().readAllBytes();
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {

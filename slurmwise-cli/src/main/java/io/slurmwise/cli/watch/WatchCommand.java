@@ -123,6 +123,11 @@ public final class WatchCommand implements Callable<Integer> {
         WatchState state;
         try {
             state = WatchState.load(stateFile);
+        } catch (WatchState.DamagedException e) {
+            // a damaged state is set aside and rebuilt: the next poll reports failures again rather than lose one
+            cli.err().println("slurmwise: " + e.getMessage());
+            cli.err().flush();
+            state = WatchState.empty();
         } catch (IOException e) {
             throw new UserError(ExitCodes.CONFIG, e.getMessage());
         }
@@ -147,20 +152,22 @@ public final class WatchCommand implements Callable<Integer> {
         // forget jobs long after no window can return them (a window never starts more than --since back)
         LocalDateTime forget = now.minus(RETENTION);
         done.values().removeIf(at -> at == null || at.isBefore(forget));
+        // at least once: the failures are out (flushed) before the state says they were reported, so a kill in
+        // between repeats them on the next poll instead of losing them
+        if (json.enabled()) {
+            for (Diagnosis d : fresh) {
+                Json.printLine(cli.out(), Views.diagnosis(d, sw.backendReason()));
+            }
+        } else {
+            print(cli, sw.backendReason(), fresh, from, now);
+        }
+        cli.out().flush();
         try {
             new WatchState(now, done).save(stateFile);
         } catch (IOException e) {
             throw new UserError(ExitCodes.CONFIG, "cannot write the watch state " + stateFile + ": " + e.getMessage()
                     + "; check SLURMWISE_HOME");
         }
-        if (json.enabled()) {
-            for (Diagnosis d : fresh) {
-                Json.printLine(cli.out(), Views.diagnosis(d, sw.backendReason()));
-            }
-            cli.out().flush();
-            return;
-        }
-        print(cli, sw.backendReason(), fresh, from, now);
     }
 
     private static void print(Cli cli, String backendReason, List<Diagnosis> fresh, LocalDateTime from, LocalDateTime now) {

@@ -39,20 +39,43 @@ record WatchState(LocalDateTime windowEnd, Map<String, LocalDateTime> diagnosed)
         return home.resolve("watch-" + backend + ".json");
     }
 
-    /** The saved state; empty when there is none yet. */
+    /** A state file that exists but cannot be read back (cut short, overwritten, not ours): set aside by {@link #load}. */
+    static final class DamagedException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        DamagedException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The saved state; empty when there is none yet.
+     *
+     * @throws DamagedException when the file is not a readable state: it has been moved to {@code <file>.damaged}
+     *                          (the message says so, in one line) and the caller starts afresh
+     * @throws IOException      when the file cannot be read at all
+     */
     static WatchState load(Path file) throws IOException {
         if (!Files.exists(file)) {
             return empty();
         }
-        JsonNode n;
+        String problem;
         try {
-            n = MAPPER.readTree(file.toFile());
-        } catch (IOException e) {
-            throw new IOException(file + " is not a watch state file (" + e.getMessage().lines().findFirst().orElse("")
-                    + "); move it away to start afresh", e);
+            return parse(MAPPER.readTree(file.toFile()));
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            problem = e.getOriginalMessage().lines().findFirst().orElse("not JSON");
+        } catch (IllegalArgumentException | java.time.DateTimeException e) {
+            problem = e.getMessage().lines().findFirst().orElse("");
         }
+        Path aside = file.resolveSibling(file.getFileName() + ".damaged");
+        Files.move(file, aside, StandardCopyOption.REPLACE_EXISTING);
+        throw new DamagedException(file + " was not a readable watch state (" + problem + "); moved it to " + aside
+                + " and starting afresh: failures of the last window may be reported again");
+    }
+
+    private static WatchState parse(JsonNode n) {
         if (n == null || !SCHEMA.equals(n.path("schema").asText())) {
-            throw new IOException(file + " is not a " + SCHEMA + " file; move it away to start afresh");
+            throw new IllegalArgumentException("not a " + SCHEMA + " file");
         }
         Map<String, LocalDateTime> done = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> e : n.path("diagnosed").properties()) {

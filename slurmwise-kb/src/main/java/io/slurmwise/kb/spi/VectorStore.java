@@ -30,6 +30,14 @@ public interface VectorStore extends AutoCloseable {
     /** True when the store holds the complete index for {@code key} ({@code count} passages). */
     boolean holds(IndexKey key, int count);
 
+    /**
+     * Why the last {@link #holds} found an index it could not read (cut short, damaged); empty when it read it or
+     * there was none. The caller says it once and rebuilds.
+     */
+    default java.util.Optional<String> damage() {
+        return java.util.Optional.empty();
+    }
+
     /** Replaces whatever the store holds for this key's model with these passages and their vectors. */
     void replace(IndexKey key, List<Passage> passages, List<float[]> vectors);
 

@@ -21,6 +21,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
+import java.util.zip.CheckedOutputStream;
 
 /**
  * The default store: one file per model under {@code SLURMWISE_HOME/kb/}, named after the index key
@@ -35,13 +38,15 @@ import java.util.Set;
 public final class EmbeddedStore implements VectorStore {
 
     private static final int MAGIC = 0x53574b42; // "SWKB"
-    private static final int FORMAT = 2;
+    /** 3: a CRC-32 of everything before it ends the file, so a damaged index is told from a current one. */
+    private static final int FORMAT = 3;
 
     private final Path dir;
     private IndexKey loadedKey;
     private List<String> ids = List.of();
     private List<String> kinds = List.of();
     private List<float[]> vectors = List.of();
+    private String damage;
 
     public EmbeddedStore(Path dir) {
         this.dir = dir;
@@ -63,7 +68,13 @@ public final class EmbeddedStore implements VectorStore {
     }
 
     @Override
+    public java.util.Optional<String> damage() {
+        return java.util.Optional.ofNullable(damage);
+    }
+
+    @Override
     public boolean holds(IndexKey key, int count) {
+        damage = null;
         if (key.equals(loadedKey)) {
             return ids.size() == count;
         }
@@ -71,9 +82,12 @@ public final class EmbeddedStore implements VectorStore {
         if (!Files.isRegularFile(f)) {
             return false;
         }
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(f), 1 << 16))) {
+        CRC32 crc = new CRC32();
+        try (CheckedInputStream checked = new CheckedInputStream(
+                new BufferedInputStream(Files.newInputStream(f), 1 << 16), crc);
+             DataInputStream in = new DataInputStream(checked)) {
             if (in.readInt() != MAGIC || in.readInt() != FORMAT) {
-                return false;
+                return false; // another format: rebuilt without a word
             }
             IndexKey stored = new IndexKey(in.readUTF(), in.readUTF());
             if (!stored.equals(key)) {
@@ -96,13 +110,20 @@ public final class EmbeddedStore implements VectorStore {
                 }
                 vs.add(v);
             }
+            long sum = crc.getValue();
+            if (in.readInt() != (int) sum || in.read() != -1) {
+                throw new IOException("checksum mismatch");
+            }
             this.ids = is;
             this.kinds = ks;
             this.vectors = vs;
             this.loadedKey = key;
             return true;
         } catch (IOException | RuntimeException e) {
-            // unreadable or truncated (an old format, a disk error): the caller rebuilds it
+            // cut short (a build killed mid-write on a file system without atomic rename), damaged or unreadable:
+            // the caller says so and rebuilds it
+            damage = "the knowledge index " + f + " could not be read (" + (e instanceof java.io.EOFException
+                    ? "cut short" : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")";
             return false;
         }
     }
@@ -117,8 +138,10 @@ public final class EmbeddedStore implements VectorStore {
         try {
             Files.createDirectories(dir);
             tmp = Files.createTempFile(dir, ".index-", ".tmp");
+            CRC32 crc = new CRC32();
             try (OutputStream os = Files.newOutputStream(tmp);
-                 DataOutputStream out = new DataOutputStream(new BufferedOutputStream(os, 1 << 16))) {
+                 CheckedOutputStream checked = new CheckedOutputStream(new BufferedOutputStream(os, 1 << 16), crc);
+                 DataOutputStream out = new DataOutputStream(checked)) {
                 out.writeInt(MAGIC);
                 out.writeInt(FORMAT);
                 out.writeUTF(key.embedderId());
@@ -132,6 +155,8 @@ public final class EmbeddedStore implements VectorStore {
                         out.writeFloat(x);
                     }
                 }
+                out.flush();
+                out.writeInt((int) crc.getValue());
             }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

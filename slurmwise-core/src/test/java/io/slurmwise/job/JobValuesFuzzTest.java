@@ -1,0 +1,203 @@
+package io.slurmwise.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Function;
+
+import io.slurmwise.testing.Fuzz;
+import io.slurmwise.testing.Hostile;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fuzzes the value parsers of SLURM's fields (durations, time limits, timestamps, sizes, ReqMem, TRES, job ids,
+ * exit codes, states, sinfo output): each returns a value or its documented rejection, nothing else. Inputs per
+ * parser: slurmwise.fuzz.inputs (a quick pass in every build; 1,000,000 with -Pfuzz).
+ */
+@Tag("fuzz")
+class JobValuesFuzzTest {
+
+    private static final LocalDateTime NOW = LocalDateTime.of(2026, 11, 12, 10, 0);
+
+    @AfterAll
+    static void record() {
+        Fuzz.record();
+    }
+
+    static Function<Random, String> durationsGen() {
+        return (Hostile.pick("00:01:02", "1-02:03:04", "41:12", "00:00.417", "30", "5-00", "5-00:30",
+                "365-00:00:00", "UNLIMITED", "Partition_Limit", "INVALID", "infinite", "99999999-00:00:00",
+                "106751991167300-00", "0-2562047788015215:00", "1e300", "1:1e300", "153722867280912930",
+                "00:00:99999999999999999"));
+    }
+
+    @Test
+    void durations() {
+        for (String text : Fuzz.inputs(durationsGen())) {
+            Fuzz.neverThrows("SlurmTime.parseDuration", text, () -> SlurmTime.parseDuration(text)
+                    .ifPresent(d -> assertThat(d.isNegative()).as(text).isFalse()));
+            Fuzz.neverThrows("TimeLimit.parse", text, () -> TimeLimit.parse(text).toString());
+        }
+    }
+
+    static Function<Random, String> timestampsGen() {
+        return (Hostile.pick("2026-11-12T03:14:07", "2026-02-30T25:61:61", "Unknown", "None", "now-30days",
+                "now+9999999weeks", "now-9999999days", "today", "tomorrow", "noon", "fika", "14:30", "2:30PM", "13:00AM",
+                "2026-11-01", "2026-11-01T10:00", "11/01", "1101", "11/01-14:30", "11.01.26", "99/99", "1101-99:99",
+                "+999999999-12-31T23:59:59"));
+    }
+
+    @Test
+    void timestamps() {
+        for (String text : Fuzz.inputs(timestampsGen())) {
+            Fuzz.neverThrows("SlurmTime.parseTimestamp", text, () -> SlurmTime.parseTimestamp(text));
+            Fuzz.rejectsOnlyWith("SlurmTime.parseWhen", IllegalArgumentException.class, text,
+                    () -> SlurmTime.parseWhen(text, NOW));
+        }
+    }
+
+    static Function<Random, String> sizesGen() {
+        return (Hostile.pick("32G", "4000M", "31.8G", "33344307K", "1.5T", "2P", "512", "0", "0n", "4000Mc",
+                "4000Mn", "16?", "8Gc", "1024Kn", "9007199254740993K", "8191P", "8192P", "1e18", "0x10G", "-1G", "NaNG",
+                "G", "c"));
+    }
+
+    @Test
+    void sizes() {
+        for (String text : Fuzz.inputs(sizesGen())) {
+            Fuzz.neverThrows("DataSize.tryParse", text, () -> DataSize.tryParse(text).ifPresent(s -> {
+                assertThat(s.bytes()).isNotNegative();
+                s.toString();
+            }));
+            Fuzz.neverThrows("MemoryRequest.tryParse", text, () -> MemoryRequest.tryParse(text).ifPresent(r -> {
+                r.toString();
+                // what a record derives from it for a job of any shape
+                assertThat(r.total(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE).bytes()).isNotNegative();
+                assertThat(r.total(0, 0, 0).bytes()).isNotNegative();
+            }));
+        }
+    }
+
+    static Function<Random, String> tresGen() {
+        Function<Random, String> pair = Hostile.pick("cpu=16", "mem=64G", "node=1", "billing=16", "gres/gpu=1",
+                "gres/gpu:a100=1", "gres/gpu:v100=2147483647", "energy=123", "fs/disk=0", "cpu=", "=1", "=",
+                "mem=1e400G");
+        return (Fuzz.oneOf(r -> {
+            StringBuilder sb = new StringBuilder();
+            for (int i = r.nextInt(13); i > 0; i--) {
+                sb.append(pair.apply(r)).append(i > 1 ? "," : "");
+            }
+            return sb.toString();
+        }, Hostile.pick("cpu=16,mem=64G,node=1,billing=16,gres/gpu=1,gres/gpu:a100=1"),
+                r -> "gres/gpu:a=2147483647,".repeat(1 + r.nextInt(300))));
+    }
+
+    @Test
+    void tres() {
+        for (String text : Fuzz.inputs(tresGen())) {
+            Fuzz.neverThrows("Tres.parse", text, () -> {
+                Tres t = Tres.parse(text);
+                assertThat(t.cpus()).isNotNegative();
+                assertThat(t.nodes()).isNotNegative();
+                assertThat(t.gpus()).isNotNegative();
+                t.memory();
+                t.gpuModel();
+                t.toString();
+            });
+        }
+    }
+
+    static Function<Random, String> jobIdsGen() {
+        return (Hostile.pick("123", "123_4", "123_[1-5%2]", "123_[1-3,7,9-11]", "123+1", "123.batch",
+                "123.extern", "123.0", "123_4.0", "123+1.batch", "4294967296", "9999999999", "99999999999",
+                "123_2147483648", "123_9999999999", "123+99999", "123.9999999999", "123_[", "0", "00", "123_", "123.",
+                "123+", "123.interactive", "123_[" + "1,".repeat(40) + "]"));
+    }
+
+    @Test
+    void jobIds() {
+        for (String text : Fuzz.inputs(jobIdsGen())) {
+            Fuzz.rejectsOnlyWith("JobId.parse", InvalidJobIdException.class, text, () -> {
+                JobId id = JobId.parse(text);
+                // parse, don't validate: what exists prints back to a form that parses to it
+                assertThat(JobId.parse(id.toString())).isEqualTo(id);
+            });
+            Fuzz.neverThrows("JobId.tryParse", text, () -> JobId.tryParse(text));
+        }
+    }
+
+    static Function<Random, String> exitCodesGen() {
+        return (Hostile.pick("0:0", "1:0", "0:9", "137:0", "255:15", "256:0", "0:256", "-1:0", "1:", ":1",
+                "1:2:3", "2147483648:0"));
+    }
+
+    @Test
+    void exitCodes() {
+        for (String text : Fuzz.inputs(exitCodesGen())) {
+            Fuzz.neverThrows("ExitCode.tryParse", text, () -> ExitCode.tryParse(text).ifPresent(c -> {
+                c.killSignal();
+                c.shellSignal();
+                c.sacctWrappedSignal();
+            }));
+            Fuzz.rejectsOnlyWith("ExitCode.parse", IllegalArgumentException.class, text, () -> ExitCode.parse(text));
+        }
+    }
+
+    static Function<Random, String> statesGen() {
+        return (Hostile.pick("FAILED", "CANCELLED+", "CANCELLED by 1000", "OUT_OF_ME+", "OUT_OF_MEMORY",
+                "COMPLETED", "RUNNING", "PENDING", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "REQUEUED", "SPECIAL_EXIT",
+                "REVOKED", "BOOT_FAIL", "DEADLINE", "F", "TO", "OOM", "CA", "+", "C+", "CAN+", "failed,timeout",
+                "F TO OOM"));
+    }
+
+    @Test
+    void states() {
+        for (String text : Fuzz.inputs(statesGen())) {
+            Fuzz.neverThrows("JobState/JobStatus.parse", text, () -> {
+                JobState.parse(text).outcome();
+                JobStatus.parse(text).toString();
+            });
+            Fuzz.rejectsOnlyWith("JobState.parseList", IllegalArgumentException.class, text,
+                    () -> JobState.parseList(List.of(text)));
+        }
+    }
+
+    static Function<Random, String> sinfoGen() {
+        Function<Random, String> row = Hostile.pick("gpu*|2-00:00:00|4|64|512000|gpu:a100:4|up",
+                "cpu|UNLIMITED|2147483647|128+|1000000+|(null)|down", "debug|30:00|1|8|16000|(null)|up",
+                "PARTITION|TIMELIMIT|NODES|CPUS|MEMORY|GRES|AVAIL", "PARTITION|AVAIL", "*|||||",
+                "a*|1|2147483647|1|1|x|up");
+        Function<Random, String> field = Hostile.pick();
+        return (r -> {
+            StringBuilder sb = new StringBuilder();
+            String eol = r.nextBoolean() ? "\n" : "\r\n";
+            for (int i = r.nextInt(9); i > 0; i--) {
+                if (r.nextBoolean()) {
+                    sb.append(row.apply(r));
+                } else {
+                    for (int f = r.nextInt(10); f > 0; f--) {
+                        sb.append(field.apply(r)).append(f > 1 ? "|" : "");
+                    }
+                }
+                sb.append(eol);
+            }
+            return sb.toString();
+        });
+    }
+
+    @Test
+    void sinfo() {
+        for (String text : Fuzz.inputs(sinfoGen())) {
+            Fuzz.neverThrows("SinfoParser.parse", text, () -> {
+                for (Partition p : SinfoParser.parse(text)) {
+                    assertThat(p.nodes()).isNotNegative();
+                    assertThat(p.cpusPerNode()).isNotNegative();
+                }
+            });
+        }
+    }
+}
