@@ -41,8 +41,12 @@ public final class TerminalText {
                     continue;
                 }
             }
-            if (c == '\n' && keepNewlines) {
-                out.append(c);
+            if (c == '\n') {
+                if (keepNewlines) {
+                    out.append(c);
+                } else {
+                    escape(c, out);
+                }
             } else if (c == '\t') {
                 out.append(' ');
             } else if (c == '\r' && keepNewlines && i + 1 < n && s.charAt(i + 1) == '\n') {
