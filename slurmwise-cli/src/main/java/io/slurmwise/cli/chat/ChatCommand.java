@@ -6,6 +6,7 @@ import io.slurmwise.agent.chat.ChatTools;
 import io.slurmwise.agent.chat.LocalChatTools;
 import io.slurmwise.agent.chat.McpChatTools;
 import io.slurmwise.agent.explain.LlmSettings;
+import io.slurmwise.agent.explain.ModelFault;
 import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.cli.context.UserError;
@@ -98,8 +99,8 @@ public final class ChatCommand implements Callable<Integer> {
             // the model's words are not ours: a prompt-injected log could make it answer with escape sequences
             return TerminalText.text(agent.ask(question));
         } catch (RuntimeException e) {
-            throw new UserError(ExitCodes.BACKEND, "no language model answered at " + ls.baseUrl() + " ("
-                    + e.getClass().getSimpleName() + "); start one (e.g. `ollama serve`) or set SLURMWISE_LLM_BASE_URL");
+            // slow, down, failing or answering garbage: one line that says what to do
+            throw new UserError(ExitCodes.BACKEND, ModelFault.of(e, ls.baseUrl(), ls.timeout()).line());
         }
     }
 }
