@@ -34,7 +34,7 @@ public final class JobListing {
     public static final Comparator<JobRecord> NEWEST_FIRST = Comparator
             .comparing(JobListing::when, Comparator.nullsLast(Comparator.reverseOrder()))
             .thenComparing(j -> j.id().jobId(), Comparator.reverseOrder())
-            .thenComparing(j -> j.id().arrayTask() == null ? -1 : j.id().arrayTask(), Comparator.reverseOrder());
+            .thenComparing(j -> j.id().arrayTask() == null ? -1L : j.id().arrayTask(), Comparator.reverseOrder());
 
     private JobListing() {
     }

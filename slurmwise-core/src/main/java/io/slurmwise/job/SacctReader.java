@@ -472,6 +472,8 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
                 .maxRss(size(c.maxrss))
                 .allocCpus(integer(c.alloccpus))
                 .allocTres(decoded.get(Decoded.TRES, rowData, fs, fe, c.alloctres, Tres::parse))
+                .reqTres(c.reqtres < 0 ? null : decoded.get(Decoded.TRES, rowData, fs, fe, c.reqtres, Tres::parse))
+                .allocNodes(integer(c.nnodes))
                 .nodeList(shared(c.nodelist))
                 .totalCpu(duration(c.totalcpu))
                 .consumedEnergyJoules(energy(c.consumedenergyraw))
@@ -657,8 +659,8 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
                 return new JobId(id, null, null, null, null);
             }
             long task = digits(b, us + 1, to);
-            if (task >= 0 && to - us - 1 <= 9) {
-                return new JobId(id, (int) task, null, null, null);
+            if (task >= 0 && to - us - 1 <= 10) {
+                return new JobId(id, task, null, null, null);
             }
         }
         return JobId.tryParse(new String(b, from, to - from, StandardCharsets.UTF_8)).orElse(null);
@@ -688,6 +690,8 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         final int maxrss;
         final int alloccpus;
         final int alloctres;
+        final int reqtres;
+        final int nnodes;
         final int nodelist;
         final int totalcpu;
         final int consumedenergyraw;
@@ -714,8 +718,11 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
             timelimit = at.apply("timelimit");
             reqmem = at.apply("reqmem");
             maxrss = at.apply("maxrss");
-            alloccpus = at.apply("alloccpus");
+            // sacct's NCPUS is AllocCPUS by another name ("Equivalent to NCPUS", man sacct)
+            alloccpus = at.apply("alloccpus") >= 0 ? at.apply("alloccpus") : at.apply("ncpus");
             alloctres = at.apply("alloctres");
+            reqtres = at.apply("reqtres");
+            nnodes = at.apply("nnodes");
             nodelist = at.apply("nodelist");
             totalcpu = at.apply("totalcpu");
             consumedenergyraw = at.apply("consumedenergyraw");

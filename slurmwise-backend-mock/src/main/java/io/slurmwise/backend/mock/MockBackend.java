@@ -45,7 +45,11 @@ public final class MockBackend implements SlurmBackend {
     public static final String BUNDLED = "io/slurmwise/mock/cluster";
 
     private final FixtureSource source;
-    private final Map<String, JobRecord> jobs;
+    /** Every record, in the export's order: a requeued job's runs ({@code sacct -D}) are records of one id. */
+    private final List<JobRecord> records;
+    /** The records of each id, oldest first; the last is the job. */
+    private final Map<String, List<JobRecord>> byId;
+    private final long repeated;
     private final List<Partition> partitions;
     private final Properties properties;
 
@@ -71,9 +75,11 @@ public final class MockBackend implements SlurmBackend {
         if (Boolean.parseBoolean(props.getProperty("replay.shift-to-now", "false"))) {
             loaded = shift(loaded, now);
         }
-        Map<String, JobRecord> byId = new LinkedHashMap<>();
-        loaded.forEach(j -> byId.put(j.id().toString(), j));
-        this.jobs = Collections.unmodifiableMap(byId);
+        Map<String, List<JobRecord>> ids = new LinkedHashMap<>();
+        loaded.forEach(j -> ids.computeIfAbsent(j.id().toString(), k -> new ArrayList<>(1)).add(j));
+        this.records = Collections.unmodifiableList(loaded);
+        this.byId = Collections.unmodifiableMap(ids);
+        this.repeated = loaded.size() - ids.size();
         this.properties = props;
         this.partitions = source.read("partitions.psv")
                 .map(b -> SinfoParser.parse(new String(b, StandardCharsets.UTF_8)))
@@ -128,26 +134,40 @@ public final class MockBackend implements SlurmBackend {
         return "mock";
     }
 
+    /** Where the fixtures come from, and how many records repeat a JobID when some do. */
     public String describe() {
-        return source.describe();
+        return source.describe() + (repeated == 0 ? "" : " (" + repeated + (repeated == 1 ? " record repeats"
+                : " records repeat") + " a JobID: a requeued job's runs, as sacct -D lists them; each run counts in"
+                + " stats, the last is the job)");
     }
 
-    /** The records {@code sacct -j ID} would print for the id, decided by {@link JobLookup#of}. */
+    /** Records beyond the first of their JobID (a requeued job's earlier runs, a resized job's parts). */
+    public long repeatedRecords() {
+        return repeated;
+    }
+
+    /**
+     * The records {@code sacct -j ID} would print for the id, decided by {@link JobLookup#of}: the id's own records
+     * (a requeued job's runs), else the tasks of the array or the components of the het job it names.
+     */
     @Override
     public JobLookup lookup(JobId id) {
-        JobRecord exact = jobs.get(id.withoutStep().toString());
+        List<JobRecord> exact = byId.get(id.withoutStep().toString());
         if (exact != null) {
-            return JobLookup.of(id, List.of(exact), UnaryOperator.identity());
+            return JobLookup.of(id, exact, UnaryOperator.identity());
         }
-        List<JobRecord> tasks = !JobLookup.namesWholeArray(id) ? List.of() : jobs.values().stream()
-                .filter(j -> j.id().arrayJobId() == id.jobId() && (j.id().isArrayTask() || j.id().arraySpec() != null))
+        JobId whole = id.withoutStep();
+        List<JobRecord> members = !JobLookup.namesWholeArray(whole) ? List.of() : byId.values().stream()
+                .map(runs -> runs.get(runs.size() - 1))
+                .filter(j -> JobLookup.isMember(j.id(), whole))
                 .toList();
-        return JobLookup.of(id, tasks, UnaryOperator.identity());
+        return JobLookup.of(id, members, UnaryOperator.identity());
     }
 
+    /** Every record in the window: a requeued job's runs each (each used its allocation). */
     @Override
     public Stream<JobRecord> jobs(JobQuery q) {
-        return jobs.values().stream().filter(q::covers);
+        return records.stream().filter(q::covers);
     }
 
     @Override

@@ -155,7 +155,7 @@ public final class RealBackend implements SlurmBackend {
         String workDir = r.workDir() != null ? r.workDir() : sc.flatMap(ScontrolJob::workDir).orElse(null);
         FilenamePattern.Context ctx = new FilenamePattern.Context(rawId,
                 r.id().isArrayTask() ? r.id().arrayJobId() : null,
-                r.id().isArrayTask() ? (long) r.id().arrayTask() : null,
+                r.id().isArrayTask() ? r.id().arrayTask() : null,
                 r.name(), r.user() != null ? r.user() : sc.flatMap(ScontrolJob::userName).orElse(null), node,
                 workDir, version().expandsArrayModulo());
         return LogPathResolver.resolve(r, ctx, sc, () -> batchScript(r.id()),
@@ -214,7 +214,7 @@ public final class RealBackend implements SlurmBackend {
         }
         out.sort(Comparator.comparing(JobRecord::submit, Comparator.nullsLast(Comparator.<LocalDateTime>naturalOrder()))
                 .thenComparingLong(j -> j.id().jobId())
-                .thenComparing(j -> j.id().arrayTask(), Comparator.nullsFirst(Comparator.<Integer>naturalOrder())));
+                .thenComparing(j -> j.id().arrayTask(), Comparator.nullsFirst(Comparator.<Long>naturalOrder())));
         return out.stream();
     }
 
