@@ -81,7 +81,7 @@ class ClassifyInputsTest {
         } finally {
             // free the reader still parked in open(2)
             Thread t = new Thread(() -> {
-                try (OutputStream o = Files.newOutputStream(fifo)) {
+                try (OutputStream o = Files.newOutputStream(fifo, java.nio.file.StandardOpenOption.WRITE)) {
                     o.flush();
                 } catch (IOException ignored) {
                     // nobody left to free
@@ -89,6 +89,8 @@ class ClassifyInputsTest {
             });
             t.setDaemon(true);
             t.start();
+            // done before the temporary folder is removed (WRITE alone never creates a file in its place)
+            join(t);
         }
     }
 
@@ -141,5 +143,13 @@ class ClassifyInputsTest {
         assertThat(json.path("finding").path("confidence")).isEqualTo(same.path("finding").path("confidence"));
         assertThat(json.path("finding").path("evidence").findValuesAsText("text"))
                 .isEqualTo(same.path("finding").path("evidence").findValuesAsText("text"));
+    }
+
+    private static void join(Thread t) {
+        try {
+            t.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

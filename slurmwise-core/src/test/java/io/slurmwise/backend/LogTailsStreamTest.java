@@ -52,7 +52,7 @@ class LogTailsStreamTest {
     /** Opens the FIFO for writing (which frees a reader parked in open) and closes it: the reader sees its end. */
     private static void release(Path fifo) {
         Thread t = new Thread(() -> {
-            try (OutputStream o = Files.newOutputStream(fifo)) {
+            try (OutputStream o = Files.newOutputStream(fifo, java.nio.file.StandardOpenOption.WRITE)) {
                 o.flush();
             } catch (IOException ignored) {
                 // nobody was reading: nothing to free
@@ -60,6 +60,8 @@ class LogTailsStreamTest {
         });
         t.setDaemon(true);
         t.start();
+        // done before the temporary folder is removed (WRITE alone never creates a file in its place)
+        join(t);
     }
 
     @Test
@@ -185,6 +187,14 @@ class LogTailsStreamTest {
             int lines = 1 + r.nextInt(40);
             assertThat(LogTails.ofStream(LogStream.STDOUT, "x", new ByteArrayInputStream(all), lines).lines())
                     .isEqualTo(LogTails.ofBytes(LogStream.STDOUT, "x", all, lines).lines());
+        }
+    }
+
+    private static void join(Thread t) {
+        try {
+            t.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
