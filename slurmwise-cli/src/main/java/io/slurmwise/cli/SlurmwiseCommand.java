@@ -41,6 +41,7 @@ import picocli.CommandLine.Mixin;
             "  SLURMWISE_KNOWLEDGE  site notes replacing or extending the bundled ones",
             "  SLURMWISE_MOCK_DIR   mock fixtures (sacct.psv, logs/, scripts/)",
             "  SLURMWISE_LOG_TAIL   lines read from the end of each log (default 300)",
+            "  SLURMWISE_LOG_TIMEOUT  seconds a log may give no data before its read is given up (default 10)",
             "  SLURMWISE_NO_LLM     never ask a language model to word explanations",
             "  SLURMWISE_LLM_BASE_URL, SLURMWISE_LLM_MODEL  OpenAI-compatible endpoint",
             "  SLURMWISE_ENERGY_FILE  site energy settings for stats (watts per GPU model/partition, PUE, ...)",

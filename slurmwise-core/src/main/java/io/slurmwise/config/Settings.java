@@ -67,6 +67,27 @@ public record Settings(String backend, Path home, Path knowledgeDir, Path mockDi
         }
     }
 
+    /**
+     * SLURMWISE_LOG_TIMEOUT: seconds a log file may give no data before its read is given up (default 10): a FIFO
+     * nobody writes to, a hung network file system.
+     */
+    public java.time.Duration logReadTimeout() {
+        String s = env.get("SLURMWISE_LOG_TIMEOUT");
+        if (s == null || s.isBlank()) {
+            return java.time.Duration.ofSeconds(10);
+        }
+        try {
+            double secs = Double.parseDouble(s.strip());
+            if (!(secs > 0 && secs <= 86_400)) {
+                throw new NumberFormatException();
+            }
+            return java.time.Duration.ofMillis((long) (secs * 1000));
+        } catch (NumberFormatException e) {
+            throw new SettingsException("SLURMWISE_LOG_TIMEOUT must be seconds between 0 and 86400 (e.g. 10 or 0.5),"
+                    + " got '" + s + "'");
+        }
+    }
+
     public Optional<String> get(String variable) {
         return Optional.ofNullable(env.get(variable)).filter(v -> !v.isBlank());
     }

@@ -172,7 +172,8 @@ public final class KnowledgeBase implements AutoCloseable {
                 store = p.open(config.storeConfig());
                 if (failure != null) {
                     notices.accept(failure.getMessage().replaceFirst("; start it.*$", "") + "; answering from the "
-                            + store.name() + " index in " + config.indexDir());
+                            + store.name() + " index in " + config.indexDir() + " (check the server, or unset"
+                            + " SLURMWISE_CHROMA_URL)");
                 }
                 ready = false;
                 return;

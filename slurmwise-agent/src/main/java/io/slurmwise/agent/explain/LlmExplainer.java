@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -47,6 +48,7 @@ public final class LlmExplainer implements Explainer {
     private ChatModel model;
     private final String modelName;
     private final String endpoint;
+    private final Duration timeout;
     private final Explainer fallback;
     private final ExplanationGuard guard;
     /** Set once no model answered: it is not asked again. */
@@ -58,14 +60,15 @@ public final class LlmExplainer implements Explainer {
      * @param guard checks every answer before it is used
      */
     public LlmExplainer(ChatModel model, String modelName, String endpoint, Explainer fallback, ExplanationGuard guard) {
-        this(() -> model, modelName, endpoint, fallback, guard);
+        this(() -> model, modelName, endpoint, LlmSettings.DEFAULT_TIMEOUT, fallback, guard);
     }
 
     private LlmExplainer(java.util.function.Supplier<ChatModel> modelFactory, String modelName, String endpoint,
-                         Explainer fallback, ExplanationGuard guard) {
+                         Duration timeout, Explainer fallback, ExplanationGuard guard) {
         this.modelFactory = modelFactory;
         this.modelName = modelName;
         this.endpoint = endpoint;
+        this.timeout = timeout;
         this.fallback = fallback;
         this.guard = java.util.Objects.requireNonNull(guard, "guard");
     }
@@ -87,7 +90,7 @@ public final class LlmExplainer implements Explainer {
                     .timeout(s.timeout())
                     .maxRetries(0)
                     .build();
-        }, s.model(), s.baseUrl(), fallback, ExplanationGuard.of(taxonomy));
+        }, s.model(), s.baseUrl(), s.timeout(), fallback, ExplanationGuard.of(taxonomy));
     }
 
     /** Why the last explanation came from the fallback, if it did. */
@@ -112,8 +115,8 @@ public final class LlmExplainer implements Explainer {
             ChatResponse r = model.chat(SystemMessage.from(SYSTEM), UserMessage.from(user));
             text = r.aiMessage() == null ? null : r.aiMessage().text();
         } catch (RuntimeException e) {
-            unavailable = "no language model answered at " + endpoint + " (" + rootMessage(e)
-                    + "); the template worded this. Set SLURMWISE_LLM_BASE_URL, or SLURMWISE_NO_LLM=1 to skip it";
+            // slow, down, failing or answering garbage: one line that says what to do, and not asked again
+            unavailable = ModelFault.of(e, endpoint, timeout).line("the template worded this");
             fallbackReason = unavailable;
             return fallback.explain(job, finding, fixes);
         }
@@ -151,15 +154,6 @@ public final class LlmExplainer implements Explainer {
                 .replace("{{job}}", jobLine)
                 .replace("{{evidence}}", evidence.isEmpty() ? "(none)" : evidence)
                 .replace("{{fixes}}", fixText.isEmpty() ? "(none)" : fixText);
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        String m = t.getMessage();
-        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
     }
 
     private static String resource(String name) {

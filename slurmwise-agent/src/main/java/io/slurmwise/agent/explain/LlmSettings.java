@@ -13,6 +13,8 @@ public record LlmSettings(boolean enabled, String baseUrl, String model, String 
 
     public static final String DEFAULT_BASE_URL = "http://localhost:11434/v1";
     public static final String DEFAULT_MODEL = "qwen2.5:7b";
+    /** SLURMWISE_LLM_TIMEOUT's default: how long one answer may take. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
     /** SLURMWISE_LLM_BASE_URL, SLURMWISE_LLM_MODEL, SLURMWISE_LLM_API_KEY, SLURMWISE_LLM_TIMEOUT (s), SLURMWISE_NO_LLM. */
     public static LlmSettings from(Settings s) {

@@ -44,12 +44,83 @@ public final class FakeOpenAiServer implements AutoCloseable {
         Reply reply(JsonNode request);
     }
 
+    /** How a broken endpoint answers a chat completion. */
+    public enum Fault {
+        /** Answers well, but only after {@link #SLOW_MS}: longer than a test's client timeout. */
+        SLOW,
+        /** HTTP 200 with a body that is not JSON (a proxy's HTML page, with escape sequences in it). */
+        GARBAGE,
+        /** HTTP 200 with a JSON answer cut off halfway. */
+        TRUNCATED,
+        /** HTTP 500 with an error body, as a crashed model server sends. */
+        ERROR_500,
+        /** HTTP 200 with valid JSON that is no chat completion ({@code {"choices": []}}). */
+        NO_CHOICES
+    }
+
+    /** How long {@link Fault#SLOW} waits before answering (it stops waiting when the server closes). */
+    public static final long SLOW_MS = 20_000;
+    private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+    private volatile Fault fault;
+
+    /** A model endpoint that answers every chat completion with {@code fault} (the models list stays right). */
+    public static FakeOpenAiServer faulty(Fault fault) throws IOException {
+        FakeOpenAiServer s = new FakeOpenAiServer(req -> Reply.text("The job ran out of memory."));
+        s.fault = fault;
+        return s;
+    }
+
+    private boolean answeredWithFault(com.sun.net.httpserver.HttpExchange ex) throws IOException {
+        Fault f = fault;
+        if (f == null) {
+            return false;
+        }
+        byte[] body;
+        int status = 200;
+        switch (f) {
+            case SLOW -> {
+                try {
+                    closed.await(SLOW_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return false;
+            }
+            case GARBAGE -> body = ("<html><body>502 Bad Gateway\u001b]0;owned\u0007</body></html>\n\u0000\u00ff")
+                    .getBytes(StandardCharsets.ISO_8859_1);
+            case TRUNCATED -> body = "{\"id\":\"chatcmpl-test\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"mess"
+                    .getBytes(StandardCharsets.UTF_8);
+            case ERROR_500 -> {
+                status = 500;
+                body = "{\"error\":{\"message\":\"model runner crashed: CUDA error: out of memory\",\"type\":\"server_error\"}}"
+                        .getBytes(StandardCharsets.UTF_8);
+            }
+            case NO_CHOICES -> body = "{\"id\":\"x\",\"object\":\"chat.completion\",\"choices\":[]}".getBytes(StandardCharsets.UTF_8);
+            default -> throw new IllegalStateException(f.toString());
+        }
+        ex.getResponseHeaders().add("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, body.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(body);
+        }
+        return true;
+    }
+
     public FakeOpenAiServer(Script script) throws IOException {
         Function<JsonNode, Reply> reply = script::reply;
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        // a slow answer must not hold up the next request or the models list
+        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "fake-openai");
+            t.setDaemon(true);
+            return t;
+        }));
         server.createContext("/v1/chat/completions", ex -> {
             JsonNode req = JSON.readTree(ex.getRequestBody().readAllBytes());
             requests.add(req);
+            if (answeredWithFault(ex)) {
+                return;
+            }
             ObjectNode res = JSON.createObjectNode();
             res.put("id", "chatcmpl-test").put("object", "chat.completion").put("created", 1)
                     .put("model", req.path("model").asText("fake"));
@@ -110,6 +181,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
 
     @Override
     public void close() {
+        closed.countDown();
         server.stop(0);
     }
 }

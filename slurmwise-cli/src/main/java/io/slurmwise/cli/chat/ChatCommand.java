@@ -6,9 +6,11 @@ import io.slurmwise.agent.chat.ChatTools;
 import io.slurmwise.agent.chat.LocalChatTools;
 import io.slurmwise.agent.chat.McpChatTools;
 import io.slurmwise.agent.explain.LlmSettings;
+import io.slurmwise.agent.explain.ModelFault;
 import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.cli.context.UserError;
+import io.slurmwise.cli.render.TerminalText;
 import io.slurmwise.mcp.SlurmwiseTools;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -53,7 +55,8 @@ public final class ChatCommand implements Callable<Integer> {
         try (ChatTools tools = tools(cli)) {
             ChatAgent agent = new ChatAgent(OpenAiChatModel.builder().baseUrl(ls.baseUrl()).apiKey(ls.apiKey())
                     .modelName(ls.model()).temperature(0.2).timeout(ls.timeout()).maxRetries(0).build(), tools,
-                    c -> cli.err().println(cli.style().dim("  · " + c.tool() + " " + c.arguments() + (c.error() ? " (error)" : ""))));
+                    c -> cli.err().println(cli.style().dim(TerminalText.line("  · " + c.tool() + " " + c.arguments())
+                            + (c.error() ? " (error)" : ""))));
             if (once != null) {
                 cli.out().println(ask(agent, once, ls));
                 return ExitCodes.OK;
@@ -93,10 +96,11 @@ public final class ChatCommand implements Callable<Integer> {
 
     private static String ask(ChatAgent agent, String question, LlmSettings ls) {
         try {
-            return agent.ask(question);
+            // the model's words are not ours: a prompt-injected log could make it answer with escape sequences
+            return TerminalText.text(agent.ask(question));
         } catch (RuntimeException e) {
-            throw new UserError(ExitCodes.BACKEND, "no language model answered at " + ls.baseUrl() + " ("
-                    + e.getClass().getSimpleName() + "); start one (e.g. `ollama serve`) or set SLURMWISE_LLM_BASE_URL");
+            // slow, down, failing or answering garbage: one line that says what to do
+            throw new UserError(ExitCodes.BACKEND, ModelFault.of(e, ls.baseUrl(), ls.timeout()).line());
         }
     }
 }

@@ -21,7 +21,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,9 +68,10 @@ public final class ClassifyCommand implements Callable<Integer> {
             facts = facts.withExitCode(ExitCode.parse(exitCode));
         }
         int tail = cli.settings().logTailLines();
+        java.time.Duration timeout = cli.settings().logReadTimeout();
         List<LogTail> logs = new ArrayList<>();
         for (String f : files) {
-            logs.add(read(f, tail));
+            logs.add(read(f, tail, timeout));
         }
         // the retriever a diagnosis uses (and eval, and the classify_log tool), without a backend
         LogClassification c = LogClassification.of(new Classifier(cli.taxonomy()),
@@ -86,22 +86,26 @@ public final class ClassifyCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private static LogTail read(String name, int tail) {
+    /**
+     * One log's tail: a file from its end; a FIFO ({@code classify <(zcat job.err.gz)}) or standard input read to
+     * its end keeping only the tail. A file that gives nothing within the timeout is an error; one that stalls
+     * after giving some is classified on what it gave, with a notice.
+     */
+    private LogTail read(String name, int tail, java.time.Duration timeout) {
         LogStream stream = name.endsWith(".out") ? LogStream.STDOUT : LogStream.STDERR;
         if (name.equals("-")) {
             try {
-                return LogTails.ofBytes(LogStream.STDERR, "<stdin>", System.in.readAllBytes(), tail);
+                return LogTails.ofStream(LogStream.STDERR, "<stdin>", System.in, tail);
             } catch (IOException e) {
                 throw new UserError(ExitCodes.INPUT, "cannot read standard input: " + e.getMessage());
             }
         }
-        Path p = Path.of(name);
-        LogTail t = LogTails.read(p, stream, tail);
-        if (t.problem() != null) {
+        LogTail t = LogTails.read(Path.of(name), stream, tail, LogTails.MAX_TAIL_BYTES, timeout);
+        if (t.problem() != null && t.isEmpty()) {
             throw new UserError(ExitCodes.INPUT, t.problem());
         }
-        if (!Files.isRegularFile(p)) {
-            throw new UserError(ExitCodes.INPUT, name + " is not a regular file");
+        if (t.problem() != null) {
+            cli.notice(t.problem());
         }
         return t;
     }

@@ -2,6 +2,7 @@ package io.slurmwise.cli.context;
 
 import io.slurmwise.Slurmwise;
 import io.slurmwise.cli.render.Style;
+import io.slurmwise.cli.render.TerminalWriter;
 import io.slurmwise.config.Settings;
 import io.slurmwise.diagnose.Retriever;
 import io.slurmwise.kb.KbConfig;
@@ -38,6 +39,7 @@ public final class Cli implements AutoCloseable {
 
     private final PrintWriter out;
     private final PrintWriter err;
+    private final PrintWriter rawErr;
     private final Map<String, String> env;
     private final boolean terminal;
     private final GlobalOptions options;
@@ -51,8 +53,10 @@ public final class Cli implements AutoCloseable {
     private static final int MAX_WIDTH = 250;
 
     public Cli(PrintWriter out, PrintWriter err, Map<String, String> env, boolean terminal, GlobalOptions options) {
-        this.out = out;
-        this.err = err;
+        // every character a command prints passes the terminal guard: a log's escape sequences never act
+        this.out = TerminalWriter.wrap(out, this::colour);
+        this.err = TerminalWriter.wrap(err, this::colour);
+        this.rawErr = err;
         this.env = Map.copyOf(env);
         this.terminal = terminal;
         this.options = Objects.requireNonNull(options, "options");
@@ -66,6 +70,15 @@ public final class Cli implements AutoCloseable {
         return err;
     }
 
+    /**
+     * Standard error without the terminal guard, for the project's own progress line only (it redraws itself with
+     * a carriage return and erase-line): never print a log's, a job's or a model's text here.
+     */
+    public PrintWriter progress() {
+        err.flush();
+        return rawErr;
+    }
+
     public Map<String, String> env() {
         return env;
     }
@@ -76,8 +89,11 @@ public final class Cli implements AutoCloseable {
 
     /** Colour only on a terminal, never with --no-color, NO_COLOR set (https://no-color.org) or TERM=dumb. */
     public Style style() {
-        boolean color = !options.noColor() && terminal && !env.containsKey("NO_COLOR") && !"dumb".equals(env.get("TERM"));
-        return new Style(color, width());
+        return new Style(colour(), width());
+    }
+
+    private boolean colour() {
+        return !options.noColor() && terminal && !env.containsKey("NO_COLOR") && !"dumb".equals(env.get("TERM"));
     }
 
     /**

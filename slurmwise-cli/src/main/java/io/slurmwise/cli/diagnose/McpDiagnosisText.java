@@ -2,6 +2,7 @@ package io.slurmwise.cli.diagnose;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.slurmwise.cli.render.Panel;
+import io.slurmwise.cli.render.TerminalText;
 import io.slurmwise.cli.render.Style;
 
 import java.io.PrintWriter;
@@ -25,7 +26,9 @@ final class McpDiagnosisText {
         this.full = full;
     }
 
-    void print(PrintWriter out, JsonNode d, String server) {
+    void print(PrintWriter out, JsonNode answer, String server) {
+        // another process's answer, with a job's log lines and names in it: cleaned before any of it is laid out
+        JsonNode d = clean(answer);
         String status = d.path("status").asText();
         if (!"failed".equals(status)) {
             Panel.println(out, d.path("not_found".equals(status) ? "message" : "summary").asText(
@@ -35,7 +38,7 @@ final class McpDiagnosisText {
         }
         JsonNode j = d.path("job");
         JsonNode f = d.path("finding");
-        Panel panel = new Panel(style, "job " + j.path("id").asText() + " " + j.path("name").asText() + " ["
+        Panel panel = new Panel(style, "job " + j.path("id").asText() + " " + TerminalText.line(j.path("name").asText()) + " ["
                 + style.state(io.slurmwise.job.JobState.parse(j.path("state").asText()).outcome(), j.path("state").asText()) + "] exit " + j.path("exit_code").asText("?") + " "
                 + j.path("elapsed").asText("?") + "/" + j.path("time_limit").asText("?"));
         panel.row("Cause", style.bold(style.red(f.path("title").asText())) + " (" + f.path("kind").asText() + ") · confidence "
@@ -71,6 +74,24 @@ final class McpDiagnosisText {
         }
         panel.footer(d.path("method").asText() + " · " + d.path("backend").asText() + " · through the MCP server `"
                 + server + "`").print(out);
+    }
+
+    /** A copy of {@code node} whose every string is {@link TerminalText#text terminal-safe}. */
+    static JsonNode clean(JsonNode node) {
+        if (node.isTextual()) {
+            return com.fasterxml.jackson.databind.node.TextNode.valueOf(TerminalText.text(node.asText()));
+        }
+        if (node.isObject()) {
+            com.fasterxml.jackson.databind.node.ObjectNode o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+            node.fields().forEachRemaining(e -> o.set(TerminalText.line(e.getKey()), clean(e.getValue())));
+            return o;
+        }
+        if (node.isArray()) {
+            com.fasterxml.jackson.databind.node.ArrayNode a = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+            node.forEach(e -> a.add(clean(e)));
+            return a;
+        }
+        return node;
     }
 
     private static String location(JsonNode e) {

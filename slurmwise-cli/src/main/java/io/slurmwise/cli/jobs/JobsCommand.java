@@ -8,6 +8,7 @@ import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
+import io.slurmwise.cli.render.TerminalText;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
 import io.slurmwise.job.SlurmTime;
@@ -107,18 +108,19 @@ public final class JobsCommand implements Callable<Integer> {
                 .keep("STATE", 13);
         for (JobRecord j : r.jobs()) {
             boolean started = j.start() != null && j.state() != JobState.PENDING;
-            t.row(j.id().toString(), j.name(), nz(j.user()), nz(j.partition()),
-                    st.state(j.state().outcome(), UserNames.describe(j.status(), sw.backend()::userName)),
+            t.row(j.id().toString(), TerminalText.line(nz(j.name())), TerminalText.line(nz(j.user())),
+                    TerminalText.line(nz(j.partition())), st.state(j.state().outcome(),
+                            TerminalText.line(UserNames.describe(j.status(), sw.backend()::userName))),
                     !started || j.exitCode() == null ? "" : j.exitCode().toString(),
                     !started || j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()), j.timeLimit().toString(),
                     j.end() == null ? "" : j.end().toString().replace('T', ' '), nz(kind(kinds, j)),
-                    j.optPendingReason().orElse(""));
+                    TerminalText.line(j.optPendingReason().orElse("")));
         }
         t.print(cli.out());
         io.slurmwise.cli.render.Panel.println(cli.out(), st.dim(r.jobs().size() + " job" + (r.jobs().size() == 1 ? "" : "s")
                 + (r.truncated() ? " of " + r.matched() : "") + (oldestFirst ? ", oldest first" : ", newest first")
                 + " · KIND from " + (classify ? "records and logs" : "records (--classify reads logs)") + " · "
-                + sw.backendReason()), st.width());
+                + TerminalText.line(sw.backendReason())), st.width());
         return 0;
     }
 

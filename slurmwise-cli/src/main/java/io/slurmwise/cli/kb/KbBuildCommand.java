@@ -4,6 +4,7 @@ import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.cli.context.UserError;
+import io.slurmwise.cli.render.TerminalText;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.kb.spi.KbException;
 import io.slurmwise.kb.KnowledgeBase;
@@ -48,24 +49,25 @@ public final class KbBuildCommand implements Callable<Integer> {
                 @Override
                 public void loadingModel(String model) {
                     if (progress) {
-                        cli.err().print("\rloading the embedding model " + model + "...");
-                        cli.err().flush();
+                        cli.progress().print("\rloading the embedding model " + TerminalText.line(model) + "...");
+                        cli.progress().flush();
                     }
                 }
 
                 @Override
                 public void embedded(int done, int total) {
                     if (progress) {
-                        cli.err().print("\r\u001b[Kembedding passages " + done + "/" + total);
-                        cli.err().flush();
+                        cli.progress().print("\r\u001b[Kembedding passages " + done + "/" + total);
+                        cli.progress().flush();
                     }
                 }
 
                 @Override
                 public void writing(String store, String location) {
                     if (progress) {
-                        cli.err().print("\r\u001b[Kwriting the index to the " + store + " store\r\u001b[K");
-                        cli.err().flush();
+                        cli.progress().print("\r\u001b[Kwriting the index to the " + TerminalText.line(store)
+                                + " store\r\u001b[K");
+                        cli.progress().flush();
                     }
                 }
             });

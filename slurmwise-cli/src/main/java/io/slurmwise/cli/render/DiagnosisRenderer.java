@@ -43,16 +43,16 @@ public final class DiagnosisRenderer {
     /** {@code job 1001 train_llama_sft [OUT_OF_MEMORY] exit 0:125 00:41:12/08:00:00}; a long name is cut. */
     public String headline(JobRecord j) {
         String elapsed = j.elapsed() == null ? "?" : SlurmTime.format(j.elapsed());
-        String rest = " [" + style.state(j.state().outcome(), j.status().toString()) + "] exit "
+        String rest = " [" + style.state(j.state().outcome(), TerminalText.line(j.status().toString())) + "] exit "
                 + (j.exitCode() == null ? "?" : j.exitCode()) + " " + elapsed + "/" + j.timeLimit();
         String head = "job " + j.id() + " ";
         int room = style.width() - 3 - head.length() - Panel.visibleLength(rest);
-        return head + Panel.truncate(j.name() == null ? "" : j.name(), Math.max(8, room)) + rest;
+        return head + Panel.truncate(j.name() == null ? "" : TerminalText.line(j.name()), Math.max(8, room)) + rest;
     }
 
     public void print(PrintWriter out, Diagnosis d, String backendReason) {
         // exhaustive: a new kind of diagnosis does not compile here until it is printed
-        d.<Runnable>fold(nf -> () -> out.println(nf.message()), so -> () -> printStatus(out, so),
+        d.<Runnable>fold(nf -> () -> out.println(TerminalText.text(nf.message())), so -> () -> printStatus(out, so),
                 f -> () -> printFailed(out, f, backendReason)).run();
         out.flush();
     }
@@ -60,11 +60,11 @@ public final class DiagnosisRenderer {
     private void printStatus(PrintWriter out, Diagnosis.StatusOnly so) {
         PendingInfo p = so.pending();
         if (p == null) {
-            out.println(so.summary());
+            out.println(TerminalText.text(so.summary()));
             return;
         }
         Panel panel = new Panel(style, headline(so.job()));
-        panel.row("Waiting", p.reason() + ": " + p.meaning());
+        panel.row("Waiting", TerminalText.line(p.reason() + ": " + p.meaning()));
         String can = switch (p.startability()) {
             case WILL -> style.green("yes, without changes");
             case MAY -> style.yellow("maybe, if the cluster changes");
@@ -91,26 +91,28 @@ public final class DiagnosisRenderer {
                 panel.row("Memory", "peak " + (j.maxRss() == null ? "unknown" : j.maxRss().toString()) + " of "
                         + j.memoryLimit().map(Object::toString).orElse("?") + " requested");
             }
-            panel.row("Resources", resources(j));
+            panel.row("Resources", TerminalText.line(resources(j)));
             addExplanation(panel, f.explanation());
             addFixes(panel, f.fixes(), f.finding().kind().note());
             addPatch(panel, f.patch());
         } else {
-            panel.row("Job", numbers(j));
+            panel.row("Job", TerminalText.line(numbers(j)));
             if (f.explanation().source().startsWith("llm:")) {
-                panel.row("Why", Panel.truncateLines(f.explanation().text(), style.width() - 16, 2, "(--full)"));
+                panel.row("Why", Panel.truncateLines(TerminalText.text(f.explanation().text()), style.width() - 16, 2,
+                        "(--full)"));
             }
             addPatch(panel, f.patch());
             addFixes(panel, f.fixes(), f.finding().kind().note());
         }
         for (String n : f.notices()) {
-            panel.row("Note", style.yellow(n));
+            panel.row("Note", style.yellow(TerminalText.text(n)));
         }
         if (!full) {
             panel.line(style.dim("More: --full (why, what to check, cause, prevention, scores, whole diff)"));
         }
-        panel.footer(f.method() + f.explanation().optNote().map(n -> " · " + style.yellow(shortNote(n))).orElse("")
-                + " · " + backendReason + (j.user() == null ? "" : " · " + j.user())).print(out);
+        panel.footer(f.method() + f.explanation().optNote().map(n -> " · " + style.yellow(TerminalText.line(shortNote(n))))
+                .orElse("") + " · " + TerminalText.line(backendReason) + (j.user() == null ? "" : " · "
+                + TerminalText.line(j.user()))).print(out);
     }
 
     private static String resources(JobRecord j) {
@@ -155,7 +157,7 @@ public final class DiagnosisRenderer {
         }
         patch.<Runnable>fold(s -> () -> addSuggested(panel, s), n -> () -> addNotSuggested(panel, n)).run();
         for (String a : patch.advice()) {
-            panel.item("›", a);
+            panel.item("›", TerminalText.text(a));
         }
     }
 
@@ -164,43 +166,43 @@ public final class DiagnosisRenderer {
             panel.heading("Patch " + style.dim("(suggested, never applied: review it, save it as fix.patch, then "
                     + "`patch <your script> < fix.patch`)"));
             for (Patch.Change c : s.changes()) {
-                panel.item("+", c.what() + style.dim(" — " + c.why()));
+                panel.item("+", TerminalText.text(c.what()) + style.dim(" — " + TerminalText.text(c.why())));
             }
             for (String line : s.diff().split("\n")) {
-                panel.verbatim(diffLine(line));
+                panel.verbatim(diffLine(TerminalText.line(line)));
             }
         }
     }
 
     private void addNotSuggested(Panel panel, Patch.NotSuggested n) {
-        panel.row("Patch", style.dim(n.reason()));
+        panel.row("Patch", style.dim(TerminalText.text(n.reason())));
         for (Patch.Change c : n.changes()) {
-            panel.item("+", c.what() + style.dim(" — " + c.why()));
+            panel.item("+", TerminalText.text(c.what()) + style.dim(" — " + TerminalText.text(c.why())));
         }
     }
 
     private void addCompactPatch(Panel panel, Patch patch) {
         if (patch instanceof Patch.Suggested s) {
-            panel.row("Patch", s.scriptName() + style.dim(" · suggested, never applied · --full for the diff"));
+            panel.row("Patch", TerminalText.line(s.scriptName()) + style.dim(" · suggested, never applied · --full for the diff"));
             for (String line : s.diff().split("\n")) {
                 if ((line.startsWith("+") || line.startsWith("-")) && !line.startsWith("+++") && !line.startsWith("---")) {
-                    panel.verbatim(diffLine(line));
+                    panel.verbatim(diffLine(TerminalText.line(line)));
                 }
             }
             for (Patch.Change c : s.changes()) {
-                panel.line("  " + style.dim("› " + Panel.truncate(c.why(), style.width() - 6)));
+                panel.line("  " + style.dim("› " + Panel.truncate(TerminalText.line(c.why()), style.width() - 6)));
             }
         } else if (patch instanceof Patch.NotSuggested n) {
             if (n.changes().isEmpty() && n.advice().isEmpty()) {
                 return;
             }
-            panel.row("Patch", style.dim(Panel.truncate(n.reason(), style.width() - 16)));
+            panel.row("Patch", style.dim(Panel.truncate(TerminalText.line(n.reason()), style.width() - 16)));
             for (Patch.Change c : n.changes()) {
-                panel.item("+", Panel.truncateLines(c.what() + " — " + c.why(), style.width() - 9, 2, ""));
+                panel.item("+", Panel.truncateLines(TerminalText.text(c.what() + " — " + c.why()), style.width() - 9, 2, ""));
             }
         }
         if (!(patch instanceof Patch.Suggested) && !patch.advice().isEmpty()) {
-            panel.item("›", Panel.truncateLines(patch.advice().get(0), style.width() - 9, 2, ""));
+            panel.item("›", Panel.truncateLines(TerminalText.text(patch.advice().get(0)), style.width() - 9, 2, ""));
         }
     }
 
@@ -222,7 +224,7 @@ public final class DiagnosisRenderer {
 
     /** The finding of a bare log (classify). */
     public void printFinding(PrintWriter out, String title, Finding finding, List<FixNote> fixes, Explanation e) {
-        Panel panel = new Panel(style, title);
+        Panel panel = new Panel(style, TerminalText.line(title));
         addFinding(panel, finding);
         addExplanation(panel, e);
         addFixes(panel, fixes, finding.kind().note());
@@ -239,13 +241,14 @@ public final class DiagnosisRenderer {
         if (!f.evidence().isEmpty()) {
             panel.heading("Evidence");
             if (full) {
-                f.evidence().stream().limit(MAX_EVIDENCE).forEach(e -> panel.item(style.dim(pad(e.location())), e.text()));
+                f.evidence().stream().limit(MAX_EVIDENCE).forEach(e -> panel.item(style.dim(pad(TerminalText.line(e.location()))),
+                        TerminalText.line(e.text())));
             } else {
                 List<Evidence> ev = deciding(f);
                 for (int i = 0; i < Math.min(COMPACT_EVIDENCE, ev.size()); i++) {
                     // the deciding line may take two lines, the others one
-                    panel.item(style.dim(pad(ev.get(i).location())),
-                            Panel.truncateLines(ev.get(i).text(), style.width() - 19, i == 0 ? 2 : 1, ""));
+                    panel.item(style.dim(pad(TerminalText.line(ev.get(i).location()))),
+                            Panel.truncateLines(TerminalText.line(ev.get(i).text()), style.width() - 19, i == 0 ? 2 : 1, ""));
                 }
             }
         }
@@ -282,7 +285,7 @@ public final class DiagnosisRenderer {
 
     private void addExplanation(Panel panel, Explanation e) {
         if (e != null) {
-            panel.row("Why", e.text());
+            panel.row("Why", TerminalText.text(e.text()));
         }
     }
 

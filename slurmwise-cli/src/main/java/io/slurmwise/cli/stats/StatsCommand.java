@@ -155,7 +155,7 @@ public final class StatsCommand implements Callable<Integer> {
             ctx = fromExports(cli, q, energy, sliceLength);
         } else {
             Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
-            ProgressBar bar = new ProgressBar(cli.err(), cli.isTerminal() && !cli.env().containsKey("CI"));
+            ProgressBar bar = new ProgressBar(cli.progress(), cli.isTerminal() && !cli.env().containsKey("CI"));
             FleetReport report = sw.fleetScan().readLogs(readLogs).sliceLength(sliceLength).energy(energy).topJobs(top)
                     .progress(bar).build().run(q).report();
             bar.finish();

@@ -1,5 +1,6 @@
 package io.slurmwise.cli.stats;
 
+import io.slurmwise.cli.render.TerminalText;
 import io.slurmwise.view.StatsContext;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
@@ -134,7 +135,7 @@ final class StatsPanel {
         lines.add(st.bold("By failure kind"));
         Table tb = new Table(st, "KIND", "FAILED", "GPU-H", "CPU-H", "KWH (EST.)", "TITLE").flexible("TITLE");
         for (Breakdown b : limit(r.byKind())) {
-            tb.row(b.key(), String.valueOf(b.failed()), one(b.wastedGpuHours()), one(b.wastedCpuHours()),
+            tb.row(TerminalText.line(b.key()), String.valueOf(b.failed()), one(b.wastedGpuHours()), one(b.wastedCpuHours()),
                     one(b.wastedKwh()), ctx.kindTitle(b.key()));
         }
         table(tb);
@@ -147,7 +148,7 @@ final class StatsPanel {
         Table tb = new Table(st, "PARTITION FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
         int w = keyWidth(limit(r.byPartition()));
         for (Breakdown b : limit(r.byPartition())) {
-            tb.row(padKey(b.key(), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
+            tb.row(padKey(TerminalText.line(b.key()), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
                     one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), String.valueOf(b.jobs()));
         }
         table(tb);
@@ -160,7 +161,7 @@ final class StatsPanel {
         Table tb = new Table(st, "CLUSTER FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
         int w = keyWidth(limit(r.byCluster()));
         for (Breakdown b : limit(r.byCluster())) {
-            tb.row(padKey(b.key(), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
+            tb.row(padKey(TerminalText.line(b.key()), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
                     one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), String.valueOf(b.jobs()));
         }
         table(tb);
@@ -169,7 +170,7 @@ final class StatsPanel {
 
     /** Keys padded to one width, so "gpuA100x4 22% (2/9)" rows line up like a column. */
     private static int keyWidth(List<Breakdown> rows) {
-        return rows.stream().mapToInt(b -> b.key().length()).max().orElse(0);
+        return rows.stream().mapToInt(b -> TerminalText.line(b.key()).length()).max().orElse(0);
     }
 
     private static String padKey(String key, int width) {
@@ -182,7 +183,7 @@ final class StatsPanel {
         Table tb = new Table(st, "USER FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
         int w = keyWidth(limit(r.byUser()));
         for (Breakdown b : limit(r.byUser())) {
-            tb.row(padKey(b.key(), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
+            tb.row(padKey(TerminalText.line(b.key()), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
                     one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), String.valueOf(b.jobs()));
         }
         table(tb);
@@ -209,7 +210,8 @@ final class StatsPanel {
                 best = b;
             }
         }
-        return failures ? best.failed() + " on " + best.key() : one(best.wastedKwh()) + " kWh on " + best.key();
+        return failures ? best.failed() + " on " + TerminalText.line(best.key())
+                : one(best.wastedKwh()) + " kWh on " + TerminalText.line(best.key());
     }
 
     static String spark(List<Double> values) {
@@ -233,7 +235,7 @@ final class StatsPanel {
         for (FleetReport.TopEntry e : r.topJobs()) {
             String outcome = e.array() ? e.taskCount() + " tasks: " + e.tasks().entrySet().stream()
                     .map(x -> x.getValue() + " " + x.getKey()).collect(Collectors.joining(", ")) : e.state();
-            tb.row(e.id(), e.name() == null ? "" : e.name(), nz(e.user()), nz(e.partition()), outcome, kinds(e.kinds()),
+            tb.row(e.id(), TerminalText.line(nz(e.name())), TerminalText.line(nz(e.user())), TerminalText.line(nz(e.partition())), outcome, kinds(e.kinds()),
                     Fmt.duration(e.elapsedSeconds()), one(e.wastedGpuHours()), one(e.wastedCpuHours()), one(e.wastedKwh()));
         }
         table(tb);

@@ -10,6 +10,7 @@ import io.slurmwise.cli.context.UserError;
 import io.slurmwise.cli.render.Json;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
+import io.slurmwise.cli.render.TerminalText;
 import io.slurmwise.view.Views;
 import io.slurmwise.classify.Evidence;
 import io.slurmwise.diagnose.Diagnosis;
@@ -174,7 +175,7 @@ public final class WatchCommand implements Callable<Integer> {
         Style st = cli.style();
         String window = from.withNano(0).toString().replace('T', ' ') + " .. " + now.withNano(0).toString().replace('T', ' ');
         if (fresh.isEmpty()) {
-            Panel.println(cli.out(), st.dim("No new failures in " + window + " · " + backendReason), st.width());
+            Panel.println(cli.out(), st.dim("No new failures in " + window + " · " + TerminalText.line(backendReason)), st.width());
             cli.out().flush();
             return;
         }
@@ -183,21 +184,23 @@ public final class WatchCommand implements Callable<Integer> {
         for (Diagnosis d : fresh) {
             d.<Runnable>fold(nf -> () -> { }, s -> () -> {
                 JobRecord j = s.job();
-                t.row(j.id().toString(), j.name(), j.user() == null ? "" : j.user(), st.state(j.state().outcome(),
-                        j.status().toString()), "", "", "", s.summary());
+                t.row(j.id().toString(), TerminalText.line(j.name()), TerminalText.line(j.user() == null ? "" : j.user()),
+                        st.state(j.state().outcome(), TerminalText.line(j.status().toString())), "", "", "",
+                        TerminalText.line(s.summary()));
             }, f -> () -> {
                 JobRecord j = f.job();
                 String evidence = f.finding().evidence().stream().filter(Evidence::isLogLine).map(Evidence::text)
                         .findFirst().orElse(f.finding().evidence().isEmpty() ? "" : f.finding().evidence().get(0).text());
-                t.row(j.id().toString(), j.name(), j.user() == null ? "" : j.user(), st.state(j.state().outcome(),
-                        j.status().toString()), j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()),
+                t.row(j.id().toString(), TerminalText.line(j.name()), TerminalText.line(j.user() == null ? "" : j.user()),
+                        st.state(j.state().outcome(), TerminalText.line(j.status().toString())), j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()),
                         f.finding().isUnknown() ? st.yellow("unknown") : st.red(f.finding().kindId()),
-                        String.format(Locale.ROOT, "%.0f%%", f.finding().confidence() * 100), evidence);
+                        String.format(Locale.ROOT, "%.0f%%", f.finding().confidence() * 100), TerminalText.line(evidence));
             }).run();
         }
         t.print(cli.out());
         Panel.println(cli.out(), st.dim(fresh.size() + " new failure" + (fresh.size() == 1 ? "" : "s") + " in " + window
-                + " · `slurmwise diagnose <jobid>` for evidence, fixes and a patch · " + backendReason), st.width());
+                + " · `slurmwise diagnose <jobid>` for evidence, fixes and a patch · " + TerminalText.line(backendReason)),
+                st.width());
         cli.out().flush();
     }
 }

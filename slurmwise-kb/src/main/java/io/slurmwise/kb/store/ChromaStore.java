@@ -324,8 +324,12 @@ public final class ChromaStore implements VectorStore {
         } catch (java.net.http.HttpTimeoutException e) {
             throw new IOException("no answer within " + timeout.toSeconds() + " s", e);
         } catch (IOException e) {
+            // the server went away mid-request (stopped, crashed, a proxy cut it): the client's words for it vary
             String m = e.getMessage();
-            throw new IOException(m == null || m.isBlank() ? e.getClass().getSimpleName() : m, e);
+            boolean cut = e instanceof java.io.EOFException || m != null && (m.contains("received no bytes")
+                    || m.contains("Connection reset") || m.contains("closed") || m.contains("EOF"));
+            throw new IOException(cut ? "the connection closed before an answer (did the server stop?)"
+                    : m == null || m.isBlank() ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m), e);
         }
     }
 }
