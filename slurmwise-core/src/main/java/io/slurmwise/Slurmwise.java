@@ -17,7 +17,7 @@ import io.slurmwise.diagnose.TemplateExplainer;
 import io.slurmwise.job.JobId;
 import io.slurmwise.spi.ExplainerProvider;
 import io.slurmwise.spi.ProviderContext;
-import io.slurmwise.spi.Providers;
+import io.slurmwise.config.Providers;
 import io.slurmwise.spi.RetrieverProvider;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.stats.FleetScan;

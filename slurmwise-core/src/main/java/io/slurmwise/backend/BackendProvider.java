@@ -1,23 +1,16 @@
 package io.slurmwise.backend;
 
 import io.slurmwise.config.Settings;
+import io.slurmwise.config.Provider;
 
-import java.util.Optional;
 
 /**
  * Service provider for a {@link SlurmBackend}, listed in
- * {@code META-INF/services/io.slurmwise.backend.BackendProvider} of its module.
+ * {@code META-INF/services/io.slurmwise.backend.BackendProvider} of its module. Chosen by the one selection rule of
+ * {@link io.slurmwise.config.Providers} (by name, or the available one of highest rank for {@code auto}): its
+ * {@link #name()} is what users select with SLURMWISE_BACKEND or --backend.
  */
-public interface BackendProvider {
-
-    /** The name users select with SLURMWISE_BACKEND or --backend. */
-    String name();
-
-    /** Why this backend cannot run here (e.g. "sacct is not on PATH"), or empty when it can. */
-    Optional<String> unavailableReason(Settings settings);
-
-    /** Rank in {@code auto} selection: the available provider with the highest rank wins. */
-    int autoRank();
+public interface BackendProvider extends Provider {
 
     SlurmBackend create(Settings settings);
 }

@@ -1,19 +1,14 @@
 package io.slurmwise.backend;
 
 import io.slurmwise.config.Settings;
+import io.slurmwise.config.Providers;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.ServiceLoader;
-import java.util.stream.Collectors;
 
 /**
- * Finds backends with {@link ServiceLoader} and picks one: {@code auto} takes the available provider with the
- * highest rank (real when sacct is on PATH, else mock) and says which it picked and why.
+ * Finds backends with {@link java.util.ServiceLoader} and picks one by the rule every provider shares
+ * ({@link Providers}): {@code auto} takes the available provider with the highest rank (real when sacct is on PATH,
+ * else mock) and says which it picked and why.
  */
 public final class Backends {
 
@@ -25,19 +20,7 @@ public final class Backends {
     }
 
     public static Map<String, BackendProvider> providers(ClassLoader loader) {
-        Map<String, BackendProvider> byName = new LinkedHashMap<>();
-        List<String> duplicates = new ArrayList<>();
-        for (BackendProvider p : ServiceLoader.load(BackendProvider.class, loader)) {
-            if (byName.putIfAbsent(p.name(), p) != null) {
-                duplicates.add(p.name() + " (" + p.getClass().getName() + " and "
-                        + byName.get(p.name()).getClass().getName() + ")");
-            }
-        }
-        if (!duplicates.isEmpty()) {
-            throw new BackendException("several backends share a name: " + String.join(", ", duplicates)
-                    + "; remove one of the jars from the classpath");
-        }
-        return byName;
+        return Providers.all(BackendProvider.class, "backend", loader, BackendException::new);
     }
 
     public static Selection select(Settings settings) {
@@ -45,36 +28,10 @@ public final class Backends {
     }
 
     public static Selection select(Settings settings, ClassLoader loader) {
-        Map<String, BackendProvider> providers = providers(loader);
-        if (providers.isEmpty()) {
-            throw new BackendUnavailableException("no slurmwise backend is on the classpath; add "
-                    + "io.slurmwise:slurmwise-backend-real (a SLURM cluster) or slurmwise-backend-mock (fixtures)");
-        }
-        String wanted = settings.backend();
-        if (!wanted.equals("auto")) {
-            BackendProvider p = providers.get(wanted);
-            if (p == null) {
-                throw new BackendUnavailableException("backend '" + wanted + "' is unknown; available: "
-                        + String.join(", ", providers.keySet()) + " (set SLURMWISE_BACKEND or --backend)");
-            }
-            Optional<String> why = p.unavailableReason(settings);
-            if (why.isPresent()) {
-                throw new BackendUnavailableException("backend '" + wanted + "' cannot run here: " + why.get());
-            }
-            return new Selection(p.create(settings), "backend " + wanted + " (requested)");
-        }
-        List<BackendProvider> ranked = providers.values().stream()
-                .sorted(Comparator.comparingInt(BackendProvider::autoRank).reversed())
-                .collect(Collectors.toList());
-        List<String> skipped = new ArrayList<>();
-        for (BackendProvider p : ranked) {
-            Optional<String> why = p.unavailableReason(settings);
-            if (why.isEmpty()) {
-                String reason = "backend " + p.name() + " (auto" + (skipped.isEmpty() ? "" : "; " + String.join("; ", skipped)) + ")";
-                return new Selection(p.create(settings), reason);
-            }
-            skipped.add(p.name() + ": " + why.get());
-        }
-        throw new BackendUnavailableException("no backend can run here: " + String.join("; ", skipped));
+        Providers.Selection<BackendProvider> chosen = Providers.select(BackendProvider.class, "backend",
+                "SLURMWISE_BACKEND or --backend", settings.backend(), settings, loader,
+                "add io.slurmwise:slurmwise-backend-real (a SLURM cluster) or slurmwise-backend-mock (fixtures)",
+                BackendUnavailableException::new, BackendException::new);
+        return new Selection(chosen.provider().create(settings), chosen.reason());
     }
 }

@@ -1,5 +1,6 @@
 package io.slurmwise.spi;
 
+import io.slurmwise.config.Provider;
 import io.slurmwise.diagnose.Retriever;
 
 /**

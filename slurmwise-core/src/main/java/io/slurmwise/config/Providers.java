@@ -1,7 +1,5 @@
-package io.slurmwise.spi;
+package io.slurmwise.config;
 
-import io.slurmwise.config.Settings;
-import io.slurmwise.config.SettingsException;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -10,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.function.Function;
 
 /**
  * Finds providers with {@link ServiceLoader} and picks one: by name, or for {@code auto} the available provider with
@@ -37,6 +36,12 @@ public final class Providers {
      * @throws SettingsException when two providers share a name (two jars that should not both be there)
      */
     public static <P extends Provider> Map<String, P> all(Class<P> type, String what, ClassLoader loader) {
+        return all(type, what, loader, SettingsException::new);
+    }
+
+    /** As {@link #all(Class, String, ClassLoader)}, failing with the caller's exception type. */
+    public static <P extends Provider> Map<String, P> all(Class<P> type, String what, ClassLoader loader,
+                                                         Function<String, ? extends RuntimeException> failure) {
         Map<String, P> byName = new LinkedHashMap<>();
         List<String> duplicates = new ArrayList<>();
         for (P p : ServiceLoader.load(type, loader)) {
@@ -46,7 +51,7 @@ public final class Providers {
             }
         }
         if (!duplicates.isEmpty()) {
-            throw new SettingsException("several " + what + "s share a name: " + String.join(", ", duplicates)
+            throw failure.apply("several " + what + "s share a name: " + String.join(", ", duplicates)
                     + "; remove one of the jars from the classpath");
         }
         return byName;
@@ -60,21 +65,36 @@ public final class Providers {
      */
     public static <P extends Provider> Selection<P> select(Class<P> type, String what, String variable, String wanted,
                                                            Settings settings, ClassLoader loader) {
-        Map<String, P> providers = all(type, what, loader);
+        return select(type, what, variable, wanted, settings, loader, "add io.slurmwise:slurmwise-core, which provides"
+                + " the default one", SettingsException::new, SettingsException::new);
+    }
+
+    /**
+     * The one selection rule for every kind of provider (retrievers, explainers, backends, stores), failing with the
+     * caller's exception types: {@code missing} for "none can run here", {@code invalid} for a classpath with two
+     * providers of one name.
+     *
+     * @param whenNone what to add to the classpath when no provider of {@code type} is there
+     */
+    public static <P extends Provider> Selection<P> select(Class<P> type, String what, String variable, String wanted,
+                                                           Settings settings, ClassLoader loader, String whenNone,
+                                                           Function<String, ? extends RuntimeException> missing,
+                                                           Function<String, ? extends RuntimeException> invalid) {
+        Map<String, P> providers = all(type, what, loader, invalid);
         if (providers.isEmpty()) {
-            throw new SettingsException("no slurmwise " + what + " is on the classpath (no " + type.getName()
-                    + " in META-INF/services); add io.slurmwise:slurmwise-core, which provides the default one");
+            throw missing.apply("no slurmwise " + what + " is on the classpath (no " + type.getName()
+                    + " in META-INF/services); " + whenNone);
         }
         if (!"auto".equals(wanted)) {
             P p = providers.get(wanted);
             if (p == null) {
-                throw new SettingsException(what + " '" + wanted + "' is unknown; available: "
+                throw missing.apply(what + " '" + wanted + "' is unknown; available: "
                         + String.join(", ", providers.keySet()) + " (set " + variable + "; a provider comes with its"
                         + " module's jar on the classpath)");
             }
             Optional<String> why = p.unavailableReason(settings);
             if (why.isPresent()) {
-                throw new SettingsException(what + " '" + wanted + "' cannot run here: " + why.get());
+                throw missing.apply(what + " '" + wanted + "' cannot run here: " + why.get());
             }
             return new Selection<>(p, what + " " + wanted + " (requested)");
         }
@@ -89,6 +109,6 @@ public final class Providers {
             }
             skipped.add(p.name() + ": " + why.get());
         }
-        throw new SettingsException("no " + what + " can run here: " + String.join("; ", skipped));
+        throw missing.apply("no " + what + " can run here: " + String.join("; ", skipped));
     }
 }

@@ -1,6 +1,9 @@
-package io.slurmwise.spi;
+package io.slurmwise.config;
 
 import io.slurmwise.config.Settings;
+import io.slurmwise.spi.ExplainerProvider;
+import io.slurmwise.spi.ProviderContext;
+import io.slurmwise.spi.RetrieverProvider;
 import io.slurmwise.config.SettingsException;
 import io.slurmwise.diagnose.Retriever;
 import io.slurmwise.diagnose.TemplateExplainer;

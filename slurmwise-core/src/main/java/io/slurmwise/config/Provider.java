@@ -1,6 +1,5 @@
-package io.slurmwise.spi;
+package io.slurmwise.config;
 
-import io.slurmwise.config.Settings;
 
 import java.util.Optional;
 
