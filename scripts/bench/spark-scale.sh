@@ -26,8 +26,8 @@ printf '%-34s %8s %8s %12s %8s  %s\n' run "wall s" "cpu s" "rows/s wall" "RSS MB
 measure() {
   local label="$1" out="$2"; shift 2
   local load; load="$(cut -d' ' -f1 /proc/loadavg)"
-  local t; t=$( { /usr/bin/time -f '%e %U %S %M' "$@" >"$out" 2>"$out.err"; } 2>&1 | tail -1)
-  local e u s m; read -r e u s m <<<"$t"
+  /usr/bin/time -o "$out.time" -f '%e %U %S %M' "$@" >"$out" 2>"$out.err"
+  local e u s m; read -r e u s m <"$out.time"
   printf '%-34s %8.1f %8.1f %12.0f %8d  %s\n' "$label" "$e" "$(echo "$u + $s" | bc -l)" "$(echo "$rows / $e" | bc -l)" \
     "$((m / 1024))" "$load"
 }

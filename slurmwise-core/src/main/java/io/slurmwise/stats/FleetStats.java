@@ -450,7 +450,9 @@ public final class FleetStats {
             throw new IllegalArgumentException("encoded FleetStats version " + version + ", this build reads "
                     + VERSION + "; run every worker with the same slurmwise version");
         }
-        if (in.readInt() != topJobs | in.readInt() != arrayLimit) {
+        int top = in.readInt();
+        int arraysAt = in.readInt();
+        if (top != topJobs || arraysAt != arrayLimit) {
             throw new IllegalArgumentException("cannot merge fleet stats with different top-job or array limits");
         }
         FleetStats o = new FleetStats(energy, topJobs, arrayLimit);
