@@ -85,7 +85,7 @@ public final class Slurmwise implements AutoCloseable {
      */
     public static Slurmwise open(Settings settings, Consumer<String> notices) {
         ClassLoader loader = Slurmwise.class.getClassLoader();
-        Backends.Selection backend = Backends.select(settings, loader);
+        Backends.Selection backend = Backends.select(settings, loader, notices);
         try {
             Taxonomy taxonomy = Taxonomy.load(settings.knowledgeDir());
             ProviderContext context = new ProviderContext(settings, taxonomy, notices);

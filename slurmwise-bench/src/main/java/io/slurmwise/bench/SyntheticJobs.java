@@ -80,7 +80,7 @@ public final class SyntheticJobs {
             state = roll == 98 ? "PENDING" : "RUNNING";
         }
         boolean active = roll >= 98;
-        JobId id = i % 10 == 0 ? new JobId(5_000_000 + i / 500, (int) (i / 10 % 50), null, null, null)
+        JobId id = i % 10 == 0 ? new JobId(5_000_000 + i / 500, (long) (i / 10 % 50), null, null, null)
                 : new JobId(10_000_000 + i, null, null, null, null);
         long seconds = active && roll == 98 ? 0 : 60 + r.nextInt(86_400);
         LocalDateTime end = T0.plusSeconds(i * 86_400 / JOBS_PER_DAY);

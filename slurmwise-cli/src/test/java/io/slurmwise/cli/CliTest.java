@@ -188,6 +188,24 @@ class CliTest {
     }
 
     @Test
+    void jobsJsonTimesKeepTheirSecondsOnARealExport() throws IOException {
+        // hb-jobinfo's job 7946767 ended at 2024-04-05T11:42:00: JSON said "2024-04-05T11:42"
+        String dir = java.nio.file.Path.of("..", "slurmwise-core", "src", "test", "resources", "peers", "hb-jobinfo")
+                .toString();
+        JsonNode jobs = run(Map.of("SLURMWISE_MOCK_DIR", dir), false, "jobs", "--json", "--user", "user420",
+                "--since", "2024-04-04", "--until", "2024-04-06").json();
+        JsonNode job = null;
+        for (JsonNode j : jobs.get("jobs")) {
+            if (j.get("id").asText().equals("7946767")) {
+                job = j;
+            }
+        }
+        assertThat(job).isNotNull();
+        assertThat(job.get("end").asText()).isEqualTo("2024-04-05T11:42:00");
+        assertThat(job.get("submit").asText()).isEqualTo("2024-04-04T10:08:19");
+    }
+
+    @Test
     void jobsListsAndFilters() throws IOException {
         Result all = run(Map.of("COLUMNS", "160"), false, "jobs");
         assertThat(all.code()).isZero();

@@ -3,6 +3,8 @@ package io.slurmwise.backend;
 import io.slurmwise.config.Settings;
 import io.slurmwise.config.Provider;
 
+import java.util.function.Consumer;
+
 
 /**
  * Service provider for a {@link SlurmBackend}, listed in
@@ -13,4 +15,12 @@ import io.slurmwise.config.Provider;
 public interface BackendProvider extends Provider {
 
     SlurmBackend create(Settings settings);
+
+    /**
+     * As {@link #create(Settings)}, with a place to tell the user what a query left out (rows the cluster printed
+     * that could not be read), a line each; backends without such news ignore it.
+     */
+    default SlurmBackend create(Settings settings, Consumer<String> notices) {
+        return create(settings);
+    }
 }

@@ -4,6 +4,7 @@ import io.slurmwise.config.Settings;
 import io.slurmwise.config.Providers;
 
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Finds backends with {@link java.util.ServiceLoader} and picks one by the rule every provider shares
@@ -28,10 +29,15 @@ public final class Backends {
     }
 
     public static Selection select(Settings settings, ClassLoader loader) {
+        return select(settings, loader, null);
+    }
+
+    /** @param notices where the backend tells what a query left out (see {@link BackendProvider#create(Settings, Consumer)}); may be null */
+    public static Selection select(Settings settings, ClassLoader loader, Consumer<String> notices) {
         Providers.Selection<BackendProvider> chosen = Providers.select(BackendProvider.class, "backend",
                 "SLURMWISE_BACKEND or --backend", settings.backend(), settings, loader,
                 "add io.slurmwise:slurmwise-backend-real (a SLURM cluster) or slurmwise-backend-mock (fixtures)",
                 BackendUnavailableException::new, BackendException::new);
-        return new Selection(chosen.provider().create(settings), chosen.reason());
+        return new Selection(chosen.provider().create(settings, notices == null ? m -> { } : notices), chosen.reason());
     }
 }

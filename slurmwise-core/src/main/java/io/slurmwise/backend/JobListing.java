@@ -6,8 +6,10 @@ import io.slurmwise.job.Partition;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.PriorityQueue;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -34,7 +36,7 @@ public final class JobListing {
     public static final Comparator<JobRecord> NEWEST_FIRST = Comparator
             .comparing(JobListing::when, Comparator.nullsLast(Comparator.reverseOrder()))
             .thenComparing(j -> j.id().jobId(), Comparator.reverseOrder())
-            .thenComparing(j -> j.id().arrayTask() == null ? -1 : j.id().arrayTask(), Comparator.reverseOrder());
+            .thenComparing(j -> j.id().arrayTask() == null ? -1L : j.id().arrayTask(), Comparator.reverseOrder());
 
     private JobListing() {
     }
@@ -47,16 +49,30 @@ public final class JobListing {
     public static Result list(SlurmBackend backend, JobQuery query, String namePattern, boolean newestFirst, int limit) {
         checkPartition(backend, query.partition());
         Pattern name = namePattern == null ? null : glob(namePattern);
-        List<JobRecord> all;
+        Comparator<JobRecord> order = newestFirst ? NEWEST_FIRST : NEWEST_FIRST.reversed();
+        // the first `limit` in order, kept as the jobs stream by: a window of any size holds only those
+        PriorityQueue<JobRecord> kept = new PriorityQueue<>(order.reversed());
+        int matched = 0;
         try (Stream<JobRecord> s = backend.jobs(query)) {
-            all = new ArrayList<>(s.filter(j -> name == null || name.matcher(j.name()).matches()).toList());
+            Iterator<JobRecord> it = s.iterator();
+            while (it.hasNext()) {
+                JobRecord j = it.next();
+                if (name != null && !name.matcher(j.name()).matches()) {
+                    continue;
+                }
+                matched++;
+                kept.add(j);
+                if (kept.size() > limit) {
+                    kept.poll();
+                }
+            }
         }
-        if (all.isEmpty() && query.user() != null) {
+        if (matched == 0 && query.user() != null) {
             checkUser(backend, query);
         }
-        all.sort(newestFirst ? NEWEST_FIRST : NEWEST_FIRST.reversed());
-        int kept = Math.min(limit, all.size());
-        return new Result(all.subList(0, kept), all.size(), all.size() > kept);
+        List<JobRecord> out = new ArrayList<>(kept);
+        out.sort(order);
+        return new Result(out, matched, matched > out.size());
     }
 
     /** @throws IllegalArgumentException when the cluster has no such partition (sinfo's list is named) */

@@ -23,10 +23,20 @@ import java.util.stream.Collectors;
  */
 public sealed interface JobLookup permits JobLookup.Found, JobLookup.Array, JobLookup.Missing {
 
-    /** One job (or array task, het component), with what the backend adds to accounting (log paths, reasons). */
-    record Found(JobRecord job) implements JobLookup {
+    /**
+     * One job (or array task, het component), with what the backend adds to accounting (log paths, reasons).
+     *
+     * @param earlierRuns earlier records of the same id, oldest first: a requeued job's runs ({@code sacct -D}) or a
+     *                    resized job's parts; each used its resources, the last ({@link #job}) is the job's outcome
+     */
+    record Found(JobRecord job, List<JobRecord> earlierRuns) implements JobLookup {
         public Found {
             Objects.requireNonNull(job, "job");
+            earlierRuns = List.copyOf(earlierRuns);
+        }
+
+        public Found(JobRecord job) {
+            this(job, List.of());
         }
 
         @Override
@@ -36,9 +46,9 @@ public sealed interface JobLookup permits JobLookup.Found, JobLookup.Array, JobL
     }
 
     /**
-     * The id named a whole array: its tasks as accounting lists them (pending ranges like {@code 53_[4-5]}
-     * included), in accounting's order. {@link #open} completes one task the way {@link Found} jobs are, without
-     * asking accounting again.
+     * The id named a whole array or heterogeneous job: its tasks (pending ranges like {@code 53_[4-5]} included) or
+     * components ({@code 123+0}, {@code 123+1}), in accounting's order. {@link #open} completes one the way
+     * {@link Found} jobs are, without asking accounting again.
      */
     record Array(JobId arrayJobId, List<JobRecord> tasks, UnaryOperator<JobRecord> details) implements JobLookup {
         public Array {
@@ -48,6 +58,11 @@ public sealed interface JobLookup permits JobLookup.Found, JobLookup.Array, JobL
                 throw new IllegalArgumentException("array " + arrayJobId + " without tasks is Missing, not an Array");
             }
             Objects.requireNonNull(details, "details");
+        }
+
+        /** Whether the members are a heterogeneous job's components rather than an array's tasks. */
+        public boolean heterogeneous() {
+            return tasks.stream().allMatch(t -> t.id().hetOffset() != null);
         }
 
         /** The task with what the backend adds to a single job (log paths, the controller's view). */
@@ -74,8 +89,10 @@ public sealed interface JobLookup permits JobLookup.Found, JobLookup.Array, JobL
 
     /**
      * Decides what {@code records} (accounting's answer to {@code sacct -j ID}, steps folded) mean for {@code id}:
-     * the record with exactly that id; else, for an id without task or step, the tasks of that array when every
-     * record is one; else the one record there is (a raw id such as 61 of task 53_2); nothing for no records.
+     * the record with exactly that id (several: the last, with the earlier runs beside it, as sacct lists a
+     * requeued job's runs in submit order); else, for an id without task or step, the tasks of that array or the
+     * components of that heterogeneous job when every record is one; else the one record there is (a raw id such as
+     * 61 of task 53_2); nothing for no records.
      *
      * @param details completes a record into a found job (log paths, pending reason); applied only to the job
      *                found, or later to the array task a caller opens
@@ -87,13 +104,11 @@ public sealed interface JobLookup permits JobLookup.Found, JobLookup.Array, JobL
             return new Missing(id);
         }
         JobId wanted = id.withoutStep();
-        for (JobRecord r : records) {
-            if (r.id().equals(wanted)) {
-                return new Found(details.apply(r));
-            }
+        List<JobRecord> exact = records.stream().filter(r -> r.id().equals(wanted)).toList();
+        if (!exact.isEmpty()) {
+            return new Found(details.apply(exact.get(exact.size() - 1)), exact.subList(0, exact.size() - 1));
         }
-        if (namesWholeArray(wanted) && records.stream().allMatch(r -> r.id().arrayJobId() == wanted.jobId()
-                && (r.id().isArrayTask() || r.id().arraySpec() != null))) {
+        if (namesWholeArray(wanted) && records.stream().allMatch(r -> isMember(r.id(), wanted))) {
             return new Array(wanted, records, details);
         }
         if (records.size() == 1) {
@@ -107,7 +122,13 @@ public sealed interface JobLookup permits JobLookup.Found, JobLookup.Array, JobL
                 + (records.size() > 12 ? ", ..." : "") + "): name one of them, e.g. `slurmwise diagnose " + failed + "`");
     }
 
-    /** An id that may name a whole array: a plain job id, no task, no task range, no het offset, no step. */
+    /** Whether {@code member} is a task or task range of array {@code whole}, or a component of het job {@code whole}. */
+    static boolean isMember(JobId member, JobId whole) {
+        return member.arrayJobId() == whole.jobId()
+                && (member.isArrayTask() || member.arraySpec() != null || member.hetOffset() != null);
+    }
+
+    /** An id that may name a whole array or het job: a plain job id, no task, no task range, no het offset, no step. */
     static boolean namesWholeArray(JobId id) {
         return !id.isArrayTask() && id.arraySpec() == null && id.hetOffset() == null && !id.isStep();
     }

@@ -32,7 +32,10 @@ public interface SlurmBackend extends AutoCloseable {
                 missing -> Optional.empty());
     }
 
-    /** Jobs matching a query, streamed in submission order; close the stream. */
+    /**
+     * Jobs matching a query, streamed in accounting's order (roughly by submission) as the cluster answers: a
+     * consumer that aggregates holds no more than one job at a time, whatever the window. Close the stream.
+     */
     Stream<JobRecord> jobs(JobQuery query);
 
     /**

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +68,11 @@ public final class Classifier {
     private final List<Signature> lastLineSignatures = new ArrayList<>();
     private final Map<String, Set<String>> consequences = new HashMap<>();
     private final Map<RecordSignature, String> recordKinds = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * The {@code unless_after} regex of a signature, scanned as a signature of its own (same literal prefilter):
+     * marker -> the signature it guards. Identity: two signatures may share one regex.
+     */
+    private final Map<Signature, Signature> guardOf = new IdentityHashMap<>();
 
     public Classifier(Taxonomy taxonomy) {
         this.taxonomy = taxonomy;
@@ -74,6 +80,12 @@ public final class Classifier {
         for (FailureKind k : taxonomy.kinds()) {
             for (Signature sig : k.signatures()) {
                 (sig.lastLine() ? lastLineSignatures : anyLine).add(sig);
+                if (sig.unlessAfter() != null) {
+                    Signature marker = new Signature(sig.kindId(), sig.unlessAfter(),
+                            Pattern.compile(sig.unlessAfter()), sig.weight(), null);
+                    guardOf.put(marker, sig);
+                    anyLine.add(marker);
+                }
             }
         }
         this.scanner = new SignatureScanner(anyLine);
@@ -142,7 +154,14 @@ public final class Classifier {
         boolean inFile = tail.firstLine() > 0;
         long base = inFile ? tail.firstLine() : 1;
         List<Match> matches = new ArrayList<>();
+        // guarded signature -> the first line that matched its unless_after regex
+        Map<Signature, Long> guardLine = guardOf.isEmpty() ? Map.of() : new IdentityHashMap<>();
         SignatureScanner.MatchSink sink = (sig, lineIndex, line) -> {
+            Signature guarded = guardOf.get(sig);
+            if (guarded != null) {
+                guardLine.merge(guarded, lineIndex, Math::min);
+                return;
+            }
             FailureKind kind = taxonomy.kind(sig.kindId());
             // the one place where a kind's ignore list (benign noise) is applied, for every rule
             if (sig.appliesTo(tail.stream()) && !kind.ignores(LineText.stripAnsi(line))) {
@@ -152,6 +171,13 @@ public final class Classifier {
         scanner.scan(tail.content(), sink);
         if (!lastLineSignatures.isEmpty()) {
             tail.lastLine().ifPresent(last -> scanLastLine(tail, last, sink));
+        }
+        if (!guardLine.isEmpty()) {
+            // a line after its signature's unless_after event is that event's consequence, not evidence
+            matches.removeIf(m -> {
+                Long guard = guardLine.get(m.sig());
+                return guard != null && guard < m.lineIndex();
+            });
         }
         // the scanner reports per signature: the first ending event is known only once all lines are in
         long ending = Long.MAX_VALUE;

@@ -72,7 +72,7 @@ public final class DiagnosisWorkflow {
     public Diagnosis diagnose(JobId id) {
         List<String> notices = new ArrayList<>();
         return backend.lookup(id).fold(
-                found -> diagnose(found.job(), true, notices),
+                found -> diagnose(withRuns(found, notices), true, notices),
                 array -> diagnose(pickArrayTask(array, notices), true, notices),
                 missing -> new Diagnosis.NotFound(id, "job " + id + " is not known to " + backend.name()
                         + " accounting; check the id with `sacct -j " + id + "` or widen the window"));
@@ -133,20 +133,37 @@ public final class DiagnosisWorkflow {
         }
     }
 
+    /** A job with several records (a requeued job's runs): the last is diagnosed, and the notice says so. */
+    private static JobRecord withRuns(JobLookup.Found found, List<String> notices) {
+        List<JobRecord> earlier = found.earlierRuns();
+        if (!earlier.isEmpty()) {
+            StringBuilder sb = new StringBuilder("job " + found.job().id() + " has " + (earlier.size() + 1)
+                    + " records in accounting (requeued runs, as sacct -D lists them): showing the last; earlier: ");
+            earlier.forEach(r -> sb.append(r.status()).append(", "));
+            sb.setLength(sb.length() - 2);
+            notices.add(sb.toString());
+        }
+        return found.job();
+    }
+
     /**
-     * An array id without a task: diagnose its first failed task (else its first task) and say so, with the
-     * count of tasks per state.
+     * An array id without a task, or a het job's leader id: diagnose its first failed task or component (else its
+     * first) and say so, with the count per state.
      */
     private JobRecord pickArrayTask(JobLookup.Array array, List<String> notices) {
         List<JobRecord> tasks = array.tasks();
+        boolean het = array.heterogeneous();
         Map<JobState, Long> byState = new TreeMap<>();
         tasks.forEach(t -> byState.merge(t.state(), 1L, Long::sum));
-        JobRecord pick = tasks.stream().filter(t -> !hasNoFailure(t) && t.id().isArrayTask()).findFirst()
+        JobRecord pick = tasks.stream().filter(t -> !hasNoFailure(t) && (t.id().isArrayTask() || het)).findFirst()
                 .orElse(tasks.get(0));
-        StringBuilder sb = new StringBuilder("array job " + array.arrayJobId() + " has " + tasks.size() + " tasks (");
+        String member = het ? "component" : "task";
+        StringBuilder sb = new StringBuilder((het ? "heterogeneous job " : "array job ") + array.arrayJobId() + " has "
+                + tasks.size() + " " + member + "s (");
         byState.forEach((st, n) -> sb.append(n).append(' ').append(st).append(", "));
         sb.setLength(sb.length() - 2);
-        sb.append("); showing task ").append(pick.id()).append(" (slurmwise diagnose <id>_<task> for another)");
+        sb.append("); showing ").append(member).append(' ').append(pick.id()).append(" (slurmwise diagnose <id>")
+                .append(het ? "+<offset>" : "_<task>").append(" for another)");
         notices.add(sb.toString());
         // the task's own record, with what the backend adds to single jobs (log paths, pending reason)
         return array.open(pick);

@@ -14,10 +14,10 @@ import java.util.regex.Pattern;
  * <pre>{@code
  * JobId id = JobId.parse("4242_3");
  * id.arrayJobId();   // 4242
- * id.arrayTask();    // Optional[3]
+ * id.arrayTaskId(); // Optional[3]
  * }</pre>
  */
-public record JobId(long jobId, Integer arrayTask, String arraySpec, Integer hetOffset, String step) {
+public record JobId(long jobId, Long arrayTask, String arraySpec, Integer hetOffset, String step) {
 
     private static final Pattern FORM = Pattern.compile(
             "(\\d{1,10})(?:_(\\d{1,10})|_\\[([0-9,%\\-]{1,64})])?(?:\\+(\\d{1,5}))?(?:\\.(batch|extern|interactive|\\d{1,10}))?");
@@ -54,7 +54,8 @@ public record JobId(long jobId, Integer arrayTask, String arraySpec, Integer het
         if (id == 0) {
             throw new InvalidJobIdException(trimmed);
         }
-        Integer task = m.group(2) == null ? null : Integer.valueOf(Integer.parseInt(m.group(2)));
+        // task ids are SLURM's uint32 (4294967294 is its NO_VAL): a long, never an int that overflows
+        Long task = m.group(2) == null ? null : Long.valueOf(Long.parseLong(m.group(2)));
         Integer het = m.group(4) == null ? null : Integer.valueOf(Integer.parseInt(m.group(4)));
         return new JobId(id, task, m.group(3), het, m.group(5));
     }
@@ -68,7 +69,7 @@ public record JobId(long jobId, Integer arrayTask, String arraySpec, Integer het
         }
     }
 
-    public Optional<Integer> arrayTaskId() {
+    public Optional<Long> arrayTaskId() {
         return Optional.ofNullable(arrayTask);
     }
 

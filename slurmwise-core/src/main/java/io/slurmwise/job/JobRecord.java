@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param pendingReason why a pending job waits, from squeue/scontrol (sacct says None)
  * @param cluster       the cluster that ran the job, when accounting says (sacct's Cluster column, {@code -M})
  * @param consumedEnergyJoules energy SLURM measured, only where the site enabled an energy plugin
+ * @param reqTres       the requested TRES (sacct's ReqTRES), which a pending job has and AllocTRES not yet
+ * @param allocNodes    the node count sacct's NNodes gave (0 when the export has no such column)
  */
 public record JobRecord(
         JobId id,
@@ -46,13 +48,16 @@ public record JobRecord(
         String stdoutPath,
         String stderrPath,
         String pendingReason,
-        String cluster) {
+        String cluster,
+        Tres reqTres,
+        int allocNodes) {
 
     public JobRecord {
         Objects.requireNonNull(id, "id");
         status = status == null ? JobStatus.of(JobState.UNKNOWN) : status;
         timeLimit = timeLimit == null ? TimeLimit.UNKNOWN : timeLimit;
         allocTres = allocTres == null ? Tres.EMPTY : allocTres;
+        reqTres = reqTres == null ? Tres.EMPTY : reqTres;
         name = name == null ? "" : name;
     }
 
@@ -68,25 +73,37 @@ public record JobRecord(
         return status.state();
     }
 
-    /** Allocated CPUs: AllocCPUS, else the TRES cpu count. */
+    /** Allocated CPUs: AllocCPUS (or its synonym NCPUS), else the TRES cpu count; 0 when nothing says. */
     public int cpus() {
-        return allocCpus > 0 ? allocCpus : allocTres.cpus();
+        return allocCpus > 0 ? allocCpus : allocTres.cpus() > 0 ? allocTres.cpus() : reqTres.cpus();
     }
 
     public int gpus() {
         return allocTres.gpus();
     }
 
+    /** Nodes: the TRES node count, else NNodes; at least 1. */
     public int nodes() {
-        return Math.max(1, allocTres.nodes());
+        int n = allocTres.nodes() > 0 ? allocTres.nodes() : allocNodes > 0 ? allocNodes : reqTres.nodes();
+        return Math.max(1, n);
     }
 
-    /** The memory limit of the whole job, from ReqMem (scaled per CPU/GPU/node), else the TRES mem. */
+    /**
+     * The memory of the whole job: the TRES {@code mem=} (AllocTRES, else ReqTRES: always the job's total), else
+     * ReqMem scaled by its unit ({@link MemoryRequest#total}). Zero means "no limit given" and is skipped.
+     */
     public Optional<DataSize> memoryLimit() {
-        if (reqMem != null) {
+        Optional<DataSize> tres = allocTres.memory().filter(d -> d.bytes() > 0);
+        if (tres.isEmpty()) {
+            tres = reqTres.memory().filter(d -> d.bytes() > 0);
+        }
+        if (tres.isPresent()) {
+            return tres;
+        }
+        if (reqMem != null && reqMem.size().bytes() > 0) {
             return Optional.of(reqMem.total(cpus(), gpus(), nodes()));
         }
-        return allocTres.memory();
+        return Optional.empty();
     }
 
     public Optional<DataSize> optMaxRss() {
@@ -133,6 +150,8 @@ public record JobRecord(
         private String stderrPath;
         private String pendingReason;
         private String cluster;
+        private Tres reqTres;
+        private int allocNodes;
 
         private Builder(JobId id) {
             this.id = id;
@@ -145,7 +164,7 @@ public record JobRecord(
             maxRss = r.maxRss; allocCpus = r.allocCpus; allocTres = r.allocTres; nodeList = r.nodeList;
             totalCpu = r.totalCpu; consumedEnergyJoules = r.consumedEnergyJoules; workDir = r.workDir;
             stdoutPath = r.stdoutPath; stderrPath = r.stderrPath; pendingReason = r.pendingReason;
-            cluster = r.cluster;
+            cluster = r.cluster; reqTres = r.reqTres; allocNodes = r.allocNodes;
         }
 
         public Builder id(JobId v) { id = v; return this; }
@@ -174,13 +193,15 @@ public record JobRecord(
         public Builder stderrPath(String v) { stderrPath = v; return this; }
         public Builder pendingReason(String v) { pendingReason = v; return this; }
         public Builder cluster(String v) { cluster = v; return this; }
+        public Builder reqTres(Tres v) { reqTres = v; return this; }
+        public Builder allocNodes(int v) { allocNodes = v; return this; }
 
         public DataSize maxRss() { return maxRss; }
 
         public JobRecord build() {
             return new JobRecord(id, name, user, account, partition, qos, status, exitCode, exitCodeView, submit,
                     start, end, elapsed, timeLimit, reqMem, maxRss, allocCpus, allocTres, nodeList, totalCpu,
-                    consumedEnergyJoules, workDir, stdoutPath, stderrPath, pendingReason, cluster);
+                    consumedEnergyJoules, workDir, stdoutPath, stderrPath, pendingReason, cluster, reqTres, allocNodes);
         }
     }
 }

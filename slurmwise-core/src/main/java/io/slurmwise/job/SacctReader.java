@@ -55,6 +55,12 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
      */
     public static final String DELIMITER = "\u001f|";
 
+    /**
+     * The longest row read (1 MiB; sacct's longest fields, paths and submit lines, are a few KiB): a longer line
+     * is skipped as malformed without being held, so no input can make a reader hold more than this.
+     */
+    public static final int MAX_LINE_BYTES = 1 << 20;
+
     /** The fields slurmwise asks sacct for, in this order (StdOut/StdErr only where sacct has them, 23.02+). */
     public static final List<String> FIELDS = List.of("JobID", "JobName", "User", "Account", "Partition", "QOS",
             "State", "ExitCode", "DerivedExitCode", "Submit", "Start", "End", "Elapsed", "Timelimit", "ReqMem",
@@ -116,6 +122,7 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
     private JobRecord ready;
     private boolean exhausted;
     private long malformed;
+    private String firstMalformed;
     private byte[] sepBytes;
 
     private SacctReader(Lines in, Header header) {
@@ -139,15 +146,19 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         this.sepBytes = header.separator() == null ? null : header.separator().getBytes(StandardCharsets.UTF_8);
         if (!column.containsKey("jobid")) {
             String line = String.join(header.separator() == null ? "|" : header.separator(), names);
-            throw new IllegalArgumentException("sacct output has no JobID column; its header was: "
-                    + (line.length() > 200 ? line.substring(0, 200) + "..." : line)
-                    + " (expected the output of sacct -P --format=JobID,...)");
+            throw new IllegalArgumentException("sacct output has no JobID column; its header was: `"
+                    + Excerpt.of(line.replace(DELIMITER, "|"), 120)
+                    + "` (expected the output of sacct -P --format=JobID,...)");
         }
         c = new Cols(column);
     }
 
     private static SacctReader fromLines(Lines lines) {
         String first = lines.nextLineAsString();
+        if (first != null && lines.overlong()) {
+            throw new IllegalArgumentException("sacct output has no header: its first line is longer than "
+                    + (MAX_LINE_BYTES >> 20) + " MiB (expected the output of sacct -P --format=JobID,...)");
+        }
         return new SacctReader(lines, first == null ? null : Header.of(first));
     }
 
@@ -230,9 +241,20 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         return column.containsKey(name.toLowerCase(Locale.ROOT));
     }
 
-    /** Rows skipped because their field count did not match the header. */
+    /**
+     * Rows skipped because they could not be read: their field count did not match the header, their JobID was no
+     * job id, or they were longer than {@link #MAX_LINE_BYTES}.
+     */
     public long malformedRows() {
         return malformed;
+    }
+
+    /**
+     * The first skipped row, for messages: its line number and a printable excerpt ({@link Excerpt}), e.g.
+     * {@code line 17: `4711|train|alice|proj`}; null when none was skipped.
+     */
+    public String firstMalformedRow() {
+        return firstMalformed;
     }
 
     @Override
@@ -263,6 +285,10 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         byte[] b = in.buf();
         int start = in.start();
         int end = in.end();
+        if (in.overlong()) {
+            skip("a row longer than " + (MAX_LINE_BYTES >> 20) + " MiB");
+            return;
+        }
         if (isBlank(b, start, end)) {
             return;
         }
@@ -274,7 +300,7 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         int n = splitInto(b, start, end);
         if (n != width) {
             if (!(n > width && separator.equals("|") && repairFreeText(b, start, end))) {
-                malformed++;
+                skip(b, start, end);
                 return;
             }
         }
@@ -337,7 +363,7 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         }
         JobId id = jobId(rowData, fs[idCol], fe[idCol]);
         if (id == null) {
-            malformed++;
+            skip(rowData, in.start(), in.end());
             return;
         }
         if (id.isStep()) {
@@ -359,6 +385,23 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
                 }
             }
             currentKept = k;
+        }
+    }
+
+    private void skip(byte[] b, int start, int end) {
+        if (firstMalformed == null) {
+            int shown = Math.min(end - start, 512);
+            String row = new String(b, start, shown, StandardCharsets.UTF_8).replace(DELIMITER, "|");
+            skip("`" + Excerpt.of(row, 120) + "`");
+        } else {
+            malformed++;
+        }
+    }
+
+    private void skip(String what) {
+        malformed++;
+        if (firstMalformed == null) {
+            firstMalformed = "line " + in.lineNumber() + ": " + what;
         }
     }
 
@@ -472,6 +515,8 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
                 .maxRss(size(c.maxrss))
                 .allocCpus(integer(c.alloccpus))
                 .allocTres(decoded.get(Decoded.TRES, rowData, fs, fe, c.alloctres, Tres::parse))
+                .reqTres(c.reqtres < 0 ? null : decoded.get(Decoded.TRES, rowData, fs, fe, c.reqtres, Tres::parse))
+                .allocNodes(integer(c.nnodes))
                 .nodeList(shared(c.nodelist))
                 .totalCpu(duration(c.totalcpu))
                 .consumedEnergyJoules(energy(c.consumedenergyraw))
@@ -657,8 +702,8 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
                 return new JobId(id, null, null, null, null);
             }
             long task = digits(b, us + 1, to);
-            if (task >= 0 && to - us - 1 <= 9) {
-                return new JobId(id, (int) task, null, null, null);
+            if (task >= 0 && to - us - 1 <= 10) {
+                return new JobId(id, task, null, null, null);
             }
         }
         return JobId.tryParse(new String(b, from, to - from, StandardCharsets.UTF_8)).orElse(null);
@@ -688,6 +733,8 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         final int maxrss;
         final int alloccpus;
         final int alloctres;
+        final int reqtres;
+        final int nnodes;
         final int nodelist;
         final int totalcpu;
         final int consumedenergyraw;
@@ -714,8 +761,11 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
             timelimit = at.apply("timelimit");
             reqmem = at.apply("reqmem");
             maxrss = at.apply("maxrss");
-            alloccpus = at.apply("alloccpus");
+            // sacct's NCPUS is AllocCPUS by another name ("Equivalent to NCPUS", man sacct)
+            alloccpus = at.apply("alloccpus") >= 0 ? at.apply("alloccpus") : at.apply("ncpus");
             alloctres = at.apply("alloctres");
+            reqtres = at.apply("reqtres");
+            nnodes = at.apply("nnodes");
             nodelist = at.apply("nodelist");
             totalcpu = at.apply("totalcpu");
             consumedenergyraw = at.apply("consumedenergyraw");
@@ -796,9 +846,18 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         }
     }
 
-    /** Lines as byte ranges of a reused buffer: no String per row. */
+    /**
+     * Lines as byte ranges of a reused buffer: no String per row. A line longer than {@link #MAX_LINE_BYTES} is
+     * dropped as it is read and returned empty with {@link #overlong()} set.
+     */
     private abstract static class Lines {
         abstract boolean next();
+
+        /** Whether the line {@link #next()} returned was too long (and is given empty). */
+        abstract boolean overlong();
+
+        /** The 1-based number of the line {@link #next()} returned. */
+        abstract long lineNumber();
 
         abstract byte[] buf();
 
@@ -833,6 +892,9 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         private int start;
         private int end;
         private boolean eof;
+        private boolean skipping;
+        private boolean overlong;
+        private long lines;
 
         ByteLines(InputStream in) {
             this.in = in;
@@ -840,9 +902,15 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
 
         @Override
         boolean next() {
+            overlong = false;
+            int scanFrom = pos;
             while (true) {
-                for (int i = pos; i < limit; i++) {
+                for (int i = scanFrom; i < limit; i++) {
                     if (buf[i] == '\n') {
+                        lines++;
+                        if (skipping) {
+                            return overlongLine(i + 1);
+                        }
                         start = pos;
                         end = i > pos && buf[i - 1] == '\r' ? i - 1 : i;
                         pos = i + 1;
@@ -850,7 +918,12 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
                     }
                 }
                 if (eof) {
+                    if (skipping) {
+                        lines++;
+                        return overlongLine(limit);
+                    }
                     if (pos < limit) {
+                        lines++;
                         start = pos;
                         end = buf[limit - 1] == '\r' ? limit - 1 : limit;
                         pos = limit;
@@ -858,8 +931,33 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
                     }
                     return false;
                 }
+                if (skipping || limit - pos > MAX_LINE_BYTES) {
+                    skipping = true;
+                    pos = limit; // what was read of an overlong line is dropped, never held
+                }
+                int scanned = limit - pos;
                 fill();
+                scanFrom = pos + scanned;
             }
+        }
+
+        private boolean overlongLine(int next) {
+            skipping = false;
+            overlong = true;
+            start = next;
+            end = next;
+            pos = next;
+            return true;
+        }
+
+        @Override
+        boolean overlong() {
+            return overlong;
+        }
+
+        @Override
+        long lineNumber() {
+            return lines;
         }
 
         private void fill() {

@@ -19,10 +19,35 @@ public final class SinfoParser {
     private SinfoParser() {
     }
 
+    /**
+     * What {@link #read} made of sinfo's output.
+     *
+     * @param header      whether the first line was sinfo's header (it always is without {@code -h})
+     * @param unreadLines lines that are no partition row: the wrong number of fields, a name or node count that
+     *                    is not printable text or a number (output cut short, or not sinfo's)
+     * @param firstUnread the first of them, as a printable excerpt with its line number; null when none
+     */
+    public record Read(List<Partition> partitions, boolean header, int unreadLines, String firstUnread) {
+        public Read {
+            partitions = List.copyOf(partitions);
+        }
+    }
+
     public static List<Partition> parse(String text) {
+        return read(text).partitions();
+    }
+
+    /** Parses and says which lines could not be read, so a cut or garbled answer is not taken for a cluster. */
+    public static Read read(String text) {
         Map<String, Partition> byName = new LinkedHashMap<>();
         Map<String, Integer> col = null;
+        int width = 0;
+        boolean header = false;
+        int unread = 0;
+        String firstUnread = null;
+        int lineNo = 0;
         for (String raw : text.split("\\R")) {
+            lineNo++;
             String line = raw.strip();
             if (line.isEmpty()) {
                 continue;
@@ -34,14 +59,24 @@ public final class SinfoParser {
                     for (int i = 0; i < f.length; i++) {
                         col.put(f[i].strip().toUpperCase(Locale.ROOT), i);
                     }
+                    width = f.length;
+                    header = true;
                     continue;
                 }
                 String[] names = {"PARTITION", "TIMELIMIT", "NODES", "CPUS", "MEMORY", "GRES", "AVAIL"};
                 for (int i = 0; i < names.length; i++) {
                     col.put(names[i], i);
                 }
+                width = names.length;
             }
             String name = field(f, col, "PARTITION");
+            if (f.length != width || !printable(name) || !field(f, col, "NODES").matches("\\d*")) {
+                unread++;
+                if (firstUnread == null) {
+                    firstUnread = "line " + lineNo + ": `" + Excerpt.of(line, 120) + "`";
+                }
+                continue;
+            }
             if (name.isEmpty()) {
                 continue;
             }
@@ -60,7 +95,11 @@ public final class SinfoParser {
             }
             byName.put(name, p);
         }
-        return new ArrayList<>(byName.values());
+        return new Read(new ArrayList<>(byName.values()), header, unread, firstUnread);
+    }
+
+    private static boolean printable(String s) {
+        return s.chars().noneMatch(c -> Character.isISOControl(c) || c == '\uFFFD');
     }
 
     private static String normaliseGres(String g) {

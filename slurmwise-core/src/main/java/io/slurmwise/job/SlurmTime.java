@@ -70,6 +70,17 @@ public final class SlurmTime {
         }
     }
 
+    private static final java.time.format.DateTimeFormatter ISO_SECONDS =
+            java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss", java.util.Locale.ROOT);
+
+    /**
+     * A timestamp as sacct prints it, seconds always ({@code 2024-04-05T11:42:00}; {@code LocalDateTime.toString}
+     * drops zero seconds); null for null. The form every JSON output uses.
+     */
+    public static String iso(LocalDateTime t) {
+        return t == null ? null : ISO_SECONDS.format(t);
+    }
+
     /** Formats as SLURM does: {@code HH:MM:SS} below a day, {@code D-HH:MM:SS} above. */
     public static String format(Duration d) {
         long total = d.toSeconds();

@@ -37,7 +37,7 @@ final class MemoryFixer implements Fixer {
         Optional<DataSize> limit = s.option(opt).flatMap(o -> DataSize.tryParse(o.value()));
         if (limit.isEmpty() && job.reqMem() != null) {
             limit = Optional.of(switch (opt) {
-                case "mem" -> job.reqMem().total(job.cpus(), job.gpus(), 1);
+                case "mem" -> job.reqMem().perNode(job.cpus(), job.gpus(), nodes);
                 default -> job.reqMem().size();
             });
         }

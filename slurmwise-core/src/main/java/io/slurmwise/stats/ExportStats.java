@@ -59,8 +59,13 @@ public final class ExportStats {
         }
     }
 
-    /** Rows read, jobs counted, rows skipped as malformed: what the user is told beside the figures. */
-    public record Counts(long jobs, long counted, long malformed, int files) {
+    /**
+     * Rows read, jobs counted, rows skipped as malformed: what the user is told beside the figures.
+     *
+     * @param firstMalformed the first skipped row of the first export that had one ({@code file line N: `...`}),
+     *                       null when none was skipped
+     */
+    public record Counts(long jobs, long counted, long malformed, int files, String firstMalformed) {
     }
 
     /** The aggregate and what was read. */
@@ -74,12 +79,16 @@ public final class ExportStats {
     private final BiConsumer<FleetStats, JobRecord> add;
     private final int threads;
     private final int blockSize;
+    private final int maxBlock;
+    // lines longer than a whole block, dropped by the splitter (the workers count the other malformed rows)
+    private final java.util.concurrent.atomic.AtomicLong overlong = new java.util.concurrent.atomic.AtomicLong();
 
     private ExportStats(Builder b) {
         this.newStats = b.newStats;
         this.add = b.add;
         this.threads = b.threads;
         this.blockSize = b.blockSize;
+        this.maxBlock = Math.max(blockSize, Math.max(4 * blockSize, 4 * SacctReader.MAX_LINE_BYTES));
     }
 
     /**
@@ -137,14 +146,18 @@ public final class ExportStats {
         all.coverWindow(query.since(), query.until());
         long jobs = 0;
         long counted = 0;
-        long malformed = 0;
+        long malformed = overlong.get();
+        String first = overlong.get() > 0 ? "a line longer than " + (maxBlock >> 20) + " MiB" : null;
         for (Worker w : workers) {
             all.merge(w.stats);
             jobs += w.jobs;
             counted += w.counted;
             malformed += w.malformed;
+            if (first == null) {
+                first = w.firstMalformed;
+            }
         }
-        return new Result(all, new Counts(jobs, counted, malformed, sources.size()));
+        return new Result(all, new Counts(jobs, counted, malformed, sources.size(), first));
     }
 
     /** Reads one export's header, then cuts its rows into blocks of whole jobs for the workers. */
@@ -156,15 +169,47 @@ public final class ExportStats {
             int jobIdColumn = -1;
             byte[] sep = null;
             boolean eof = false;
+            boolean skipping = false;
             while (!eof && failure.get() == null) {
                 if (len == buf.length) {
-                    buf = Arrays.copyOf(buf, buf.length * 2); // one job's rows longer than a block
+                    if (buf.length < maxBlock) {
+                        buf = Arrays.copyOf(buf, Math.min(maxBlock, buf.length * 2)); // one job's rows longer than a block
+                    } else {
+                        // a job's rows beyond any block: cut at a row's end (its last steps lose their job), or
+                        // drop a line longer than a block, never holding more
+                        int nl = lastIndexOf(buf, 0, len, (byte) '\n');
+                        if (nl >= 0 && !skipping && header != null) {
+                            byte[] block = Arrays.copyOfRange(buf, 0, nl + 1);
+                            putQuietly(queue, new Block(s.name(), header, block, block.length));
+                            System.arraycopy(buf, nl + 1, buf, 0, len - nl - 1);
+                            len -= nl + 1;
+                        } else if (header == null) {
+                            throw new ExportException(s.name() + " is not a sacct -P export: its first line is longer"
+                                    + " than " + (maxBlock >> 20) + " MiB; export it with sacct -P --format=JobID,...", null);
+                        } else {
+                            if (!skipping) {
+                                overlong.incrementAndGet();
+                            }
+                            skipping = true;
+                            len = 0;
+                        }
+                    }
                 }
                 int n = in.read(buf, len, buf.length - len);
                 if (n < 0) {
                     eof = true;
                 } else {
                     len += n;
+                }
+                if (skipping) {
+                    int nl = indexOf(buf, 0, len, (byte) '\n');
+                    if (nl < 0) {
+                        len = 0;
+                        continue;
+                    }
+                    skipping = false;
+                    System.arraycopy(buf, nl + 1, buf, 0, len - nl - 1);
+                    len -= nl + 1;
                 }
                 int from = 0;
                 if (header == null) {
@@ -320,6 +365,7 @@ public final class ExportStats {
         long jobs;
         long counted;
         long malformed;
+        String firstMalformed;
 
         Worker(BlockingQueue<Block> queue, JobQuery query, AtomicReference<RuntimeException> failure) {
             this.queue = queue;
@@ -354,6 +400,11 @@ public final class ExportStats {
                         }
                     }
                     malformed += r.malformedRows();
+                    if (firstMalformed == null && r.firstMalformedRow() != null) {
+                        // line numbers count within the block: name the file and the row, not a line
+                        String row = r.firstMalformedRow();
+                        firstMalformed = b.source() + ": " + row.substring(row.indexOf(": ") + 2);
+                    }
                 } catch (RuntimeException e) {
                     failure.compareAndSet(null, e instanceof ExportException ? e
                             : new ExportException("cannot read " + b.source() + ": " + e.getMessage(), e));

@@ -28,12 +28,14 @@ import java.util.Map;
  * @param topJobs         the most wasteful failed jobs; an array job is one entry with its task counts
  * @param arraysTruncated more array jobs than the limit: the least wasteful arrays' entries were dropped (totals
  *                        stay exact)
+ * @param jobsWithoutCpus ended jobs that ran but whose record gives no CPU count (no AllocCPUS, NCPUS or TRES
+ *                        cpu=): their CPU-hours count as 0, which every output says
  */
 public record FleetReport(LocalDateTime since, LocalDateTime until, long records, Breakdown total,
                           List<Breakdown> byKind, List<Breakdown> byPartition, List<Breakdown> byUser,
                           List<Breakdown> byDay, List<Breakdown> byCluster, List<TopEntry> topJobs,
                           Efficiency efficiency, EnergyModel energy,
-                          boolean arraysTruncated) {
+                          boolean arraysTruncated, long jobsWithoutCpus) {
 
     /** Whether the records came from several clusters: then every output breaks the figures down by cluster. */
     public boolean severalClusters() {

@@ -44,6 +44,8 @@ public final class FleetStats {
     private final int topJobs;
     private final int arrayLimit;
     private long records;
+    // jobs that ran but whose record gives no CPU count: their CPU-hours are 0, and the report says how many
+    private long withoutCpus;
     private LocalDateTime since;
     private LocalDateTime until;
     private final Tally total = new Tally();
@@ -173,6 +175,9 @@ public final class FleetStats {
         int cpus = job.cpus();
         long gpuSeconds = seconds * gpus;
         long cpuSeconds = seconds * cpus;
+        if (seconds > 0 && cpus == 0) {
+            withoutCpus++;
+        }
         long joules = seconds > 0 ? energy.itJoules(job, seconds) : 0;
         Long measured = o.isEnded() ? job.consumedEnergyJoules() : null;
         String kind = o == Outcome.FAILED ? (failureKind == null ? "unknown" : failureKind) : null;
@@ -264,7 +269,7 @@ public final class FleetStats {
         a.user = minString(a.user, job.user());
         a.partition = minString(a.partition, job.partition());
         a.tally.add(o, gpuSeconds, cpuSeconds, joules, measured);
-        int task = job.id().arrayTask();
+        long task = job.id().arrayTask();
         a.minTask = Math.min(a.minTask, task);
         a.maxTask = Math.max(a.maxTask, task);
         a.lastEnd = maxTime(a.lastEnd, job.end());
@@ -335,6 +340,7 @@ public final class FleetStats {
             throw new IllegalArgumentException("cannot merge fleet stats with different top-job or array limits");
         }
         records += other.records;
+        withoutCpus += other.withoutCpus;
         coverWindow(other.since, other.until);
         total.merge(other.total);
         mergeInto(partitions, other.partitions);
@@ -622,7 +628,7 @@ public final class FleetStats {
         return new FleetReport(since, until, records, breakdown("total", total), sorted(kinds, byWaste),
                 sorted(partitions, byWaste), sorted(users, byWaste), byDay, sorted(clusters, byWaste), topEntries(),
                 efficiencyReport(), energy,
-                arraysTruncated);
+                arraysTruncated, withoutCpus);
     }
 
     private List<FleetReport.Breakdown> sorted(Map<String, Tally> m, Comparator<FleetReport.Breakdown> order) {

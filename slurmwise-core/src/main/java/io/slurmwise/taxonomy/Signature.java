@@ -8,14 +8,22 @@ import io.slurmwise.backend.LogStream;
  *
  * @param stream   the stream it applies to, or null for both
  * @param weight   how sure one matching line alone makes us of the kind (0..1]
- * @param lastLine when true the pattern is tested only on the last non-blank line of each log: how a log ends
- *                 says more than the same words in the middle (a bare {@code Killed} that nothing follows)
+ * @param lastLine    when true the pattern is tested only on the last non-blank line of each log: how a log ends
+ *                    says more than the same words in the middle (a bare {@code Killed} that nothing follows)
+ * @param unlessAfter an RE2 regex, or null: a matching line is no evidence when an earlier line of the same log
+ *                    matches it (the line is then that earlier event's consequence: SLURM's bare {@code STEP ...
+ *                    CANCELLED} after srun's own {@code Terminating StepId=...})
  */
 public record Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream,
-                        boolean lastLine) {
+                        boolean lastLine, String unlessAfter) {
 
     public Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream) {
-        this(kindId, pattern, regex, weight, stream, false);
+        this(kindId, pattern, regex, weight, stream, false, null);
+    }
+
+    public Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream,
+                     boolean lastLine) {
+        this(kindId, pattern, regex, weight, stream, lastLine, null);
     }
 
     public boolean appliesTo(LogStream s) {

@@ -1,5 +1,6 @@
 package io.slurmwise.view;
 
+import io.slurmwise.job.SlurmTime;
 import io.slurmwise.stats.EnergyModel;
 import io.slurmwise.stats.FleetReport;
 import io.slurmwise.stats.FleetReport.Breakdown;
@@ -35,8 +36,8 @@ public final class StatsViews {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("schema", SCHEMA);
         Map<String, Object> window = new LinkedHashMap<>();
-        window.put("since", r.since() == null ? null : r.since().toString());
-        window.put("until", r.until() == null ? null : r.until().toString());
+        window.put("since", SlurmTime.iso(r.since()));
+        window.put("until", SlurmTime.iso(r.until()));
         window.put("slices", ctx.slices());
         window.put("slice_seconds", ctx.sliceLength().toSeconds());
         m.put("window", window);
@@ -62,6 +63,7 @@ public final class StatsViews {
         m.put("top_jobs", r.topJobs().stream().map(StatsViews::top).toList());
         m.put("efficiency", efficiency(r.efficiency()));
         m.put("arrays_truncated", r.arraysTruncated());
+        m.put("jobs_without_cpu_count", r.jobsWithoutCpus());
         return m;
     }
 
@@ -102,7 +104,7 @@ public final class StatsViews {
         m.put("wasted_energy_kwh_estimated", e.wastedKwh());
         m.put("wasted_co2e_kg_estimated", e.wastedCo2Kg());
         m.put("wasted_energy_kwh_measured", e.measuredKwh());
-        m.put("end", e.end() == null ? null : e.end().toString());
+        m.put("end", SlurmTime.iso(e.end()));
         return m;
     }
 

@@ -40,9 +40,9 @@ public final class Views {
         m.put("exit_code", j.exitCode() == null ? null : j.exitCode().toString());
         // scontrol's view of the same exit (a shell's exit 139 is 139:0 there, 11:0 in sacct), while it is known
         m.put("exit_code_scontrol", j.exitCodeView() == null ? null : j.exitCodeView().toString());
-        m.put("submit", j.submit() == null ? null : j.submit().toString());
-        m.put("start", j.start() == null ? null : j.start().toString());
-        m.put("end", j.end() == null ? null : j.end().toString());
+        m.put("submit", SlurmTime.iso(j.submit()));
+        m.put("start", SlurmTime.iso(j.start()));
+        m.put("end", SlurmTime.iso(j.end()));
         m.put("elapsed", j.elapsed() == null ? null : SlurmTime.format(j.elapsed()));
         m.put("elapsed_seconds", j.elapsed() == null ? null : j.elapsed().toSeconds());
         m.put("time_limit", j.timeLimit().toString());

@@ -74,4 +74,72 @@ class EventOrderTest {
                 """);
         assertThat(f.others()).extracting(Finding.KindScore::kindId).contains(f.kindId().equals("oom") ? "time_limit" : "oom");
     }
+
+    @Test
+    void aBareStepCancelAloneIsACancel() {
+        // SLURM <= 24.11 at scancel, an interrupted srun, or an srun whose ssh session closed: no DUE TO clause
+        Finding f = classify(null, null, """
+                2021-02-13 16:36:03.027407
+                slurmstepd-node1: error: *** STEP 204.0 ON node1 CANCELLED AT 2021-02-13T16:38:01 ***
+                2021-02-13 16:36:04.028471
+                """);
+        assertThat(f.kindId()).isEqualTo("cancelled");
+    }
+
+    @Test
+    void theSameStepCancelAfterSrunTerminatedTheStepIsSrunsTeardown() {
+        // --kill-on-bad-exit: srun says it terminates the step, then slurmstepd prints the same bare line
+        Finding f = classify(JobState.FAILED, "1:0", """
+                AssertionError: Expected throughput to be at least 560000.0
+                srun: error: sn30: task 0: Exited with exit code 1
+                srun: Terminating StepId=30399.0
+                slurmstepd: error: *** STEP 30399.0 ON sn30 CANCELLED AT 2024-04-03T09:40:00 ***
+                srun: error: sn30: tasks 1,3-5: Terminated
+                """);
+        assertThat(f.kindId()).isEqualTo("unknown");
+        assertThat(f.others()).extracting(Finding.KindScore::kindId).doesNotContain("cancelled");
+        // the older wording, and a crash before it, whose kind then stands alone
+        Finding old = classify(null, null, """
+                srun: error: node7: task 289: Segmentation fault
+                srun: Terminating job step 3495450.0
+                slurmstepd: error: *** STEP 3495450.0 ON node1 CANCELLED AT 2021-10-27T20:22:22 ***
+                """);
+        assertThat(old.kindId()).isEqualTo("segfault");
+        assertThat(old.others()).extracting(Finding.KindScore::kindId).doesNotContain("cancelled");
+    }
+
+    @Test
+    void aStepCancelAfterAnMpiAbortIsTheAbort() {
+        Finding f = classify(null, null, """
+                MPI_ABORT was invoked on rank 3 in communicator MPI_COMM_WORLD with errorcode 1.
+                srun: Job step aborted: Waiting up to 32 seconds for job step to finish.
+                slurmstepd: error: *** STEP 49022.0 ON c0 CANCELLED AT 2018-11-28T23:15:38 ***
+                """);
+        assertThat(f.kindId()).isEqualTo("unknown");
+    }
+
+    @Test
+    void aTeardownLineAfterTheStepCancelDoesNotUndoIt() {
+        // scancel: srun reports the abort and kills what is left after slurmstepd's line
+        Finding f = classify(null, null, """
+                epoch 3 step 1200 loss 1.93
+                slurmstepd: error: *** STEP 4242.0 ON node12 CANCELLED AT 2024-05-01T10:00:00 ***
+                srun: error: node12: task 0: Killed
+                srun: Terminating StepId=4242.0
+                """);
+        assertThat(f.kindId()).isEqualTo("cancelled");
+    }
+
+    @Test
+    void sallocSaysWhenTheAllocationEndedAtItsTimeLimit() {
+        Finding f = classify(null, null, """
+                 47%|████      | 1258/2675 [1:31:09<1:42:45,  4.35s/it]
+                salloc: Job 255505 has exceeded its time limit and its allocation has been revoked.
+                srun: forcing job termination
+                srun: Job step aborted: Waiting up to 32 seconds for job step to finish.
+                slurmstepd: error: *** STEP 255506.0 ON gpu16 CANCELLED AT 2024-12-20T14:27:46 ***
+                srun: error: gpu16: task 0: Killed
+                """);
+        assertThat(f.kindId()).isEqualTo("time_limit");
+    }
 }

@@ -125,7 +125,10 @@ class FormatsTest {
         assertThat(perCpu.per()).isEqualTo(MemoryRequest.Per.CPU);
         assertThat(perCpu.total(4, 0, 1)).isEqualTo(DataSize.ofMebibytes(16000));
         assertThat(MemoryRequest.tryParse("4000Mn").orElseThrow().per()).isEqualTo(MemoryRequest.Per.NODE);
-        assertThat(MemoryRequest.tryParse("32G").orElseThrow().total(16, 1, 2)).isEqualTo(new DataSize(64 * DataSize.GIB));
+        // before 21.08 a suffix says per node; since, no suffix and the value is the job's total
+        assertThat(MemoryRequest.tryParse("32Gn").orElseThrow().total(16, 1, 2)).isEqualTo(new DataSize(64 * DataSize.GIB));
+        assertThat(MemoryRequest.tryParse("32G").orElseThrow().total(16, 1, 2)).isEqualTo(new DataSize(32 * DataSize.GIB));
+        assertThat(MemoryRequest.tryParse("32G").orElseThrow().perNode(16, 1, 2)).isEqualTo(new DataSize(16 * DataSize.GIB));
     }
 
     @Test

@@ -17,7 +17,7 @@ class JobIdTest {
         });
         JobId task = JobId.parse("4242_3");
         assertThat(task.arrayJobId()).isEqualTo(4242);
-        assertThat(task.arrayTaskId()).contains(3);
+        assertThat(task.arrayTaskId()).contains(3L);
         assertThat(JobId.parse("4242_[1-5]").arraySpec()).isEqualTo("1-5");
         assertThat(JobId.parse("4242_[1,3,5-7%2]").toString()).isEqualTo("4242_[1,3,5-7%2]");
         assertThat(JobId.parse("123+1").hetOffset()).isEqualTo(1);

@@ -63,6 +63,15 @@ class NoteParserTest {
     }
 
     @Test
+    void unlessAfterIsKeptAsWrittenAndMustBeAnRe2Regex() {
+        FailureKind k = NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    unless_after: 'Terminating StepId='"));
+        assertThat(k.signatures().get(0).unlessAfter()).isNull();
+        assertThat(k.signatures().get(1).unlessAfter()).isEqualTo("Terminating StepId=");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    unless_after: '(?<=x)y'")))
+                .hasMessageStartingWith("x.md:13: bad regex '(?<=x)y'");
+    }
+
+    @Test
     void unknownFieldIsRejectedWithFileAndLine() {
         String bad = GOOD.replace("category: runtime", "category: runtime\nseverity: high");
         assertThatThrownBy(() -> NoteParser.parse("site/cuda_oom.md", bad))

@@ -38,12 +38,13 @@ final class Args {
             return dflt;
         }
         try {
-            int n = v instanceof Number num ? num.intValue() : Integer.parseInt(v.toString().strip());
-            if (n < min || n > max) {
+            // exact: 4294967297 or 2.5 is not 1 or 2 (Number.intValue() would wrap or cut)
+            java.math.BigDecimal d = new java.math.BigDecimal(v.toString().strip());
+            if (d.compareTo(java.math.BigDecimal.valueOf(min)) < 0 || d.compareTo(java.math.BigDecimal.valueOf(max)) > 0) {
                 throw new NumberFormatException();
             }
-            return n;
-        } catch (NumberFormatException e) {
+            return d.intValueExact();
+        } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException(name + " must be a whole number from " + min + " to " + max + ", got " + v);
         }
     }

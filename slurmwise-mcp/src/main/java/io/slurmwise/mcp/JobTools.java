@@ -66,8 +66,8 @@ final class JobTools {
         m.put("schema", Views.JOBS_SCHEMA);
         m.put("backend", backendReason);
         m.put("order", order);
-        m.put("since", q.since().toString());
-        m.put("until", q.until().toString());
+        m.put("since", SlurmTime.iso(q.since()));
+        m.put("until", SlurmTime.iso(q.until()));
         m.put("matched", r.matched());
         m.put("count", r.jobs().size());
         m.put("truncated", r.truncated());
@@ -96,8 +96,8 @@ final class JobTools {
         m.put("kind", kind(j));
         m.put("reason", j.optPendingReason().orElse(null));
         m.put("exit_code", j.exitCode() == null ? null : j.exitCode().toString());
-        m.put("submit", j.submit() == null ? null : j.submit().toString());
-        m.put("end", j.end() == null ? null : j.end().toString());
+        m.put("submit", SlurmTime.iso(j.submit()));
+        m.put("end", SlurmTime.iso(j.end()));
         m.put("elapsed", j.elapsed() == null ? null : SlurmTime.format(j.elapsed()));
         m.put("time_limit", j.timeLimit().toString());
         m.put("gpus", j.gpus());

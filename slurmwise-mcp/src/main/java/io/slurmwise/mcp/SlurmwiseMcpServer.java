@@ -6,20 +6,23 @@ import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.BackendException;
 import io.slurmwise.config.Settings;
+import io.slurmwise.mcp.stdio.StdioLimits;
+import io.slurmwise.mcp.stdio.StdioTransport;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 
 /**
@@ -31,6 +34,9 @@ import java.util.function.Function;
  * Slurmwise sw = Slurmwise.open(settings, System.err::println);
  * SlurmwiseMcpServer.serve(new SlurmwiseTools(sw), sw.taxonomy(), System.in, System.out);  // until stdin closes
  * }</pre>
+ * No input stops it: protocol faults get JSON-RPC errors and bad arguments tool errors, calls beyond the work
+ * queue are answered "busy, retry", and it returns within {@link StdioLimits#drain()} of stdin closing
+ * ({@link StdioTransport} has the bounds).
  */
 public final class SlurmwiseMcpServer {
 
@@ -48,9 +54,14 @@ public final class SlurmwiseMcpServer {
         try (Slurmwise sw = Slurmwise.open(Settings.fromEnvironment(), m -> System.err.println("slurmwise: " + m))) {
             serve(new SlurmwiseTools(sw), sw.taxonomy(), System.in, System.out);
         }
+        System.exit(0);  // a call still running after stdin closed (a hung sacct) must not hold the process
     }
 
-    /** Serves MCP over the given streams until the input closes. Nothing else may write to {@code out}. */
+    /**
+     * Serves MCP over the given streams until the input closes. Nothing else may write to {@code out}: when it is
+     * {@code System.out}, {@code System.out} is pointed at stderr while serving, so a stray print cannot break the
+     * protocol.
+     */
     public static void serve(SlurmwiseTools tools, InputStream in, OutputStream out) {
         serve(tools, null, in, out);
     }
@@ -61,8 +72,10 @@ public final class SlurmwiseMcpServer {
      */
     public static void serve(SlurmwiseTools tools, io.slurmwise.taxonomy.Taxonomy taxonomy, InputStream in, OutputStream out) {
         McpJsonMapper mapper = new JacksonMcpJsonMapper(JSON);
-        EofWatch watch = new EofWatch(in);
-        StdioServerTransportProvider transport = new StdioServerTransportProvider(mapper, watch, out);
+        PrintStream stray = System.out;
+        boolean stdout = out == stray;
+        StdioTransport transport = new StdioTransport(mapper, in, stdout ? new FileOutputStream(FileDescriptor.out) : out,
+                StdioLimits.DEFAULT, m -> System.err.println("slurmwise mcp: " + m));
         Catalog catalog = taxonomy == null ? null : new Catalog(taxonomy);
         McpServer.SyncSpecification<?> spec = McpServer.sync(transport)
                 .serverInfo("slurmwise", version())
@@ -72,6 +85,8 @@ public final class SlurmwiseMcpServer {
                         + "applied). Pending: explain_pending and partition_limits. Right-sizing: job_efficiency. "
                         + "A pasted log: classify_log; how-to: search_knowledge; the taxonomy: failure_kinds; what "
                         + "failures cost: fleet_stats. The cause in a diagnosis is decided by rules: report it as given.")
+                // calls run on the transport's bounded workers, not on an unbounded scheduler
+                .immediateExecution(true)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false)
                         .prompts(false).build())
                 // the handlers read arguments leniently (a numeric job id, "3" for 3) and say what to send
@@ -88,10 +103,16 @@ public final class SlurmwiseMcpServer {
                     (exchange, request) -> read(catalog, request.uri())));
         }
         McpSyncServer server = spec.build();
+        if (stdout) {
+            System.setOut(System.err);
+        }
         try {
-            watch.await();
+            transport.run();
         } finally {
-            server.closeGracefully();
+            if (stdout) {
+                System.setOut(stray);
+            }
+            server.close();
         }
     }
 
@@ -116,8 +137,11 @@ public final class SlurmwiseMcpServer {
                     .addTextContent(a.summary()).isError(false).build();
         } catch (IllegalArgumentException | BackendException e) {
             return McpSchema.CallToolResult.builder().addTextContent(e.getMessage()).isError(true).build();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (IOException | RuntimeException e) {
+            // a fault of slurmwise itself: one line the model can report, never a trace
+            return McpSchema.CallToolResult.builder().addTextContent("slurmwise failed on this call ("
+                    + e.getClass().getSimpleName() + ": " + ArgumentLimits.quote(String.valueOf(e.getMessage()))
+                    + "); please report it").isError(true).build();
         }
     }
 
@@ -172,41 +196,5 @@ public final class SlurmwiseMcpServer {
     private static String version() {
         String v = SlurmwiseMcpServer.class.getPackage().getImplementationVersion();
         return v == null ? "dev" : v;
-    }
-
-    /** Lets the serving thread wait until the client closes stdin. */
-    static final class EofWatch extends InputStream {
-        private final InputStream in;
-        private final CountDownLatch eof = new CountDownLatch(1);
-
-        EofWatch(InputStream in) {
-            this.in = in;
-        }
-
-        void await() {
-            try {
-                eof.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = in.read();
-            if (b < 0) {
-                eof.countDown();
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] buf, int off, int len) throws IOException {
-            int n = in.read(buf, off, len);
-            if (n < 0) {
-                eof.countDown();
-            }
-            return n;
-        }
     }
 }

@@ -9,7 +9,8 @@ import java.util.function.Function;
 /**
  * The read-only tools slurmwise offers to agents, as plain functions from arguments to a {@link ToolAnswer} (JSON
  * plus a short text). The MCP server and the in-process chat agent call the same functions. Bad arguments throw
- * {@link IllegalArgumentException} with a message the model can act on. No tool takes a file path: logs are found
+ * {@link IllegalArgumentException} with a message the model can act on; an argument over its schema's
+ * {@code maxLength} is one ({@link ArgumentLimits}). No tool takes a file path: logs are found
  * from the job's record and read only when they belong to the job's user.
  *
  * <pre>{@code
@@ -46,6 +47,15 @@ public final class SlurmwiseTools {
         if (!handlers.keySet().equals(new java.util.LinkedHashSet<>(ToolDefinition.NAMES))) {
             throw new IllegalStateException("tool handlers " + handlers.keySet() + " and definitions "
                     + ToolDefinition.NAMES + " differ");
+        }
+        // every argument is held to its schema's size before a handler sees it (MCP and the chat agent alike)
+        for (ToolDefinition def : ToolDefinition.all()) {
+            ArgumentLimits limits = ArgumentLimits.of(def);
+            Function<Map<String, Object>, ToolAnswer> h = handlers.get(def.name());
+            handlers.put(def.name(), args -> {
+                limits.check(args);
+                return h.apply(args);
+            });
         }
     }
 

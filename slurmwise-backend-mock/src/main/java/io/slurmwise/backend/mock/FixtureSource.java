@@ -12,6 +12,9 @@ interface FixtureSource {
 
     Optional<byte[]> read(String relative);
 
+    /** The file's bytes as a stream (read as they are needed, never whole); empty when it is not there. */
+    Optional<InputStream> open(String relative);
+
     /** Shown to users ("bundled mock cluster", or the folder). */
     String describe();
 
@@ -27,6 +30,11 @@ interface FixtureSource {
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
+            }
+
+            @Override
+            public Optional<InputStream> open(String relative) {
+                return Optional.ofNullable(MockBackend.class.getClassLoader().getResourceAsStream(folder + "/" + relative));
             }
 
             @Override
@@ -48,6 +56,16 @@ interface FixtureSource {
                 Path p = dir.resolve(relative);
                 try {
                     return Files.isRegularFile(p) ? Optional.of(Files.readAllBytes(p)) : Optional.empty();
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read mock fixture " + p, e);
+                }
+            }
+
+            @Override
+            public Optional<InputStream> open(String relative) {
+                Path p = dir.resolve(relative);
+                try {
+                    return Files.isRegularFile(p) ? Optional.of(Files.newInputStream(p)) : Optional.empty();
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot read mock fixture " + p, e);
                 }

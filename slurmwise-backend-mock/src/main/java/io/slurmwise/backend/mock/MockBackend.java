@@ -13,8 +13,10 @@ import io.slurmwise.job.Partition;
 import io.slurmwise.job.SacctReader;
 import io.slurmwise.job.SinfoParser;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -23,12 +25,13 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
@@ -37,7 +40,8 @@ import java.util.stream.Stream;
  * {@code partitions.psv} (sinfo), {@code logs/<jobid>.out|.err}, {@code scripts/<jobid>.sh}, and an optional
  * {@code cluster.properties}. A folder without {@code logs/<jobid>.*} reads the job's StdOut/StdErr where its record
  * says, only when that file belongs to the job's user. With {@code replay.shift-to-now=true} timestamps are moved so the newest job ends
- * just now, so a fixture recorded once stays inside "the last 30 days".
+ * just now, so a fixture recorded once stays inside "the last 30 days". The export is replayed from the file on
+ * every query, never held: a centre's year of sacct rows costs the memory of one job.
  */
 public final class MockBackend implements SlurmBackend {
 
@@ -45,15 +49,29 @@ public final class MockBackend implements SlurmBackend {
     public static final String BUNDLED = "io/slurmwise/mock/cluster";
 
     private final FixtureSource source;
-    private final Map<String, JobRecord> jobs;
+    private final LocalDateTime now;
     private final List<Partition> partitions;
     private final Properties properties;
+    private final Consumer<String> notices;
+    // found by one pass over the export, on the first question: how far timestamps move (replay.shift-to-now),
+    // and how many records repeat the JobID of the record before them (sacct -D prints a job's runs together)
+    private Duration shift;
+    private long repeated;
 
     MockBackend(FixtureSource source, LocalDateTime now) {
+        this(source, now, null);
+    }
+
+    MockBackend(FixtureSource source, LocalDateTime now, Consumer<String> notices) {
         this.source = source;
-        byte[] sacct = source.read(SACCT_FILE).orElseThrow(() -> new BackendException(
-                source.describe() + " has no " + SACCT_FILE + "; export one with sacct -P --format="
-                        + String.join(",", SacctReader.FIELDS)));
+        this.now = now;
+        this.notices = notices == null ? m -> { } : notices;
+        Optional<InputStream> sacct = source.open(SACCT_FILE);
+        sacct.ifPresent(MockBackend::closeQuietly);
+        if (sacct.isEmpty()) {
+            throw new BackendException(source.describe() + " has no " + SACCT_FILE + "; export one with sacct -P"
+                    + " --format=" + String.join(",", SacctReader.FIELDS));
+        }
         Properties props = new Properties();
         source.read("cluster.properties").ifPresent(b -> {
             try {
@@ -62,19 +80,8 @@ public final class MockBackend implements SlurmBackend {
                 throw new BackendException("cannot read cluster.properties of " + source.describe(), e);
             }
         });
-        List<JobRecord> loaded = new ArrayList<>();
-        try (Stream<JobRecord> s = SacctReader.toStream(SacctReader.open(new ByteArrayInputStream(sacct)))) {
-            s.forEach(loaded::add);
-        } catch (IllegalArgumentException e) {
-            throw new BackendException(source.describe() + ": " + e.getMessage(), e);
-        }
-        if (Boolean.parseBoolean(props.getProperty("replay.shift-to-now", "false"))) {
-            loaded = shift(loaded, now);
-        }
-        Map<String, JobRecord> byId = new LinkedHashMap<>();
-        loaded.forEach(j -> byId.put(j.id().toString(), j));
-        this.jobs = Collections.unmodifiableMap(byId);
         this.properties = props;
+        open().close(); // a file that is no sacct export is said at once, not at the first query
         this.partitions = source.read("partitions.psv")
                 .map(b -> SinfoParser.parse(new String(b, StandardCharsets.UTF_8)))
                 .orElse(List.of());
@@ -93,30 +100,90 @@ public final class MockBackend implements SlurmBackend {
         return new MockBackend(FixtureSource.folder(dir), LocalDateTime.now());
     }
 
+    /** @param notices told about rows of the export that could not be read, a line per query */
+    public static MockBackend fromFolder(Path dir, Consumer<String> notices) {
+        return new MockBackend(FixtureSource.folder(dir), LocalDateTime.now(), notices);
+    }
+
     /** For tests: replay with a fixed "now". */
     static MockBackend at(FixtureSource source, LocalDateTime now) {
         return new MockBackend(source, now);
     }
 
-    private static List<JobRecord> shift(List<JobRecord> jobs, LocalDateTime now) {
+    /** The export's reader, from the start: every query replays the file, so no export is ever held whole. */
+    private SacctReader open() {
+        InputStream in = source.open(SACCT_FILE).orElseThrow(() -> new BackendException(source.describe()
+                + " no longer has " + SACCT_FILE));
+        try {
+            return SacctReader.open(new BufferedInputStream(in, 1 << 16));
+        } catch (IllegalArgumentException e) {
+            closeQuietly(in);
+            throw new BackendException(source.describe() + ": " + e.getMessage(), e);
+        } catch (java.io.UncheckedIOException e) {
+            closeQuietly(in);
+            throw new BackendException("cannot read " + SACCT_FILE + " of " + source.describe() + ": "
+                    + e.getCause().getMessage(), e);
+        }
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException e) {
+            // it could not be read either: the first error is the one to say
+        }
+    }
+
+    /** Every record of the export, timestamps shifted, as it is read; rows that cannot be read are told once. */
+    private Stream<JobRecord> replay() {
+        Duration delta = shift();
+        SacctReader r = open();
+        Stream<JobRecord> rows = SacctReader.toStream(r).map(j -> delta.isZero() ? j : shifted(j, delta));
+        Stream<JobRecord> end = Stream.of(0).flatMap(x -> {
+            if (r.malformedRows() > 0) {
+                notices.accept(SACCT_FILE + " of " + source.describe() + " has " + r.malformedRows() + " row"
+                        + (r.malformedRows() == 1 ? "" : "s") + " that slurmwise could not read ("
+                        + r.firstMalformedRow() + "); they are left out: fix them, or export again with sacct -P");
+            }
+            return Stream.empty();
+        });
+        return Stream.concat(rows, end).onClose(r::close);
+    }
+
+    private synchronized Duration shift() {
+        if (shift == null) {
+            survey();
+        }
+        return shift;
+    }
+
+    private void survey() {
         LocalDateTime newest = null;
-        for (JobRecord j : jobs) {
-            for (LocalDateTime t : new LocalDateTime[] {j.submit(), j.start(), j.end()}) {
-                if (t != null && (newest == null || t.isAfter(newest))) {
-                    newest = t;
+        long repeats = 0;
+        String previous = null;
+        try (SacctReader r = open()) {
+            while (r.hasNext()) {
+                JobRecord j = r.next();
+                String id = j.id().toString();
+                if (id.equals(previous)) {
+                    repeats++;
+                }
+                previous = id;
+                for (LocalDateTime t : new LocalDateTime[] {j.submit(), j.start(), j.end()}) {
+                    if (t != null && (newest == null || t.isAfter(newest))) {
+                        newest = t;
+                    }
                 }
             }
         }
-        if (newest == null) {
-            return jobs;
-        }
-        Duration delta = Duration.between(newest, now.truncatedTo(ChronoUnit.MINUTES).minusMinutes(5));
-        List<JobRecord> out = new ArrayList<>(jobs.size());
-        for (JobRecord j : jobs) {
-            out.add(j.toBuilder().submit(plus(j.submit(), delta)).start(plus(j.start(), delta))
-                    .end(plus(j.end(), delta)).build());
-        }
-        return out;
+        repeated = repeats;
+        shift = newest == null || !Boolean.parseBoolean(properties.getProperty("replay.shift-to-now", "false"))
+                ? Duration.ZERO : Duration.between(newest, now.truncatedTo(ChronoUnit.MINUTES).minusMinutes(5));
+    }
+
+    private static JobRecord shifted(JobRecord j, Duration delta) {
+        return j.toBuilder().submit(plus(j.submit(), delta)).start(plus(j.start(), delta))
+                .end(plus(j.end(), delta)).build();
     }
 
     private static LocalDateTime plus(LocalDateTime t, Duration d) {
@@ -128,26 +195,53 @@ public final class MockBackend implements SlurmBackend {
         return "mock";
     }
 
+    /** Where the fixtures come from, and how many records repeat a JobID when some do. */
     public String describe() {
-        return source.describe();
+        long repeats = repeatedRecords();
+        return source.describe() + (repeats == 0 ? "" : " (" + repeats + (repeats == 1 ? " record repeats"
+                : " records repeat") + " a JobID: a requeued job's runs, as sacct -D lists them; each run counts in"
+                + " stats, the last is the job)");
     }
 
-    /** The records {@code sacct -j ID} would print for the id, decided by {@link JobLookup#of}. */
+    /** Records that repeat the JobID of the record before them (a requeued job's earlier runs, as sacct -D prints them). */
+    public synchronized long repeatedRecords() {
+        shift();
+        return repeated;
+    }
+
+    /**
+     * The records {@code sacct -j ID} would print for the id, decided by {@link JobLookup#of}, from one pass over
+     * the export: the id's own records (a requeued job's runs), else the tasks of the array or the components of
+     * the het job it names (the last record of each).
+     */
     @Override
     public JobLookup lookup(JobId id) {
-        JobRecord exact = jobs.get(id.withoutStep().toString());
-        if (exact != null) {
-            return JobLookup.of(id, List.of(exact), UnaryOperator.identity());
+        String wanted = id.withoutStep().toString();
+        JobId whole = id.withoutStep();
+        boolean group = JobLookup.namesWholeArray(whole);
+        List<JobRecord> exact = new ArrayList<>();
+        Map<String, JobRecord> members = new LinkedHashMap<>();
+        try (Stream<JobRecord> s = replay()) {
+            Iterator<JobRecord> it = s.iterator();
+            while (it.hasNext()) {
+                JobRecord j = it.next();
+                if (j.id().toString().equals(wanted)) {
+                    exact.add(j);
+                } else if (group && exact.isEmpty() && JobLookup.isMember(j.id(), whole)) {
+                    members.put(j.id().toString(), j);
+                }
+            }
         }
-        List<JobRecord> tasks = !JobLookup.namesWholeArray(id) ? List.of() : jobs.values().stream()
-                .filter(j -> j.id().arrayJobId() == id.jobId() && (j.id().isArrayTask() || j.id().arraySpec() != null))
-                .toList();
-        return JobLookup.of(id, tasks, UnaryOperator.identity());
+        return JobLookup.of(id, exact.isEmpty() ? new ArrayList<>(members.values()) : exact, UnaryOperator.identity());
     }
 
+    /**
+     * The export's jobs that the query selects, replayed from the file as they are read: every record in the
+     * window, a requeued job's runs each (each used its allocation).
+     */
     @Override
     public Stream<JobRecord> jobs(JobQuery q) {
-        return jobs.values().stream().filter(q::covers);
+        return replay().filter(q::covers);
     }
 
     @Override

@@ -31,6 +31,11 @@ public final class MockBackendProvider implements BackendProvider {
 
     @Override
     public SlurmBackend create(Settings settings) {
-        return settings.mockDir() == null ? MockBackend.bundled() : MockBackend.fromFolder(settings.mockDir());
+        return create(settings, null);
+    }
+
+    @Override
+    public SlurmBackend create(Settings settings, java.util.function.Consumer<String> notices) {
+        return settings.mockDir() == null ? MockBackend.bundled() : MockBackend.fromFolder(settings.mockDir(), notices);
     }
 }

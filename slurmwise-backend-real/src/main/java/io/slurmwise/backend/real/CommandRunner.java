@@ -1,21 +1,14 @@
 package io.slurmwise.backend.real;
 
 import io.slurmwise.backend.real.SlurmCommandException.Failure;
-import org.apache.commons.exec.CommandLine;
-import org.apache.commons.exec.DefaultExecutor;
-import org.apache.commons.exec.ExecuteException;
-import org.apache.commons.exec.ExecuteWatchdog;
-import org.apache.commons.exec.PumpStreamHandler;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,8 +17,10 @@ import java.util.Optional;
 
 /**
  * The only class of slurmwise that starts processes. Every invocation passes the {@link Allowlist} first; the
- * program is looked up on the PATH of the given environment and run directly with its argument array (no shell),
- * with a watchdog that kills it at its timeout and a stdout buffer that kills it when it prints too much.
+ * program is looked up on the PATH of the given environment and run directly with its argument array (no shell,
+ * stdin from /dev/null), with a watchdog that kills it and every process it started at its time limit
+ * ({@link RunningCommand}). Short answers are read whole and bounded ({@link #run}); sacct's windows are read as
+ * they are printed, unbounded in size ({@link #start}).
  *
  * <pre>{@code
  * CommandRunner runner = new CommandRunner(System.getenv());
@@ -91,56 +86,69 @@ public final class CommandRunner {
     }
 
     /**
-     * Runs one command to completion.
+     * Runs one command to completion, keeping at most {@link Invocation#maxStdoutBytes()} of its stdout (for the
+     * short answers of scontrol, squeue, sinfo and one job's sacct; windows of sacct are read with {@link #start}).
      *
      * @return the result, whatever the exit code; callers decide what a non-zero exit means
      * @throws ForbiddenCommandException when the command is outside the allowlist (nothing was started)
      * @throws SlurmCommandException     when the program is missing, timed out, or printed too much
      */
     public CommandResult run(Invocation inv) {
+        try (RunningCommand c = start(inv)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] b = new byte[8192];
+            InputStream in = c.stdout();
+            try {
+                int n;
+                while ((n = in.read(b)) >= 0) {
+                    if (out.size() + (long) n > inv.maxStdoutBytes()) {
+                        c.kill();
+                        throw new SlurmCommandException(Failure.OUTPUT_TOO_LARGE, inv.commandLine(), "`"
+                                + inv.display() + "` printed more than " + human(inv.maxStdoutBytes())
+                                + " and was stopped: " + (inv.tool() == SlurmTool.SACCT
+                                ? "narrow it (one job id, or --since/--until) and report it: one job's answer is small"
+                                : "the cluster answered with far more than expected"));
+                    }
+                    out.write(b, 0, n);
+                }
+            } catch (IOException e) {
+                // a killed command's pipe: finish() says why it ended
+            }
+            CommandResult r = c.finish();
+            return new CommandResult(inv, r.exitCode(), out.toByteArray(), r.stderr(), r.took());
+        }
+    }
+
+    /**
+     * Starts one command whose stdout is read as it comes ({@link RunningCommand#stdout()}): no bound on its size,
+     * a time limit on the waiting; close it to kill the command and its children.
+     *
+     * @throws ForbiddenCommandException when the command is outside the allowlist (nothing was started)
+     * @throws SlurmCommandException     when the program is missing or cannot be started
+     */
+    public RunningCommand start(Invocation inv) {
         Allowlist.check(inv.tool(), inv.args());
         Path exe = locate(inv.tool()).orElseThrow(() -> new SlurmCommandException(Failure.MISSING,
                 inv.commandLine(), inv.tool().executable() + " is not on PATH " + describePath()
                 + ": run slurmwise on a login node of the cluster (where the SLURM commands are), or use"
                 + " SLURMWISE_BACKEND=mock to try it without one"));
-        CommandLine cl = new CommandLine(exe.toString());
-        for (String a : inv.args()) {
-            cl.addArgument(a, false); // verbatim: no quoting, no splitting, no variable expansion
-        }
-        ExecuteWatchdog watchdog = ExecuteWatchdog.builder().setTimeout(inv.timeout()).get();
-        Bounded out = new Bounded(inv.maxStdoutBytes(), watchdog);
-        Bounded err = new Bounded(MAX_STDERR_BYTES, null);
-        PumpStreamHandler streams = new PumpStreamHandler(out, err);
-        // a grandchild that keeps a pipe open must not keep us waiting after the kill
-        streams.setStopTimeout(Duration.ofSeconds(2));
-        DefaultExecutor executor = DefaultExecutor.builder().setExecuteStreamHandler(streams).get();
-        executor.setWatchdog(watchdog);
-        executor.setExitValues(null); // every exit code is a result; callers read it
-        long t0 = System.nanoTime();
-        int rc;
+        List<String> command = new ArrayList<>(inv.args().size() + 1);
+        command.add(exe.toString());
+        command.addAll(inv.args()); // verbatim: no shell, no quoting, no splitting, no variable expansion
+        ProcessBuilder pb = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
+        pb.environment().clear();
+        pb.environment().putAll(childEnvironment);
         try {
-            rc = executor.execute(cl, childEnvironment);
-        } catch (ExecuteException e) {
-            rc = e.getExitValue();
+            return new RunningCommand(inv, pb.start());
         } catch (IOException e) {
             throw new SlurmCommandException(Failure.MISSING, inv.commandLine(), "cannot run " + exe + ": "
                     + e.getMessage() + " (check that it is an executable SLURM client)");
         }
-        Duration took = Duration.ofNanos(System.nanoTime() - t0);
-        if (out.overflowed()) {
-            throw new SlurmCommandException(Failure.OUTPUT_TOO_LARGE, inv.commandLine(), "`" + inv.display()
-                    + "` printed more than " + human(inv.maxStdoutBytes()) + " and was stopped: "
-                    + (inv.tool() == SlurmTool.SACCT
-                    ? "narrow the window (--since/--until) or filter it (--state, --user, --partition)"
-                    : "the cluster answered with far more than expected"));
-        }
-        if (watchdog.killedProcess()) {
-            throw new SlurmCommandException(Failure.TIMEOUT, inv.commandLine(), timeoutMessage(inv));
-        }
-        return new CommandResult(inv, rc, out.bytes(), new String(err.bytes(), StandardCharsets.UTF_8), took);
     }
 
-    private static String timeoutMessage(Invocation inv) {
+    private static final File DEV_NULL = new File("/dev/null");
+
+    static String timeoutMessage(Invocation inv) {
         long s = inv.timeout().toSeconds();
         String limit = s > 0 ? s + " s" : inv.timeout().toMillis() + " ms";
         if (inv.tool() == SlurmTool.SACCT) {
@@ -155,49 +163,5 @@ public final class CommandRunner {
 
     static String human(long bytes) {
         return bytes >= 1 << 20 ? (bytes >> 20) + " MiB" : bytes >= 1 << 10 ? (bytes >> 10) + " KiB" : bytes + " bytes";
-    }
-
-    /** Keeps up to a limit; past it, remembers the overflow and (for stdout) kills the process. */
-    private static final class Bounded extends OutputStream {
-        private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        private final long limit;
-        private final ExecuteWatchdog killer;
-        private volatile boolean overflowed;
-
-        Bounded(long limit, ExecuteWatchdog killer) {
-            this.limit = limit;
-            this.killer = killer;
-        }
-
-        @Override
-        public void write(int b) {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public synchronized void write(byte[] b, int off, int len) {
-            long room = limit - buf.size();
-            if (len <= room) {
-                buf.write(b, off, len);
-                return;
-            }
-            if (room > 0) {
-                buf.write(b, off, (int) room);
-            }
-            if (!overflowed) {
-                overflowed = true;
-                if (killer != null) {
-                    killer.destroyProcess();
-                }
-            }
-        }
-
-        boolean overflowed() {
-            return overflowed && killer != null;
-        }
-
-        synchronized byte[] bytes() {
-            return buf.toByteArray();
-        }
     }
 }

@@ -7,31 +7,33 @@ import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
 import io.slurmwise.backend.LogTails;
 import io.slurmwise.backend.SlurmBackend;
-import io.slurmwise.job.DataSize;
 import io.slurmwise.job.JobId;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
 import io.slurmwise.job.Partition;
-import io.slurmwise.job.SacctReader;
 import io.slurmwise.job.SinfoParser;
 
-import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * A real SLURM cluster, read through {@code sacct -P} (job records), {@code scontrol show job} and {@code squeue}
@@ -60,14 +62,21 @@ public final class RealBackend implements SlurmBackend {
             JobState.REVOKED, JobState.SUSPENDED, JobState.TIMEOUT);
 
     private final SlurmCommands slurm;
+    private final Consumer<String> notices;
     private final Map<String, LogLocation> locations = new ConcurrentHashMap<>();
 
-    private RealBackend(RealBackendConfig config) {
+    private RealBackend(RealBackendConfig config, Consumer<String> notices) {
         this.slurm = new SlurmCommands(config);
+        this.notices = notices == null ? m -> { } : notices;
     }
 
     public static RealBackend create(RealBackendConfig config) {
-        return new RealBackend(config);
+        return new RealBackend(config, null);
+    }
+
+    /** @param notices told what a query left out (rows sacct printed that could not be read), a line each */
+    public static RealBackend create(RealBackendConfig config, Consumer<String> notices) {
+        return new RealBackend(config, notices);
     }
 
     @Override
@@ -88,15 +97,26 @@ public final class RealBackend implements SlurmBackend {
     public JobLookup lookup(JobId id) {
         List<String> fields = SacctFields.forJob(version());
         // a step id (45.batch) names its job: ask for the job, whose row carries the record
-        String out = slurm.sacct(List.of("-P", "-j", id.withoutStep().toString(), "-o", String.join(",", fields)));
         List<JobRecord> found = new ArrayList<>();
         Map<String, Extras> extras = new HashMap<>();
-        try (SacctReader r = SacctReader.open(new StringReader(out)).keep(JOB_ID_RAW, SUBMIT_LINE)) {
+        String unread;
+        try (SacctStream r = SacctStream.open(slurm, slurm.startSacct(List.of("-P", "-j", id.withoutStep().toString(),
+                "-o", String.join(",", fields))), JOB_ID_RAW, SUBMIT_LINE)) {
             while (r.hasNext()) {
                 JobRecord j = r.next();
                 found.add(j);
                 extras.put(j.id().toString(), new Extras(r.kept().get(JOB_ID_RAW), r.kept().get(SUBMIT_LINE)));
             }
+            unread = r.unreadMessage("job " + id);
+        }
+        if (unread != null) {
+            JobId wanted = id.withoutStep();
+            if (found.stream().noneMatch(j -> j.id().equals(wanted))) {
+                // the job may be among the rows that could not be read: never call it unknown
+                throw new SlurmCommandException(SlurmCommandException.Failure.GARBLED,
+                        List.of("sacct", "-j", id.toString()), unread);
+            }
+            notices.accept(unread);
         }
         return JobLookup.of(id, found, j -> enrich(j, extras.getOrDefault(j.id().toString(), Extras.NONE)));
     }
@@ -155,7 +175,7 @@ public final class RealBackend implements SlurmBackend {
         String workDir = r.workDir() != null ? r.workDir() : sc.flatMap(ScontrolJob::workDir).orElse(null);
         FilenamePattern.Context ctx = new FilenamePattern.Context(rawId,
                 r.id().isArrayTask() ? r.id().arrayJobId() : null,
-                r.id().isArrayTask() ? (long) r.id().arrayTask() : null,
+                r.id().isArrayTask() ? r.id().arrayTask() : null,
                 r.name(), r.user() != null ? r.user() : sc.flatMap(ScontrolJob::userName).orElse(null), node,
                 workDir, version().expandsArrayModulo());
         return LogPathResolver.resolve(r, ctx, sc, () -> batchScript(r.id()),
@@ -171,51 +191,68 @@ public final class RealBackend implements SlurmBackend {
         return r.id().jobId();
     }
 
+    /**
+     * The window's jobs as sacct prints them, read as they come: one {@code sacct -P} with the step rows (folded
+     * into their jobs for MaxRSS), so nothing is held but the job at hand, whatever the window's size. Pending
+     * reasons come from one squeue asked first; pending jobs that were never eligible (missing from sacct's window)
+     * follow at the end. Close the stream: an early close kills sacct.
+     */
     @Override
     public Stream<JobRecord> jobs(JobQuery q) {
         List<String> fields = SacctFields.forWindow(version());
-        List<String> args = new ArrayList<>(List.of("-X", "-P", "-o", String.join(",", fields)));
-        List<String> window = window(q);
-        args.addAll(window);
+        List<String> args = new ArrayList<>(List.of("-P", "-o", String.join(",", fields)));
+        args.addAll(window(q));
         Set<JobState> sacctStates = q.states().stream().filter(SACCT_STATES::contains)
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(JobState.class)));
         if (!q.states().isEmpty() && sacctStates.size() == q.states().size()) {
             args.addAll(List.of("-s", sacctStates.stream().map(Enum::name).collect(Collectors.joining(","))));
         }
-        List<JobRecord> jobs = new ArrayList<>();
-        try (Stream<JobRecord> s = SacctReader.stream(new StringReader(slurm.sacct(args)))) {
-            // sacct -s means "was in that state during the window"; slurmwise means the job's state now
-            s.filter(j -> q.matchesState(j.state())).forEach(jobs::add);
-        }
         Map<String, String> reasons = q.matchesState(JobState.PENDING) ? pendingReasons(q.user()) : Map.of();
-        jobs.addAll(neverEligible(q, reasons, jobs, fields));
-        if (jobs.isEmpty()) {
-            return Stream.empty();
-        }
-        Map<String, DataSize> rss = jobs.stream().anyMatch(j -> j.state() != JobState.PENDING) ? stepMaxRss(window)
-                : Map.of();
-        List<JobRecord> out = new ArrayList<>(jobs.size());
-        for (JobRecord j : jobs) {
-            String key = j.id().toString();
-            DataSize m = rss.get(key);
-            String reason = j.state() == JobState.PENDING ? reasons.get(key) : null;
-            if (m == null && reason == null) {
-                out.add(j);
-                continue;
+        // squeue's pending jobs that the window has not shown yet: only these are remembered, never the window
+        Set<String> unseen = new HashSet<>(reasons.keySet());
+        SacctStream rows = SacctStream.open(slurm, slurm.startSacct(args));
+        Iterator<JobRecord> listed = new Iterator<>() {
+            private JobRecord ahead;
+
+            @Override
+            public boolean hasNext() {
+                while (ahead == null && rows.hasNext()) {
+                    JobRecord j = rows.next();
+                    String key = j.id().toString();
+                    unseen.remove(key);
+                    // sacct -s means "was in that state during the window"; slurmwise means the job's state now
+                    if (q.matchesState(j.state())) {
+                        String reason = j.state() == JobState.PENDING ? reasons.get(key) : null;
+                        ahead = reason == null ? j : j.toBuilder().pendingReason(reason).build();
+                    }
+                }
+                return ahead != null;
             }
-            JobRecord.Builder b = j.toBuilder();
-            if (m != null && (j.maxRss() == null || m.compareTo(j.maxRss()) > 0)) {
-                b.maxRss(m);
+
+            @Override
+            public JobRecord next() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException();
+                }
+                JobRecord j = ahead;
+                ahead = null;
+                return j;
             }
-            if (reason != null) {
-                b.pendingReason(reason);
+        };
+        Stream<JobRecord> fromSacct = StreamSupport.stream(Spliterators.spliteratorUnknownSize(listed,
+                Spliterator.ORDERED | Spliterator.NONNULL), false);
+        // asked only once the window's rows are through: by then `unseen` holds exactly the never-eligible ones
+        Stream<JobRecord> late = Stream.of(0).flatMap(x -> {
+            String unread = rows.unreadMessage("the window");
+            if (unread != null && rows.jobsRead() == 0) {
+                throw new SlurmCommandException(SlurmCommandException.Failure.GARBLED, List.of("sacct"), unread);
             }
-            out.add(b.build());
-        }
-        out.sort(Comparator.comparing(JobRecord::submit, Comparator.nullsLast(Comparator.<LocalDateTime>naturalOrder()))
-                .thenComparingLong(j -> j.id().jobId())
-                .thenComparing(j -> j.id().arrayTask(), Comparator.nullsFirst(Comparator.<Integer>naturalOrder())));
-        return out.stream();
+            if (unread != null) {
+                notices.accept(unread);
+            }
+            return neverEligible(q, reasons, unseen, fields).stream();
+        });
+        return Stream.concat(fromSacct, late).onClose(rows::close);
     }
 
     /**
@@ -223,10 +260,9 @@ public final class RealBackend implements SlurmBackend {
      * select by eligible time; squeue knows them, and {@code sacct -j} shows them. They count as overlapping any
      * window that reaches their submission, as everything still pending does.
      */
-    private List<JobRecord> neverEligible(JobQuery q, Map<String, String> reasons, List<JobRecord> listed,
+    private List<JobRecord> neverEligible(JobQuery q, Map<String, String> reasons, Set<String> unseen,
                                           List<String> fields) {
-        Set<String> known = listed.stream().map(j -> j.id().toString()).collect(Collectors.toSet());
-        List<String> missing = reasons.keySet().stream().filter(id -> !known.contains(id)).toList();
+        List<String> missing = reasons.keySet().stream().filter(unseen::contains).toList();
         if (missing.isEmpty()) {
             return List.of();
         }
@@ -239,13 +275,19 @@ public final class RealBackend implements SlurmBackend {
         List<String> ids = new ArrayList<>(query);
         for (int i = 0; i < ids.size(); i += 500) {
             List<String> chunk = ids.subList(i, Math.min(ids.size(), i + 500));
-            String out = slurm.sacct(List.of("-X", "-P", "-j", String.join(",", chunk), "-o", String.join(",", fields)));
-            try (Stream<JobRecord> s = SacctReader.stream(new StringReader(out))) {
-                s.filter(j -> j.state() == JobState.PENDING && missing.contains(j.id().toString()))
-                        .filter(j -> q.user() == null || q.user().equals(j.user()))
-                        .filter(j -> q.partition() == null || q.partition().equals(j.partition()))
-                        .filter(j -> q.until() == null || j.submit() == null || !j.submit().isAfter(q.until()))
-                        .forEach(found::add);
+            try (SacctStream s = SacctStream.open(slurm, slurm.startSacct(List.of("-X", "-P", "-j",
+                    String.join(",", chunk), "-o", String.join(",", fields))))) {
+                while (s.hasNext()) {
+                    JobRecord j = s.next();
+                    String key = j.id().toString();
+                    if (j.state() == JobState.PENDING && missing.contains(key)
+                            && (q.user() == null || q.user().equals(j.user()))
+                            && (q.partition() == null || q.partition().equals(j.partition()))
+                            && (q.until() == null || j.submit() == null || !j.submit().isAfter(q.until()))) {
+                        String reason = reasons.get(key);
+                        found.add(reason == null ? j : j.toBuilder().pendingReason(reason).build());
+                    }
+                }
             }
         }
         return found;
@@ -265,26 +307,6 @@ public final class RealBackend implements SlurmBackend {
             args.addAll(List.of("-r", q.partition()));
         }
         return args;
-    }
-
-    /** MaxRSS lives only on step rows: one sacct over the same window, steps included, folded per job. */
-    private Map<String, DataSize> stepMaxRss(List<String> window) {
-        List<String> args = new ArrayList<>(List.of("-P", "-n", "-o", "JobID,MaxRSS"));
-        args.addAll(window);
-        Map<String, DataSize> max = new HashMap<>();
-        for (String line : slurm.sacct(args).split("\\R")) {
-            String sep = SacctReader.separator(line, false);
-            int bar = line.indexOf(sep);
-            if (bar <= 0) {
-                continue;
-            }
-            Optional<JobId> id = JobId.tryParse(line.substring(0, bar));
-            Optional<DataSize> v = DataSize.tryParse(line.substring(bar + sep.length()), DataSize.KIB);
-            if (id.isPresent() && v.isPresent()) {
-                max.merge(id.get().withoutStep().toString(), v.get(), (a, c) -> a.compareTo(c) >= 0 ? a : c);
-            }
-        }
-        return max;
     }
 
     private Map<String, String> pendingReasons(String user) {
@@ -368,8 +390,25 @@ public final class RealBackend implements SlurmBackend {
         return slurm.sacctBatchScript(id);
     }
 
+    /**
+     * sinfo's partitions; an answer without sinfo's header or with rows that are no partition (cut short, binary,
+     * another program) is a {@link SlurmCommandException.Failure#GARBLED} error saying what came, never a short list.
+     */
     @Override
     public List<Partition> partitions() {
-        return SinfoParser.parse(slurm.sinfo(SinfoParser.FORMAT));
+        String out = slurm.sinfo(SinfoParser.FORMAT);
+        SinfoParser.Read r = SinfoParser.read(out);
+        if (r.header() && r.unreadLines() == 0) {
+            return r.partitions();
+        }
+        String first = out.strip().lines().findFirst().orElse("");
+        String what = !r.header()
+                ? (first.isEmpty() ? "nothing" : "no header (first line: `" + io.slurmwise.job.Excerpt.of(first, 120) + "`)")
+                : r.unreadLines() + " line" + (r.unreadLines() == 1 ? "" : "s") + " that are no partition ("
+                + r.firstUnread() + ")";
+        throw new SlurmCommandException(SlurmCommandException.Failure.GARBLED, List.of("sinfo", "-o",
+                SinfoParser.FORMAT), "`sinfo -o " + SinfoParser.FORMAT + "` printed " + what + ": its answer was cut"
+                + " short or is not SLURM's. Run `sinfo` on this node to see what it prints, and check that the sinfo on"
+                + " PATH is SLURM's (`sinfo --version`)");
     }
 }

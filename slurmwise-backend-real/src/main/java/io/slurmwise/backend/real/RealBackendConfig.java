@@ -6,7 +6,8 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * Timeouts and output bounds of the real backend, with the environment variables that change them.
+ * Timeouts and output bounds of the real backend, with the environment variables that change them. A timeout counts
+ * the time slurmwise waits for the command (sacct's time to answer), not the time it spends on the rows.
  *
  * <pre>{@code
  * RealBackendConfig c = RealBackendConfig.from(Settings.fromEnvironment()); // SLURMWISE_CONTROLLER_TIMEOUT=15 ...
@@ -17,7 +18,8 @@ import java.util.Map;
  * @param controllerTimeout scontrol, squeue, sinfo (slurmctld); below scontrol's own ~2x MessageTimeout retry
  *                          (about 20 s with the default MessageTimeout=10), so a dead controller is reported by
  *                          slurmwise rather than waited for
- * @param maxSacctBytes     stdout read from one sacct call
+ * @param maxSacctBytes     stdout kept from one buffered sacct call (a batch script; sacct's listings are read as
+ *                          they are printed, unbounded, with the per-row bound of the parser)
  * @param maxOtherBytes     stdout read from one scontrol, squeue or sinfo call
  */
 public record RealBackendConfig(Map<String, String> environment, Duration sacctTimeout, Duration controllerTimeout,
@@ -27,7 +29,7 @@ public record RealBackendConfig(Map<String, String> environment, Duration sacctT
     public static final String CONTROLLER_TIMEOUT_VARIABLE = "SLURMWISE_CONTROLLER_TIMEOUT";
     public static final Duration DEFAULT_SACCT_TIMEOUT = Duration.ofSeconds(120);
     public static final Duration DEFAULT_CONTROLLER_TIMEOUT = Duration.ofSeconds(15);
-    public static final long DEFAULT_MAX_SACCT_BYTES = 256L << 20;
+    public static final long DEFAULT_MAX_SACCT_BYTES = 64L << 20;
     public static final long DEFAULT_MAX_OTHER_BYTES = 16L << 20;
 
     public RealBackendConfig {

@@ -32,4 +32,9 @@ public final class RealBackendProvider implements BackendProvider {
     public SlurmBackend create(Settings settings) {
         return RealBackend.create(RealBackendConfig.from(settings));
     }
+
+    @Override
+    public SlurmBackend create(Settings settings, java.util.function.Consumer<String> notices) {
+        return RealBackend.create(RealBackendConfig.from(settings), notices);
+    }
 }

@@ -26,6 +26,8 @@ public final class SlurmCommandException extends BackendException {
         ACCOUNTING_DOWN,
         /** sacct does not know a field it was asked for ("Invalid field requested"). */
         INVALID_FIELD,
+        /** It printed something that is not its documented output (garbage, another program, cut short). */
+        GARBLED,
         /** Any other non-zero exit. */
         FAILED
     }

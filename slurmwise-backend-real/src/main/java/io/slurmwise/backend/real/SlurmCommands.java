@@ -23,7 +23,6 @@ final class SlurmCommands {
 
     // probed once per process (per sacct binary): the release decides which sacct fields exist
     private static final Map<Path, SlurmVersion> VERSIONS = new ConcurrentHashMap<>();
-    private static final Duration VERSION_TIMEOUT = Duration.ofSeconds(10);
 
     private final CommandRunner runner;
     private final RealBackendConfig config;
@@ -40,7 +39,9 @@ final class SlurmCommands {
                 List.of("sacct", "--version"), "sacct is not on PATH " + runner.describePath()
                 + ": run slurmwise on a login node of the cluster, or use SLURMWISE_BACKEND=mock"));
         return VERSIONS.computeIfAbsent(sacct, p -> {
-            CommandResult r = runner.run(new Invocation(SlurmTool.SACCT, List.of("--version"), VERSION_TIMEOUT, 4096));
+            // slurmdbd is not asked, but a loaded login node can be slow to start sacct: its usual time limit
+            CommandResult r = runner.run(new Invocation(SlurmTool.SACCT, List.of("--version"), config.sacctTimeout(),
+                    4096));
             if (!r.ok()) {
                 throw failure(r);
             }
@@ -54,7 +55,24 @@ final class SlurmCommands {
         return Optional.ofNullable(controllerDown);
     }
 
-    /** Runs sacct and returns its stdout; any non-zero exit is an error. */
+    /**
+     * Starts sacct (with the unit separator) for reading as it prints; end it with {@link #finishSacct}, or close
+     * it to kill it. Its output has no size bound: its time limit bounds the wait.
+     */
+    RunningCommand startSacct(List<String> args) {
+        return runner.start(new Invocation(SlurmTool.SACCT, withUnitSeparator(args), config.sacctTimeout(),
+                Long.MAX_VALUE));
+    }
+
+    /** Waits for a started sacct to end; a non-zero exit or a kill at the time limit is an error. */
+    void finishSacct(RunningCommand c) {
+        CommandResult r = c.finish();
+        if (!r.ok()) {
+            throw failure(r);
+        }
+    }
+
+    /** Runs sacct and returns its stdout (bounded: one job's batch script); any non-zero exit is an error. */
     String sacct(List<String> args) {
         CommandResult r = run(SlurmTool.SACCT, withUnitSeparator(args));
         if (!r.ok()) {

@@ -168,7 +168,10 @@ class AllowlistTest {
         assertThat(r.stdout()).isEqualTo("[-h][-o][%i|%r][-u][a.b@c]");
     }
 
-    /** The runner is the only code that can start a process; nothing else in the module imports a way to. */
+    /**
+     * The runner is the only code that can start a process; nothing else in the module imports a way to. The
+     * running command holds the started process (and kills it and its children) but cannot start one.
+     */
     @Test
     void onlyTheRunnerCanStartProcesses() throws IOException {
         Path main = Path.of("src/main/java");
@@ -179,7 +182,10 @@ class AllowlistTest {
                 String src = Files.readString(f);
                 boolean spawns = src.contains("org.apache.commons.exec") || src.contains("ProcessBuilder")
                         || src.contains("Runtime.getRuntime") || src.contains("ProcessHandle");
-                if (spawns && !f.getFileName().toString().equals("CommandRunner.java")) {
+                String name = f.getFileName().toString();
+                boolean holdsProcess = name.equals("RunningCommand.java") && !src.contains("ProcessBuilder")
+                        && !src.contains("Runtime.getRuntime") && !src.contains("org.apache.commons.exec");
+                if (spawns && !name.equals("CommandRunner.java") && !holdsProcess) {
                     offenders.add(f.toString());
                 }
             }
@@ -189,6 +195,6 @@ class AllowlistTest {
         int check = runner.indexOf("Allowlist.check(inv.tool(), inv.args());");
         assertThat(check).isPositive();
         assertThat(check).as("the allowlist is checked before the program is looked up or started")
-                .isLessThan(runner.indexOf("locate(inv.tool())")).isLessThan(runner.indexOf("executor.execute("));
+                .isLessThan(runner.indexOf("locate(inv.tool())")).isLessThan(runner.indexOf("pb.start()"));
     }
 }

@@ -74,7 +74,7 @@ class CommandRunnerTest {
                 .isInstanceOfSatisfying(SlurmCommandException.class,
                         e -> assertThat(e.failure()).isEqualTo(Failure.OUTPUT_TOO_LARGE))
                 .hasMessageContaining("printed more than 64 KiB")
-                .hasMessageContaining("narrow the window");
+                .hasMessageContaining("one job's answer is small");
     }
 
     @Test

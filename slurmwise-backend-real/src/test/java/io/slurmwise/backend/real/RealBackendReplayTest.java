@@ -228,35 +228,47 @@ class RealBackendReplayTest {
         String header = String.join("|", SacctFields.forWindow(new SlurmVersion(22, 5, 8)));
         Path alloc = fake.file("alloc.psv", header + "\n"
                 + "45|import_error|slurmtest|research|cpu|normal|FAILED|1:0|0:0|2026-11-30T01:45:36|2026-11-30T01:45:50|2026-11-30T01:45:51|00:00:01|00:05:00|200M||1|billing=1,cpu=1,mem=200M,node=1|vm|00:00.040|0|/w|None\n"
+                + step(header, "45.batch", "3412K") + step(header, "45.extern", "592K")
                 + "55|partition_time_limit|slurmtest|research|gpuA100x4|normal|PENDING|0:0|0:0|2026-11-30T01:45:36|Unknown|Unknown|00:00:00|01:00:00|100M||1||None assigned|00:00:00|0|/w|PartitionConfig\n");
         // the dependency job was never eligible: sacct's window omits it, sacct -j has it (real 22.05 output)
         Path dependency = fake.file("dep.psv", RealCaptures.output("sacct_job_pending.txt"));
-        Path steps = fake.file("steps.psv", "45|\n45.batch|3412K\n45.extern|592K\n");
         fake.tool("sacct", "case \"$*\" in --version) echo 'slurm-wlm 22.05.8';; \"-X -P --delimiter=\"?\"| -j 46 \"*) /bin/cat '" + dependency
-                + "';; \"-X -P\"*) /bin/cat '" + alloc + "';; *) /bin/cat '" + steps + "';; esac");
+                + "';; *) /bin/cat '" + alloc + "';; esac");
         fake.tool("squeue", "echo '46|DependencyNeverSatisfied'; echo '55|PartitionTimeLimit'");
         RealBackend b = RealBackend.create(fake.config());
         LocalDateTime since = LocalDateTime.of(2026, 11, 1, 0, 0);
         LocalDateTime until = LocalDateTime.of(2026, 11, 30, 12, 0, 30);
         List<JobRecord> jobs = b.jobs(JobQuery.window(since, until)).toList();
-        assertThat(jobs).extracting(j -> j.id().toString()).containsExactly("45", "46", "55");
+        // in sacct's order, the never-eligible job (known from squeue, asked by id) after the window
+        assertThat(jobs).extracting(j -> j.id().toString()).containsExactly("45", "55", "46");
         assertThat(jobs.get(0).maxRss()).isEqualTo(DataSize.tryParse("3412K", DataSize.KIB).orElseThrow());
-        assertThat(jobs.get(1).optPendingReason()).contains("DependencyNeverSatisfied");
-        assertThat(jobs.get(2).optPendingReason()).as("squeue's reason, not sacct's stale one").contains("PartitionTimeLimit");
+        assertThat(jobs.get(2).optPendingReason()).contains("DependencyNeverSatisfied");
+        assertThat(jobs.get(1).optPendingReason()).as("squeue's reason, not sacct's stale one").contains("PartitionTimeLimit");
         List<String> calls = fake.calls();
-        assertThat(calls.get(1)).startsWith("sacct -X -P --delimiter=^_| -o JobID,").endsWith("-S 2026-11-01T00:00:00 -E 2026-11-30T12:00:30 -a");
-        assertThat(calls.subList(2, calls.size())).containsExactly("squeue -h -o %i|%r -t PENDING",
-                "sacct -X -P --delimiter=^_| -j 46 -o " + header.replace('|', ','),
-                "sacct -P --delimiter=^_| -n -o JobID,MaxRSS -S 2026-11-01T00:00:00 -E 2026-11-30T12:00:30 -a");
+        // one sacct for the window, steps included (folded for MaxRSS): nothing of the window is held aside
+        assertThat(calls.subList(1, calls.size())).containsExactly("squeue -h -o %i|%r -t PENDING",
+                "sacct -P --delimiter=^_| -o " + header.replace('|', ',')
+                        + " -S 2026-11-01T00:00:00 -E 2026-11-30T12:00:30 -a",
+                "sacct -X -P --delimiter=^_| -j 46 -o " + header.replace('|', ','));
         List<JobRecord> failed = b.jobs(JobQuery.window(since, until).withStates(Set.of(JobState.FAILED))
                 .withUser("slurmtest").withPartition("cpu")).toList();
         assertThat(failed).extracting(j -> j.id().toString()).containsExactly("45");
-        assertThat(fake.calls()).anyMatch(c -> c.startsWith("sacct -X -P --delimiter=^_|") && c.endsWith("-u slurmtest -r cpu -s FAILED"));
+        assertThat(fake.calls()).anyMatch(c -> c.startsWith("sacct -P --delimiter=^_|") && c.endsWith("-u slurmtest -r cpu -s FAILED"));
         List<JobRecord> gpuPending = b.jobs(JobQuery.window(since, until).withPartition("gpuA100x4")
                 .withStates(Set.of(JobState.PENDING))).toList();
         assertThat(gpuPending).extracting(j -> j.id().toString()).as("46 is in partition cpu").containsExactly("55");
         // a state sacct cannot filter on is filtered here, without -s
         assertThat(b.jobs(JobQuery.window(since, until).withStates(Set.of(JobState.COMPLETING))).toList()).isEmpty();
+    }
+
+    /** A step row of a window's output: its id and MaxRSS, every other field empty. */
+    static String step(String header, String id, String maxRss) {
+        List<String> names = List.of(header.split("\\|"));
+        String[] f = new String[names.size()];
+        java.util.Arrays.fill(f, "");
+        f[0] = id;
+        f[names.indexOf("MaxRSS")] = maxRss;
+        return String.join("|", f) + "\n";
     }
 
     @Test

@@ -62,6 +62,8 @@ public final class DoctorCommand implements Callable<Integer> {
     private JsonOutput json;
 
     private final List<Check> checks = new ArrayList<>();
+    // what the backend said a query left out (rows the cluster printed that could not be read)
+    private final List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @Override
     public Integer call() {
@@ -81,7 +83,7 @@ public final class DoctorCommand implements Callable<Integer> {
                     + (site == null ? "" : " + site notes from " + site));
         });
         SlurmBackend backend = settings == null ? null : check("backend", () -> {
-            Backends.Selection sel = Backends.select(settings);
+            Backends.Selection sel = Backends.select(settings, Backends.class.getClassLoader(), told::add);
             return new Outcome<>(sel.backend(), Status.OK, sel.reason());
         });
         if (backend != null) {
@@ -160,13 +162,16 @@ public final class DoctorCommand implements Callable<Integer> {
         return new Outcome<>(home, Status.OK, home + " is writable (watch state, knowledge index)");
     }
 
-    /** sacct (slurmdbd): without it nothing can be diagnosed. */
-    private static Outcome<Long> accounting(SlurmBackend b) {
+    /** sacct (slurmdbd): without it nothing can be diagnosed; rows it printed that cannot be read are a warning. */
+    private Outcome<Long> accounting(SlurmBackend b) {
         java.time.LocalDateTime now = java.time.LocalDateTime.now();
         long jobs;
         try (Stream<io.slurmwise.job.JobRecord> s = b.jobs(new JobQuery(now.minusDays(1), now, java.util.Set.of(),
                 null, false, null))) {
             jobs = s.count();
+        }
+        if (!told.isEmpty()) {
+            return new Outcome<>(jobs, Status.WARN, jobs + " of your jobs in the last 24 hours read, but " + told.get(0));
         }
         return new Outcome<>(jobs, Status.OK, "job records answer (" + jobs + " of your jobs in the last 24 hours)");
     }

@@ -193,6 +193,12 @@ public final class StatsCommand implements Callable<Integer> {
             throw new UserError(ExitCodes.INPUT, e.getMessage());
         }
         ExportStats.Counts c = r.counts();
+        if (c.malformed() > 0) {
+            cli.notice(c.malformed() + " row" + (c.malformed() == 1 ? "" : "s") + " of the export" + (c.files() == 1 ? "" : "s")
+                    + " could not be read and " + (c.malformed() == 1 ? "is" : "are") + " left out (first: "
+                    + c.firstMalformed() + "): rows cut short or with a field count other than the header's; export"
+                    + " again with sacct -P (a --delimiter no job name holds, e.g. $'\\x1f|')");
+        }
         return new StatsContext(r.stats().report(), q, sliceLength, 1, false,
                 StatsContext.exportOrigin(sources.get(0).name(), c), cli.taxonomy());
     }

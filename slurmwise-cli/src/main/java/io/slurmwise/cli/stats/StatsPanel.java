@@ -106,6 +106,12 @@ final class StatsPanel {
         byDay();
         topJobs();
         efficiency();
+        if (r.jobsWithoutCpus() > 0) {
+            blank();
+            lines.add(st.yellow(r.jobsWithoutCpus() + " job(s) ran but their records give no CPU count (no AllocCPUS,"
+                    + " NCPUS or AllocTRES cpu=): their CPU-hours count as 0; export with"
+                    + " --format=...,AllocCPUS,AllocTRES"));
+        }
         if (r.arraysTruncated()) {
             blank();
             lines.add(st.yellow("more array jobs than slurmwise summarises one by one: the least wasteful arrays are "

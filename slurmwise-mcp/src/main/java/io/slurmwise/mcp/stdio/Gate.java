@@ -1,0 +1,368 @@
+package io.slurmwise.mcp.stdio;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * Reads one line as a JSON-RPC 2.0 message of MCP and says what to do with it: hand a well-formed request,
+ * notification or response on, answer a faulty one with the error the specification asks for (-32700 parse error
+ * with id null, -32600 invalid request, -32601, -32602 invalid params), or skip what needs no answer (a blank line,
+ * a faulty notification or response). The parser is bounded (nesting depth, number length, token count), so no
+ * line can exhaust the stack or the heap.
+ */
+final class Gate {
+
+    /** What to do with one line. */
+    sealed interface Verdict permits Skip, Reply, Request, Notification, Response {
+    }
+
+    /** Nothing to answer. */
+    record Skip() implements Verdict {
+    }
+
+    /** Answer this line now with {@code line}. */
+    record Reply(byte[] line) implements Verdict {
+    }
+
+    /** A well-formed request; {@code weight} is the size of its line. */
+    record Request(McpSchema.JSONRPCRequest request, int weight) implements Verdict {
+    }
+
+    record Notification(McpSchema.JSONRPCNotification notification) implements Verdict {
+    }
+
+    record Response(McpSchema.JSONRPCResponse response) implements Verdict {
+    }
+
+    static final Skip SKIP = new Skip();
+    /** Method names longer than this are not methods of anything. */
+    static final int METHOD_CHARS = 256;
+    /** No MCP message needs more tokens than this; a 4 MiB log is one. */
+    static final long TOKENS = 200_000;
+
+    private final StdioLimits limits;
+    private final JsonFactory factory;
+    private final ObjectMapper json;
+
+    Gate(StdioLimits limits) {
+        this.limits = limits;
+        this.factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(limits.nestingDepth())
+                        .maxNumberLength(limits.numberDigits())
+                        .maxStringLength(limits.lineBytes())
+                        .maxTokenCount(TOKENS)
+                        .build())
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .build();
+        this.json = new ObjectMapper(factory).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    }
+
+    Verdict check(byte[] bytes, int length) {
+        if (blank(bytes, length)) {
+            return SKIP;
+        }
+        JsonNode node;
+        try {
+            node = json.readTree(bytes, 0, length);
+        } catch (IOException e) {
+            StreamConstraintsException limit = constraint(e);
+            if (limit != null) {
+                Recovered r = recover(bytes, length);
+                return new Reply(Replies.error(r.id(), Replies.INVALID_REQUEST, "the message " + describe(limit)
+                        + "; it was not read"));
+            }
+            return new Reply(Replies.error(null, Replies.PARSE_ERROR, "parse error: " + brief(e)
+                    + "; send one JSON-RPC message per line"));
+        }
+        if (node == null || node.isMissingNode()) {
+            return SKIP;
+        }
+        if (node.isArray()) {
+            return new Reply(Replies.error(null, Replies.INVALID_REQUEST, node.isEmpty() ? "an empty batch is not a request"
+                    : "JSON-RPC batches are not supported (MCP 2025-06-18 dropped them): send each message on its own line"));
+        }
+        if (!node.isObject()) {
+            return new Reply(Replies.error(null, Replies.INVALID_REQUEST, "a message must be a JSON object, not "
+                    + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
+        }
+        return message(node, length);
+    }
+
+    /** A line over the length cap, of which {@code head} is the beginning: answered for the id it shows, if any. */
+    Verdict tooLong(byte[] head, long length) {
+        Recovered r = recover(head, head.length);
+        String size = "the message is " + Replies.megabytes(length) + ", over the " + Replies.megabytes(limits.lineBytes())
+                + " this server reads in one message";
+        if (r.id() != null && McpSchema.METHOD_TOOLS_CALL.equals(r.method())) {
+            String tool = r.tool() == null ? "the tool" : Replies.quote(r.tool());
+            return new Reply(Replies.toolError(r.id(), tool + " was not run: " + size
+                    + "; send less (for a log, its last lines)"));
+        }
+        return new Reply(Replies.error(r.id(), Replies.INVALID_REQUEST, size + "; it was skipped"));
+    }
+
+    private Verdict message(JsonNode node, int length) {
+        boolean hasId = node.has("id");
+        Object id = hasId ? id(node.get("id")) : null;
+        JsonNode method = node.get("method");
+        boolean v2 = "2.0".equals(node.path("jsonrpc").textValue());
+        JsonNode params = node.get("params");
+        if (params != null && params.isNull()) {
+            params = null;
+        }
+        if (method == null) {
+            if (node.has("result") || node.has("error")) {
+                return response(node, v2, id);
+            }
+            return new Reply(Replies.error(id, Replies.INVALID_REQUEST, "a request needs a method (a string)"));
+        }
+        if (!hasId) {
+            // a notification is never answered, not even when it is faulty
+            if (!v2 || !method.isTextual() || method.textValue().length() > METHOD_CHARS
+                    || (params != null && !params.isObject())) {
+                return SKIP;
+            }
+            return new Notification(new McpSchema.JSONRPCNotification(method.textValue(), map(params)));
+        }
+        if (id == null) {
+            return new Reply(Replies.error(null, Replies.INVALID_REQUEST, "the id must be a string of at most "
+                    + limits.idChars() + " characters or an integer"));
+        }
+        if (!v2) {
+            return new Reply(Replies.error(id, Replies.INVALID_REQUEST, "jsonrpc must be \"2.0\""));
+        }
+        if (!method.isTextual()) {
+            return new Reply(Replies.error(id, Replies.INVALID_REQUEST, "the method must be a string"));
+        }
+        String name = method.textValue();
+        if (name.length() > METHOD_CHARS) {
+            return new Reply(Replies.error(id, Replies.METHOD_NOT_FOUND, "no method has a " + name.length()
+                    + "-character name"));
+        }
+        if (params != null && !params.isObject()) {
+            return new Reply(Replies.error(id, Replies.INVALID_PARAMS, "params must be an object"));
+        }
+        String bad = Params.check(name, params);
+        if (bad != null) {
+            return new Reply(Replies.error(id, Replies.INVALID_PARAMS, bad));
+        }
+        return new Request(new McpSchema.JSONRPCRequest(name, id, map(params)), length);
+    }
+
+    private Verdict response(JsonNode node, boolean v2, Object id) {
+        JsonNode error = node.get("error");
+        boolean one = node.has("result") ^ node.has("error");
+        if (!v2 || id == null || !one || (error != null && !(error.isObject() && error.path("code").isInt()
+                && error.path("message").isTextual()))) {
+            return SKIP;  // a faulty response is not answered
+        }
+        try {
+            return new Response(json.treeToValue(node, McpSchema.JSONRPCResponse.class));
+        } catch (IOException | IllegalArgumentException e) {
+            return SKIP;
+        }
+    }
+
+    /** A string id of at most {@code idChars}, or an integer id; null for anything else. */
+    private Object id(JsonNode id) {
+        if (id == null) {
+            return null;
+        }
+        if (id.isTextual()) {
+            return id.textValue().length() <= limits.idChars() ? id.textValue() : null;
+        }
+        if (id.isIntegralNumber() && id.canConvertToLong()) {
+            return id.canConvertToInt() ? (Object) id.intValue() : (Object) id.longValue();
+        }
+        return null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> map(JsonNode params) {
+        return params == null ? null : json.convertValue(params, Map.class);
+    }
+
+    /** What can be read of a message the parser refused or cut: its id, method and tool name, when they come first. */
+    record Recovered(Object id, String method, String tool) {
+    }
+
+    Recovered recover(byte[] bytes, int length) {
+        Object id = null;
+        String method = null;
+        String tool = null;
+        try (JsonParser p = factory.createParser(bytes, 0, length)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return new Recovered(null, null, null);
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken t = p.nextToken();
+                if ("id".equals(field)) {
+                    id = parsedId(p, t);
+                } else if ("method".equals(field) && t == JsonToken.VALUE_STRING && p.getTextLength() <= METHOD_CHARS) {
+                    method = p.getText();
+                } else if ("params".equals(field) && t == JsonToken.START_OBJECT) {
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String inner = p.currentName();
+                        JsonToken v = p.nextToken();
+                        if ("name".equals(inner) && v == JsonToken.VALUE_STRING && p.getTextLength() <= METHOD_CHARS) {
+                            tool = p.getText();
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the message ends or breaks here: what was read stands
+        }
+        return new Recovered(id, method, tool);
+    }
+
+    private Object parsedId(JsonParser p, JsonToken t) throws IOException {
+        if (t == JsonToken.VALUE_STRING && p.getTextLength() <= limits.idChars()) {
+            return p.getText();
+        }
+        if (t == JsonToken.VALUE_NUMBER_INT) {
+            return switch (p.getNumberType()) {
+                case INT -> p.getIntValue();
+                case LONG -> p.getLongValue();
+                default -> null;
+            };
+        }
+        p.skipChildren();
+        return null;
+    }
+
+    private static StreamConstraintsException constraint(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof StreamConstraintsException s) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private String describe(StreamConstraintsException e) {
+        String m = String.valueOf(e.getOriginalMessage()).toLowerCase(java.util.Locale.ROOT);
+        if (m.contains("nesting")) {
+            return "nests deeper than " + limits.nestingDepth() + " levels";
+        }
+        if (m.contains("number")) {
+            return "has a number longer than " + limits.numberDigits() + " digits";
+        }
+        if (m.contains("token count")) {
+            return "has more than " + TOKENS + " JSON tokens";
+        }
+        if (m.contains("string") || m.contains("name")) {
+            return "has a string longer than the " + Replies.megabytes(limits.lineBytes()) + " of one message";
+        }
+        return "is over a parser limit (" + Replies.quote(e.getOriginalMessage()) + ")";
+    }
+
+    private static String brief(IOException e) {
+        String m = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+        // neither the parser's source notes nor the client's bytes (which may be binary) go back
+        m = String.valueOf(m).replaceAll(" ?\\(start marker at \\[Source:[^\\]]*\\]\\)", "")
+                .replaceAll("token '[^']*'", "token");
+        String where = e instanceof JsonProcessingException j && j.getLocation() != null
+                ? " at character " + j.getLocation().getColumnNr() : "";
+        return Replies.quote(m) + where;
+    }
+
+    private static boolean blank(byte[] b, int n) {
+        for (int i = 0; i < n; i++) {
+            if (b[i] != ' ' && b[i] != '\t' && b[i] != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The shape each MCP method's params must have, before the SDK converts them. */
+    static final class Params {
+
+        private Params() {
+        }
+
+        /** Null when {@code params} fit {@code method}; else what is wrong, in one sentence. */
+        static String check(String method, JsonNode params) {
+            return switch (method) {
+                case McpSchema.METHOD_INITIALIZE -> first(string(method, params, "protocolVersion", true, 64),
+                        object(method, params, "capabilities"), object(method, params, "clientInfo"));
+                case McpSchema.METHOD_TOOLS_CALL -> first(string(method, params, "name", true, METHOD_CHARS),
+                        object(method, params, "arguments"));
+                case McpSchema.METHOD_PROMPT_GET -> first(string(method, params, "name", true, METHOD_CHARS),
+                        promptArguments(params));
+                case McpSchema.METHOD_RESOURCES_READ -> string(method, params, "uri", true, 1024);
+                case McpSchema.METHOD_TOOLS_LIST, McpSchema.METHOD_RESOURCES_LIST,
+                        McpSchema.METHOD_RESOURCES_TEMPLATES_LIST, McpSchema.METHOD_PROMPT_LIST ->
+                        string(method, params, "cursor", false, 1024);
+                case McpSchema.METHOD_LOGGING_SET_LEVEL -> string(method, params, "level", true, 16);
+                default -> null;
+            };
+        }
+
+        /** A prompt's arguments are filled into its text: short scalars only. */
+        private static String promptArguments(JsonNode params) {
+            String bad = object(McpSchema.METHOD_PROMPT_GET, params, "arguments");
+            if (bad != null || params == null || !params.has("arguments")) {
+                return bad;
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = params.get("arguments").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                JsonNode v = e.getValue();
+                if (!v.isValueNode() || v.asText().length() > 256) {
+                    return "prompt argument '" + Replies.quote(e.getKey()) + "' must be a string of at most 256 characters";
+                }
+            }
+            return null;
+        }
+
+        private static String string(String method, JsonNode params, String field, boolean required, int max) {
+            JsonNode v = params == null ? null : params.get(field);
+            if (v == null || v.isNull()) {
+                return required ? method + " needs params." + field + " (a string)" : null;
+            }
+            if (!v.isTextual()) {
+                return "params." + field + " must be a string";
+            }
+            if (v.textValue().length() > max) {
+                return "params." + field + " is " + v.textValue().length() + " characters long; at most " + max
+                        + " are read";
+            }
+            return null;
+        }
+
+        private static String object(String method, JsonNode params, String field) {
+            JsonNode v = params == null ? null : params.get(field);
+            return v == null || v.isNull() || v.isObject() ? null : "params." + field + " of " + method
+                    + " must be an object";
+        }
+
+        private static String first(String... problems) {
+            for (String p : problems) {
+                if (p != null) {
+                    return p;
+                }
+            }
+            return null;
+        }
+    }
+}

@@ -1,0 +1,280 @@
+package io.slurmwise.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.slurmwise.mcp.RawMcpClient.JSON;
+import static io.slurmwise.mcp.RawMcpClient.request;
+import static io.slurmwise.mcp.RawMcpClient.toolCall;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The MCP server as a hostile client sees it, over raw lines to a separate process (256 MB heap, mock cluster):
+ * malformed lines, protocol faults, hostile arguments (a 1 MB job id), a 4 MB and a 20 MB log, 200 concurrent calls
+ * and a burst of 1000. Every request is answered, stdout holds nothing but JSON-RPC, and the server ends within 15 s
+ * of stdin closing. The figures go to the test's output (for RELIABILITY.md).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class McpHostileClientTest {
+
+    static final Duration WAIT = Duration.ofSeconds(120);
+
+    RawMcpClient server;
+    /** Every request sent with an id, to check at the end that each got exactly one answer. */
+    final Set<String> sent = new LinkedHashSet<>();
+    int nullIdFaults;
+    int pings;
+
+    @BeforeAll
+    void start() throws Exception {
+        server = RawMcpClient.start("hostile-home", true);
+    }
+
+    @AfterAll
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    JsonNode send(String id, String line) throws Exception {
+        sent.add(id);
+        server.send(line);
+        return server.await(id, WAIT);
+    }
+
+    /** Sends a bad line, then a ping: the ping is answered, and the line got {@code code} with id null (or nothing). */
+    void fault(String what, byte[] line, Integer code) throws Exception {
+        int before = server.nullIdAnswers().size();
+        server.sendBytes(line);
+        String ping = "ping-" + (++pings);
+        JsonNode pong = send(ping, request(ping, "ping", null));
+        assertThat(pong.get("result").isObject()).as(what + ": still alive").isTrue();
+        List<JsonNode> nulls = server.nullIdAnswers();
+        if (code == null) {
+            assertThat(nulls).as(what + ": no answer").hasSize(before);
+        } else {
+            assertThat(nulls).as(what + ": one answer with id null").hasSize(before + 1);
+            assertThat(nulls.get(before).at("/error/code").asInt()).as(what + ": " + nulls.get(before)).isEqualTo(code);
+            assertThat(nulls.get(before).at("/error/message").asText()).as(what).isNotBlank().hasSizeLessThan(400);
+            nullIdFaults++;
+        }
+    }
+
+    static byte[] line(String s) {
+        return (s + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    JsonNode error(String id, String line, int code) throws Exception {
+        JsonNode r = send(id, line);
+        assertThat(r.at("/error/code").asInt()).as(id + ": " + r).isEqualTo(code);
+        return r;
+    }
+
+    JsonNode toolError(String id, String tool, Map<String, Object> args, String says) throws Exception {
+        JsonNode r = send(id, toolCall(id, tool, args));
+        assertThat(r.at("/result/isError").asBoolean()).as(id + ": " + r).isTrue();
+        assertThat(r.at("/result/content/0/text").asText()).as(id).contains(says);
+        return r;
+    }
+
+    @Test
+    @Order(1)
+    void beforeInitializeOnlyPingAndInitializeAreServed() throws Exception {
+        error("early", request("early", "tools/list", null), -32600);
+        assertThat(send("ping-0", request("ping-0", "ping", null)).get("result").isObject()).isTrue();
+        sent.add("init");
+        assertThat(server.initialize(true).at("/result/serverInfo/name").asText()).isEqualTo("slurmwise");
+    }
+
+    @Test
+    @Order(2)
+    void malformedLinesAreAnsweredAndTheServerReadsOn() throws Exception {
+        fault("blank line", line(""), null);
+        fault("spaces and a CR", line("  \t\r"), null);
+        fault("an open brace", line("{"), -32700);
+        fault("plain text", line("hello server"), -32700);
+        fault("two objects on a line", line("{} {}"), -32700);
+        fault("a duplicate key", line("{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}"), -32700);
+        fault("binary bytes", new byte[] {0, (byte) 0xff, (byte) 0xfe, 'b', 1, (byte) 0x80, 7, '\n'}, -32700);
+        fault("invalid UTF-8 in a string", "{\"jsonrpc\":\"2.0\",\"id\":\"u\",\"method\":\"ping\",\"params\":{\"x\":\"\u0000\"}}\n"
+                .replace("\u0000", "\u00c3(").getBytes(StandardCharsets.ISO_8859_1), -32700);
+        fault("an empty batch", line("[]"), -32600);
+        fault("a batch", line("[" + request("b1", "ping", null) + "," + request("b2", "tools/list", null) + "]"), -32600);
+        fault("a number", line("42"), -32600);
+        fault("a string", line("\"tools/list\""), -32600);
+        fault("null", line("null"), -32600);
+        fault("an object id", line("{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"method\":\"ping\"}"), -32600);
+        fault("an array id", line("{\"jsonrpc\":\"2.0\",\"id\":[1],\"method\":\"tools/list\"}"), -32600);
+        fault("a null id", line("{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"tools/list\"}"), -32600);
+        fault("a boolean id", line("{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"tools/list\"}"), -32600);
+        fault("a fractional id", line("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"tools/list\"}"), -32600);
+        fault("an id beyond 64 bits", line("{\"jsonrpc\":\"2.0\",\"id\":123456789012345678901234567890,\"method\":\"ping\"}"), -32600);
+        fault("a 2000-character id", line(request("x".repeat(2000), "tools/list", null)), -32600);
+        fault("100000 open brackets", line("[".repeat(100_000)), -32600);
+        fault("a 100000-digit id", line("{\"jsonrpc\":\"2.0\",\"id\":" + "9".repeat(100_000) + ",\"method\":\"ping\"}"), -32600);
+        fault("a faulty notification", line("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\",\"params\":[1]}"), null);
+        fault("a notification of no method", line("{\"jsonrpc\":\"2.0\",\"method\":\"no/such/notification\"}"), null);
+        fault("a faulty response", line("{\"jsonrpc\":\"2.0\",\"id\":\"r\",\"result\":{},\"error\":{}}"), null);
+        fault("a response to nothing", line("{\"jsonrpc\":\"2.0\",\"id\":\"r2\",\"result\":{}}"), null);
+    }
+
+    @Test
+    @Order(3)
+    void protocolFaultsWithAnIdGetTheirCodes() throws Exception {
+        // a fault after the id is answered to that id
+        error("deep", "{\"jsonrpc\":\"2.0\",\"id\":\"deep\",\"method\":\"tools/call\",\"params\":{\"name\":\"get_job\","
+                + "\"arguments\":{\"job_id\":" + "[".repeat(10_000) + "]}}}", -32600);
+        error("digits", "{\"jsonrpc\":\"2.0\",\"id\":\"digits\",\"method\":\"tools/call\",\"params\":{\"name\":\"list_jobs\","
+                + "\"arguments\":{\"limit\":" + "7".repeat(100_000) + "}}}", -32600);
+        error("v1", "{\"jsonrpc\":\"1.0\",\"id\":\"v1\",\"method\":\"tools/list\"}", -32600);
+        error("no-version", "{\"id\":\"no-version\",\"method\":\"tools/list\"}", -32600);
+        error("no-method", "{\"jsonrpc\":\"2.0\",\"id\":\"no-method\"}", -32600);
+        error("number-method", "{\"jsonrpc\":\"2.0\",\"id\":\"number-method\",\"method\":5}", -32600);
+        error("unknown", request("unknown", "tools/delete", null), -32601);
+        JsonNode longName = error("long-method", request("long-method", "m".repeat(100_000), null), -32601);
+        assertThat(server.answerBytes("long-method")).isLessThan(1000);
+        assertThat(longName.toString()).hasSizeLessThan(1000);
+        error("array-params", "{\"jsonrpc\":\"2.0\",\"id\":\"array-params\",\"method\":\"tools/call\",\"params\":[1,2]}", -32602);
+        error("no-name", request("no-name", "tools/call", JSON.createObjectNode()), -32602);
+        error("number-name", request("number-name", "tools/call", JSON.createObjectNode().put("name", 5)), -32602);
+        error("string-arguments", request("string-arguments", "tools/call",
+                JSON.createObjectNode().put("name", "get_job").put("arguments", "job_id=1001")), -32602);
+        error("no-tool", toolCall("no-tool", "cancel_job", Map.of("job_id", "1001")), -32602);
+        error("no-uri", request("no-uri", "resources/read", JSON.createObjectNode()), -32602);
+        ObjectNode prompt = JSON.createObjectNode().put("name", "diagnose_recent_failures");
+        prompt.putObject("arguments").put("count", "3".repeat(1 << 20));
+        error("huge-prompt-argument", request("huge-prompt-argument", "prompts/get", prompt), -32602);
+        assertThat(server.answerBytes("huge-prompt-argument")).isLessThan(1000);
+        error("init-without-version", request("init-without-version", "initialize", JSON.createObjectNode()), -32602);
+        // the session still works
+        assertThat(send("list", request("list", "tools/list", null)).at("/result/tools").size()).isEqualTo(12);
+    }
+
+    @Test
+    @Order(4)
+    void hostileArgumentsAreToolErrorsThatNameTheLimit() throws Exception {
+        toolError("megabyte-id", "diagnose_job", Map.of("job_id", "1".repeat(1 << 20)), "at most 64");
+        assertThat(server.answerBytes("megabyte-id")).as("no echo of a 1 MB id").isLessThan(1000);
+        toolError("object-id", "get_job", Map.of("job_id", Map.of("$gt", "")), "not an object");
+        toolError("nested-list", "diagnose_job", Map.of("job_ids", List.of(List.of("1001"))), "strings or numbers");
+        toolError("many-ids", "diagnose_job", Map.of("job_ids", java.util.Collections.nCopies(1000, "1001")), "at most 100");
+        toolError("huge-limit", "list_jobs", Map.of("limit", "1e999"), "whole number");
+        toolError("wrapping-limit", "list_jobs", Map.of("limit", 4_294_967_297L), "whole number");
+        toolError("fraction-limit", "list_jobs", Map.of("limit", 2.5), "whole number");
+        toolError("megabyte-extra", "failure_kinds", Map.of("note", "n".repeat(1 << 20)), "at most 256");
+        Map<String, Object> many = new LinkedHashMap<>();
+        for (int i = 0; i < 40; i++) {
+            many.put("a" + i, i);
+        }
+        toolError("many-arguments", "failure_kinds", many, "at most 32");
+        toolError("injection", "diagnose_job", Map.of("job_id", "1; scancel 5"), "is not a SLURM job id");
+        JsonNode ok = send("sane", toolCall("sane", "get_job", Map.of("job_id", 1001)));
+        assertThat(ok.at("/result/isError").asBoolean()).as(ok.toString()).isFalse();
+    }
+
+    @Test
+    @Order(5)
+    void logsOfFourAndTwentyMegabytesAreAnswered() throws Exception {
+        String tail = "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=4242.batch. Some of your processes may "
+                + "have been killed by the cgroup out-of-memory handler.\n";
+        JsonNode four = send("log-4mb", toolCall("log-4mb", "classify_log", Map.of("log", log(4_000_000 - tail.length()) + tail)));
+        assertThat(four.at("/result/isError").asBoolean()).as(four.toString().substring(0, 300)).isFalse();
+        assertThat(JSON.readTree(four.at("/result/content/0/text").asText()).at("/finding/kind").asText()).isEqualTo("oom");
+        toolError("log-6mb", "classify_log", Map.of("log", log(6_000_000)), "at most");
+        JsonNode twenty = toolError("log-20mb", "classify_log", Map.of("log", log(20_000_000)), "classify_log was not run");
+        assertThat(twenty.at("/result/content/0/text").asText()).contains("8.0 MiB");
+        assertThat(send("after-logs", request("after-logs", "ping", null)).has("result")).isTrue();
+    }
+
+    /** Lines of a plausible training log, {@code bytes} long. */
+    static String log(int bytes) {
+        StringBuilder b = new StringBuilder(bytes + 100);
+        int i = 0;
+        while (b.length() < bytes) {
+            b.append("epoch ").append(i / 1000).append(" step ").append(i++).append(" loss 0.4213 lr 3e-4 \"ok\"\n");
+        }
+        b.setLength(bytes);
+        return b.toString();
+    }
+
+    @Test
+    @Order(6)
+    void twoHundredConcurrentCallsAreAllAnswered() throws Exception {
+        Map<String, Integer> counts = burst("c", 200);
+        System.out.println("200 concurrent diagnose_job calls: " + counts);
+        assertThat(counts.get("result")).as("200 fit the queue: all get a diagnosis").isEqualTo(200);
+    }
+
+    @Test
+    @Order(7)
+    void aBurstOfAThousandIsAllAnswered() throws Exception {
+        Map<String, Integer> counts = burst("k", 1000);
+        System.out.println("1000 diagnose_job calls in one burst: " + counts);
+        assertThat(counts.get("result") + counts.get("busy")).isEqualTo(1000);
+        assertThat(counts.get("result")).isGreaterThanOrEqualTo(200);
+    }
+
+    /** Sends {@code n} diagnose_job calls in one write; counts results and busy answers once all are in. */
+    Map<String, Integer> burst(String prefix, int n) throws Exception {
+        StringBuilder all = new StringBuilder();
+        List<String> ids = new ArrayList<>();
+        String[] jobs = {"1001", "22542799"};
+        for (int i = 0; i < n; i++) {
+            String id = prefix + i;
+            ids.add(id);
+            sent.add(id);
+            all.append(toolCall(id, "diagnose_job", Map.of("job_id", jobs[i % jobs.length]))).append('\n');
+        }
+        long t0 = System.nanoTime();
+        server.sendBytes(all.toString().getBytes(StandardCharsets.UTF_8));
+        server.awaitAll(ids, WAIT);
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        Map<String, Integer> counts = new LinkedHashMap<>(Map.of("result", 0, "busy", 0, "ms", (int) ms));
+        for (String id : ids) {
+            JsonNode r = server.answer(id);
+            if (r.has("result")) {
+                assertThat(r.at("/result/isError").asBoolean()).as(r.toString()).isFalse();
+                counts.merge("result", 1, Integer::sum);
+            } else {
+                assertThat(r.at("/error/code").asInt()).as(r.toString()).isEqualTo(-32000);
+                assertThat(r.at("/error/message").asText()).contains("busy").contains("retry");
+                counts.merge("busy", 1, Integer::sum);
+            }
+        }
+        return counts;
+    }
+
+    @Test
+    @Order(99)
+    void everyRequestIsAnsweredOnceStdoutIsPureAndTheServerEndsWhenStdinCloses() throws Exception {
+        long peak = server.peakRssMiB();
+        long exitMs = server.closeAndTimeExit(Duration.ofSeconds(15));
+        assertThat(server.impureLines()).as("stdout holds only JSON-RPC answers").isEmpty();
+        assertThat(server.duplicateAnswers()).as("one answer per request").isEmpty();
+        List<String> unanswered = sent.stream().filter(id -> server.answer(id) == null).toList();
+        assertThat(unanswered).as("every request answered").isEmpty();
+        assertThat(server.nullIdAnswers()).hasSize(nullIdFaults);
+        System.out.printf("hostile client: %d requests with an id and %d faulty lines needing an answer; %d answers "
+                        + "(%d lines on stdout, all JSON-RPC); exit %d ms after stdin closed; peak RSS %d MiB (-Xmx256m)%n",
+                sent.size(), nullIdFaults, server.answered() + server.nullIdAnswers().size(), server.lines(), exitMs, peak);
+        assertThat(exitMs).as("ended within 15 s of stdin closing").isBetween(0L, 15_000L);
+    }
+}
