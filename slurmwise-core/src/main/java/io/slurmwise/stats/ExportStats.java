@@ -279,8 +279,12 @@ public final class ExportStats {
         return from;
     }
 
-    /** A row whose JobID field is there and has no step suffix ({@code 123}, {@code 123_4}, not {@code 123.batch}). */
-    static boolean isJobRow(byte[] b, int start, int end, int jobIdColumn, byte[] sep) {
+    /**
+     * A row whose JobID field is there and has no step suffix ({@code 123}, {@code 123_4}, not {@code 123.batch}):
+     * where a job's rows start, so where an export can be cut without splitting a job (here, and in
+     * slurmwise-spark's splits).
+     */
+    public static boolean isJobRow(byte[] b, int start, int end, int jobIdColumn, byte[] sep) {
         int fieldStart = start;
         for (int field = 0; field < jobIdColumn; field++) {
             int at = find(b, fieldStart, end, sep);

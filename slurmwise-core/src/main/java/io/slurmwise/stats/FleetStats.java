@@ -365,6 +365,246 @@ public final class FleetStats {
         return this;
     }
 
+    /** Format tag of {@link #writeTo}: bump it when the encoding changes. */
+    private static final int FORMAT = 0x5357_4653; // "SWFS"
+    private static final int VERSION = 1;
+
+    /**
+     * Writes every counter of this aggregate, exactly, for another process to merge ({@link #mergeFrom}): what a
+     * distributed run ships between its workers. The energy model is not written: the receiving aggregate's is
+     * used, so both sides must be built alike (as for {@link #merge}).
+     */
+    public void writeTo(java.io.DataOutput out) throws java.io.IOException {
+        out.writeInt(FORMAT);
+        out.writeInt(VERSION);
+        out.writeInt(topJobs);
+        out.writeInt(arrayLimit);
+        out.writeLong(records);
+        writeTime(out, since);
+        writeTime(out, until);
+        writeTally(out, total);
+        for (Map<String, Tally> m : List.of(partitions, clusters, users, kinds)) {
+            out.writeInt(m.size());
+            for (Map.Entry<String, Tally> e : m.entrySet()) {
+                writeString(out, e.getKey());
+                writeTally(out, e.getValue());
+            }
+        }
+        out.writeInt(days.size());
+        for (Map.Entry<LocalDate, Tally> e : days.entrySet()) {
+            out.writeLong(e.getKey().toEpochDay());
+            writeTally(out, e.getValue());
+        }
+        Effort f = effort;
+        for (long v : new long[] {f.completed, f.cpuJobs, f.cpuUsedMillis, f.cpuReservedMillis, f.cpuLow, f.memJobs,
+                f.memUsedMib, f.memLimitMib, f.memReservedMibSeconds, f.memUnusedMibSeconds, f.memLow}) {
+            out.writeLong(v);
+        }
+        out.writeInt(top.size());
+        for (Wasted w : top) {
+            for (String s : new String[] {w.id(), w.name(), w.user(), w.partition(), w.state(), w.kind()}) {
+                writeString(out, s);
+            }
+            out.writeLong(w.elapsedSeconds());
+            out.writeInt(w.gpus());
+            out.writeInt(w.cpus());
+            out.writeLong(w.gpuSeconds());
+            out.writeLong(w.cpuSeconds());
+            out.writeLong(w.joules());
+            out.writeBoolean(w.measuredJoules() != null);
+            if (w.measuredJoules() != null) {
+                out.writeLong(w.measuredJoules());
+            }
+            writeTime(out, w.end());
+        }
+        out.writeInt(arrays.size());
+        for (ArrayAcc a : arrays.values()) {
+            out.writeLong(a.arrayId);
+            writeString(out, a.name);
+            writeString(out, a.user);
+            writeString(out, a.partition);
+            writeTally(out, a.tally);
+            out.writeLong(a.failedElapsedSeconds);
+            out.writeInt(a.maxGpus);
+            out.writeInt(a.maxCpus);
+            out.writeLong(a.minTask);
+            out.writeLong(a.maxTask);
+            out.writeInt(a.kinds.size());
+            for (Map.Entry<String, Long> e : a.kinds.entrySet()) {
+                writeString(out, e.getKey());
+                out.writeLong(e.getValue());
+            }
+            out.writeInt(a.failedStates);
+            writeTime(out, a.lastEnd);
+        }
+        out.writeBoolean(arraysTruncated);
+    }
+
+    /**
+     * Merges an aggregate written by {@link #writeTo} into this one: the same, counter for counter, as
+     * {@link #merge} with the original.
+     *
+     * @throws IllegalArgumentException when the bytes are not such an aggregate, or were written with other
+     *                                  top-job or array limits
+     */
+    public FleetStats mergeFrom(java.io.DataInput in) throws java.io.IOException {
+        if (in.readInt() != FORMAT) {
+            throw new IllegalArgumentException("not an encoded FleetStats (wrong format tag)");
+        }
+        int version = in.readInt();
+        if (version != VERSION) {
+            throw new IllegalArgumentException("encoded FleetStats version " + version + ", this build reads "
+                    + VERSION + "; run every worker with the same slurmwise version");
+        }
+        int top = in.readInt();
+        int arraysAt = in.readInt();
+        if (top != topJobs || arraysAt != arrayLimit) {
+            throw new IllegalArgumentException("cannot merge fleet stats with different top-job or array limits");
+        }
+        FleetStats o = new FleetStats(energy, topJobs, arrayLimit);
+        o.records = in.readLong();
+        o.since = readTime(in);
+        o.until = readTime(in);
+        readTally(in, o.total);
+        for (Map<String, Tally> m : List.of(o.partitions, o.clusters, o.users, o.kinds)) {
+            for (int i = in.readInt(); i > 0; i--) {
+                String k = readString(in);
+                readTally(in, tally(m, k));
+            }
+        }
+        for (int i = in.readInt(); i > 0; i--) {
+            LocalDate d = LocalDate.ofEpochDay(in.readLong());
+            readTally(in, o.days.computeIfAbsent(d, x -> new Tally()));
+        }
+        Effort f = o.effort;
+        f.completed = in.readLong();
+        f.cpuJobs = in.readLong();
+        f.cpuUsedMillis = in.readLong();
+        f.cpuReservedMillis = in.readLong();
+        f.cpuLow = in.readLong();
+        f.memJobs = in.readLong();
+        f.memUsedMib = in.readLong();
+        f.memLimitMib = in.readLong();
+        f.memReservedMibSeconds = in.readLong();
+        f.memUnusedMibSeconds = in.readLong();
+        f.memLow = in.readLong();
+        for (int i = in.readInt(); i > 0; i--) {
+            String id = readString(in);
+            String name = readString(in);
+            String user = readString(in);
+            String partition = readString(in);
+            String state = readString(in);
+            String kind = readString(in);
+            long elapsed = in.readLong();
+            int gpus = in.readInt();
+            int cpus = in.readInt();
+            long gpuSeconds = in.readLong();
+            long cpuSeconds = in.readLong();
+            long joules = in.readLong();
+            Long measured = in.readBoolean() ? in.readLong() : null;
+            o.offer(new Wasted(id, name, user, partition, state, kind, elapsed, gpus, cpus, gpuSeconds, cpuSeconds,
+                    joules, measured, readTime(in)));
+        }
+        for (int i = in.readInt(); i > 0; i--) {
+            ArrayAcc a = new ArrayAcc(in.readLong());
+            a.name = readString(in);
+            a.user = readString(in);
+            a.partition = readString(in);
+            readTally(in, a.tally);
+            a.failedElapsedSeconds = in.readLong();
+            a.maxGpus = in.readInt();
+            a.maxCpus = in.readInt();
+            a.minTask = in.readLong();
+            a.maxTask = in.readLong();
+            for (int k = in.readInt(); k > 0; k--) {
+                String kind = readString(in);
+                a.kinds.put(kind, in.readLong());
+            }
+            a.failedStates = in.readInt();
+            a.lastEnd = readTime(in);
+            o.arrays.put(a.arrayId, a);
+        }
+        o.arraysTruncated = in.readBoolean();
+        return merge(o);
+    }
+
+    private FleetStats(EnergyModel energy, int topJobs, int arrayLimit) {
+        this(new Builder().energy(energy).topJobs(topJobs).arrayLimit(arrayLimit));
+    }
+
+    private static void writeTally(java.io.DataOutput out, Tally t) throws java.io.IOException {
+        out.writeInt(t.outcomes.length);
+        for (long c : t.outcomes) {
+            out.writeLong(c);
+        }
+        for (long v : new long[] {t.failedGpuSeconds, t.failedCpuSeconds, t.failedJoules, t.failedMeasuredJoules,
+                t.failedMeasuredJobs, t.interruptedGpuSeconds, t.interruptedCpuSeconds, t.interruptedJoules,
+                t.usedGpuSeconds, t.usedCpuSeconds, t.usedJoules, t.usedMeasuredJoules, t.usedMeasuredJobs}) {
+            out.writeLong(v);
+        }
+    }
+
+    private static void readTally(java.io.DataInput in, Tally t) throws java.io.IOException {
+        int n = in.readInt();
+        if (n != t.outcomes.length) {
+            throw new IllegalArgumentException("encoded FleetStats has " + n + " outcomes, this build has "
+                    + t.outcomes.length + "; run every worker with the same slurmwise version");
+        }
+        for (int i = 0; i < n; i++) {
+            t.outcomes[i] = in.readLong();
+        }
+        t.failedGpuSeconds = in.readLong();
+        t.failedCpuSeconds = in.readLong();
+        t.failedJoules = in.readLong();
+        t.failedMeasuredJoules = in.readLong();
+        t.failedMeasuredJobs = in.readLong();
+        t.interruptedGpuSeconds = in.readLong();
+        t.interruptedCpuSeconds = in.readLong();
+        t.interruptedJoules = in.readLong();
+        t.usedGpuSeconds = in.readLong();
+        t.usedCpuSeconds = in.readLong();
+        t.usedJoules = in.readLong();
+        t.usedMeasuredJoules = in.readLong();
+        t.usedMeasuredJobs = in.readLong();
+    }
+
+    // strings as length + UTF-8 (DataOutput.writeUTF stops at 64 KB); -1 is null
+    private static void writeString(java.io.DataOutput out, String s) throws java.io.IOException {
+        if (s == null) {
+            out.writeInt(-1);
+            return;
+        }
+        byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    private static String readString(java.io.DataInput in) throws java.io.IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            return null;
+        }
+        byte[] b = new byte[n];
+        in.readFully(b);
+        return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static void writeTime(java.io.DataOutput out, LocalDateTime t) throws java.io.IOException {
+        out.writeBoolean(t != null);
+        if (t != null) {
+            out.writeLong(t.toLocalDate().toEpochDay());
+            out.writeLong(t.toLocalTime().toNanoOfDay());
+        }
+    }
+
+    private static LocalDateTime readTime(java.io.DataInput in) throws java.io.IOException {
+        if (!in.readBoolean()) {
+            return null;
+        }
+        LocalDate d = LocalDate.ofEpochDay(in.readLong());
+        return d.atTime(java.time.LocalTime.ofNanoOfDay(in.readLong()));
+    }
+
     private static void mergeInto(Map<String, Tally> into, Map<String, Tally> from) {
         from.forEach((k, t) -> tally(into, k).merge(t));
     }

@@ -74,6 +74,41 @@ class FleetStatsTest {
         assertThat(single.topJobs()).hasSize(15);
     }
 
+    /** The bytes another process would get: written, then merged into an empty aggregate built alike. */
+    static FleetStats shipped(FleetStats s, int top) throws java.io.IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        s.writeTo(new java.io.DataOutputStream(bytes));
+        return FleetStats.builder().topJobs(top).build()
+                .mergeFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())));
+    }
+
+    @Test
+    void slicesWrittenAsBytesAndMergedGiveExactlyTheSinglePassReport() throws java.io.IOException {
+        List<JobRecord> jobs = mix(5_000, 7);
+        FleetStats whole = aggregate(jobs, 12);
+        whole.coverWindow(java.time.LocalDateTime.of(2026, 1, 1, 0, 0), java.time.LocalDateTime.of(2026, 3, 1, 12, 30));
+        assertThat(shipped(whole, 12).report()).isEqualTo(whole.report());
+        FleetStats merged = FleetStats.builder().topJobs(12).build();
+        for (int i = 0; i < jobs.size(); i += 700) {
+            merged.merge(shipped(aggregate(jobs.subList(i, Math.min(jobs.size(), i + 700)), 12), 12));
+        }
+        FleetStats single = aggregate(jobs, 12);
+        assertThat(merged.report()).isEqualTo(single.report());
+        assertThat(merged.report().topJobs()).anyMatch(FleetReport.TopEntry::array);
+    }
+
+    @Test
+    void bytesOfOtherLimitsOrNotAnAggregateAreRefused() throws java.io.IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        aggregate(mix(50, 3), 5).writeTo(new java.io.DataOutputStream(bytes));
+        assertThatThrownBy(() -> FleetStats.builder().topJobs(6).build().mergeFrom(
+                new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limits");
+        assertThatThrownBy(() -> FleetStats.builder().build().mergeFrom(
+                new java.io.DataInputStream(new java.io.ByteArrayInputStream(new byte[16]))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("format");
+    }
+
     @Test
     void cancelledAndPreemptedAreApartFromFailuresButInTheDenominator() {
         FleetStats s = FleetStats.builder().build();

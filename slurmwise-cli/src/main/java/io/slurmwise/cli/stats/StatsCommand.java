@@ -1,5 +1,6 @@
 package io.slurmwise.cli.stats;
 
+import io.slurmwise.view.JsonText;
 import io.slurmwise.view.StatsViews;
 import io.slurmwise.view.StatsContext;
 import io.slurmwise.Slurmwise;
@@ -9,7 +10,6 @@ import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.cli.context.UserError;
 import io.slurmwise.classify.Classifier;
-import io.slurmwise.cli.render.Json;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.stats.EnergyModel;
 import io.slurmwise.stats.EnergyModelException;
@@ -163,7 +163,7 @@ public final class StatsCommand implements Callable<Integer> {
                     readLogs, sw.backendReason(), sw.taxonomy());
         }
         if (json.enabled()) {
-            Json.print(cli.out(), StatsViews.json(ctx));
+            cli.out().println(JsonText.of(StatsViews.json(ctx))); // the writer slurmwise-spark shares
         } else if (csv) {
             StatsCsv.write(cli.out(), ctx);
         } else if (prometheus) {
@@ -199,10 +199,8 @@ public final class StatsCommand implements Callable<Integer> {
                     + c.firstMalformed() + "): rows cut short or with a field count other than the header's; export"
                     + " again with sacct -P (a --delimiter no job name holds, e.g. $'\\x1f|')");
         }
-        String origin = "sacct export" + (c.files() == 1 ? " " + sources.get(0).name() : "s: " + c.files() + " files")
-                + " (" + c.jobs() + " jobs read" + (c.malformed() > 0 ? ", " + c.malformed() + " malformed rows skipped" : "")
-                + ")";
-        return new StatsContext(r.stats().report(), q, sliceLength, 1, false, origin, cli.taxonomy());
+        return new StatsContext(r.stats().report(), q, sliceLength, 1, false,
+                StatsContext.exportOrigin(sources.get(0).name(), c), cli.taxonomy());
     }
 
     private void writeHtml(Cli cli, StatsContext ctx) {
