@@ -9,7 +9,8 @@ import java.time.Duration;
 
 /**
  * What the classifier may know about a job besides its logs; every field may be null (unknown). Built from a
- * {@link JobRecord}, from CLI flags, or from a benchmark case.
+ * {@link JobRecord}, from CLI flags, or from a benchmark case. {@code memoryLimit} is what one node may use
+ * ({@link JobRecord#memoryPerNode()}), since {@code maxRss} is the peak of one task.
  */
 public record JobFacts(JobState state, ExitCode exitCode, DataSize maxRss, DataSize memoryLimit, Duration elapsed,
                        Duration timeLimit, String pendingReason, String nodeList) {
@@ -17,7 +18,7 @@ public record JobFacts(JobState state, ExitCode exitCode, DataSize maxRss, DataS
     public static final JobFacts NONE = new JobFacts(null, null, null, null, null, null, null, null);
 
     public static JobFacts of(JobRecord r) {
-        return new JobFacts(r.state(), r.exitCode(), r.maxRss(), r.memoryLimit().orElse(null), r.elapsed(),
+        return new JobFacts(r.state(), r.exitCode(), r.maxRss(), r.memoryPerNode().orElse(null), r.elapsed(),
                 r.timeLimit().limit().orElse(null), r.optPendingReason().orElse(null), r.nodeList());
     }
 

@@ -106,6 +106,22 @@ public record JobRecord(
         return Optional.empty();
     }
 
+    /**
+     * The memory one node of the job may use (the cgroup limit its tasks meet): the job's total shared by its nodes.
+     * This, not the total, is what MaxRSS (the peak of one task) is measured against: a 3-node job of 192G peaking
+     * at 60G is at its 64G-per-node limit, not at a third of its memory.
+     */
+    public Optional<DataSize> memoryPerNode() {
+        int n = nodes();
+        return memoryLimit().map(total -> n == 1 ? total : new DataSize(total.bytes() / n));
+    }
+
+    /** How the peak compares with the limit, for people: "60G of 64G per node (192G in all)", "6G of 8G". */
+    public Optional<String> memoryLimitText() {
+        return memoryPerNode().map(per -> nodes() == 1 ? per.toString()
+                : per + " per node (" + memoryLimit().orElseThrow() + " in all)");
+    }
+
     public Optional<DataSize> optMaxRss() {
         return Optional.ofNullable(maxRss);
     }

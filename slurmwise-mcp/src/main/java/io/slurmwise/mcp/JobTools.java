@@ -240,6 +240,10 @@ final class JobTools {
                 ? round(Math.min(1.0, j.totalCpu().toMillis() / (secs * 1000.0 * j.cpus()))) : null);
         DataSize limit = j.memoryLimit().orElse(null);
         e.put("memory_limit_gb", limit == null ? null : round(limit.gibibytes()));
+        e.put("nodes", j.nodes());
+        // MaxRSS is one task's peak: it meets the limit of its node, not the job's total
+        limit = j.memoryPerNode().orElse(null);
+        e.put("memory_per_node_gb", limit == null ? null : round(limit.gibibytes()));
         e.put("max_rss_gb", j.maxRss() == null ? null : round(j.maxRss().gibibytes()));
         e.put("memory_efficiency", limit != null && j.maxRss() != null && limit.bytes() > 0
                 ? round(Math.min(1.0, (double) j.maxRss().bytes() / limit.bytes())) : null);

@@ -139,7 +139,7 @@ public final class LlmExplainer implements Explainer {
                 + (job.exitCode() == null ? "?" : job.exitCode()) + ", elapsed "
                 + (job.elapsed() == null ? "?" : SlurmTime.format(job.elapsed())) + " of " + job.timeLimit()
                 + ", memory peak " + job.optMaxRss().map(Object::toString).orElse("unknown") + " of "
-                + job.memoryLimit().map(Object::toString).orElse("?") + ", " + job.cpus() + " CPUs, " + job.gpus()
+                + job.memoryLimitText().orElse("?") + ", " + job.cpus() + " CPUs, " + job.gpus()
                 + " GPUs, partition " + job.partition();
         String evidence = f.evidence().stream().limit(MAX_EVIDENCE)
                 .map((Evidence e) -> "- " + e.location() + ": " + e.text()).collect(Collectors.joining("\n"));

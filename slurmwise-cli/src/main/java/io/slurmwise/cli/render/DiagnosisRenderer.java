@@ -89,7 +89,7 @@ public final class DiagnosisRenderer {
         if (full) {
             if (j.maxRss() != null || j.memoryLimit().isPresent()) {
                 panel.row("Memory", "peak " + (j.maxRss() == null ? "unknown" : j.maxRss().toString()) + " of "
-                        + j.memoryLimit().map(Object::toString).orElse("?") + " requested");
+                        + j.memoryLimitText().orElse("?") + " requested");
             }
             panel.row("Resources", TerminalText.line(resources(j)));
             addExplanation(panel, f.explanation());
