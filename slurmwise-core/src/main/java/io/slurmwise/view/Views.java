@@ -92,7 +92,9 @@ public final class Views {
         m.put("kind", n.kindId());
         m.put("note", n.noteTitle());
         m.put("section", n.section());
-        m.put("score", n.score());
+        // four decimals: the embedding model's last digits differ between processes (thread counts, a rebuilt or
+        // reloaded index), and no reader needs them; the same fix must read the same in the CLI and over MCP
+        m.put("score", Math.round(n.score() * 10_000) / 10_000.0);
         m.put("source", n.source());
         m.put("text", n.text());
         return m;
