@@ -47,6 +47,8 @@ class KillSurvivalTest {
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().putAll(Map.of("SLURMWISE_BACKEND", "mock", "SLURMWISE_HOME", home.toString(),
                 "SLURMWISE_NO_LLM", "1", "SLURMWISE_EMBEDDINGS", "hash"));
+        // the embedded index is what these runs kill and check: not a Chroma server CI may have started
+        pb.environment().remove("SLURMWISE_CHROMA_URL");
         Path out = Files.createTempFile(home.getParent(), "out", ".txt");
         Path err = Files.createTempFile(home.getParent(), "err", ".txt");
         pb.redirectOutput(out.toFile()).redirectError(err.toFile());
