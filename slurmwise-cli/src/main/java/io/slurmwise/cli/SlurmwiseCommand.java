@@ -41,6 +41,7 @@ import java.util.List;
             "  SLURMWISE_MOCK_DIR   mock fixtures (sacct.psv, logs/, scripts/)",
             "  SLURMWISE_LOG_TAIL   lines read from the end of each log (default 300)",
             "  SLURMWISE_LOG_TIMEOUT  seconds a log may give no data before its read is given up (default 10)",
+            "  SLURMWISE_MCP_CALL_TIMEOUT  seconds an MCP tool call may take before it is answered with an error (default 300)",
             "  SLURMWISE_NO_LLM     never ask a language model to word explanations",
             "  SLURMWISE_LLM_BASE_URL, SLURMWISE_LLM_MODEL  OpenAI-compatible endpoint",
             "  SLURMWISE_ENERGY_FILE  site energy settings for stats (watts per GPU model/partition, PUE, ...)",

@@ -10,6 +10,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.BackendException;
 import io.slurmwise.config.Settings;
+import io.slurmwise.config.SettingsException;
 import io.slurmwise.mcp.stdio.StdioLimits;
 import io.slurmwise.mcp.stdio.StdioTransport;
 
@@ -51,8 +52,17 @@ public final class SlurmwiseMcpServer {
      * on the classpath. Notices go to stderr (stdout is the protocol's).
      */
     public static void main(String[] args) {
-        try (Slurmwise sw = Slurmwise.open(Settings.fromEnvironment(), m -> System.err.println("slurmwise: " + m))) {
-            serve(new SlurmwiseTools(sw), sw.taxonomy(), System.in, System.out);
+        Settings settings = Settings.fromEnvironment();
+        StdioLimits limits;
+        try {
+            limits = StdioLimits.from(settings);
+        } catch (SettingsException e) {
+            System.err.println("slurmwise: " + e.getMessage());
+            System.exit(6);  // the CLI's exit code of an invalid configuration
+            return;
+        }
+        try (Slurmwise sw = Slurmwise.open(settings, m -> System.err.println("slurmwise: " + m))) {
+            serve(new SlurmwiseTools(sw), sw.taxonomy(), limits, System.in, System.out);
         }
         System.exit(0);  // a call still running after stdin closed (a hung sacct) must not hold the process
     }
@@ -71,11 +81,20 @@ public final class SlurmwiseMcpServer {
      * ({@code slurmwise://knowledge/<kind>}, {@code slurmwise://taxonomy}) when {@code taxonomy} is given.
      */
     public static void serve(SlurmwiseTools tools, io.slurmwise.taxonomy.Taxonomy taxonomy, InputStream in, OutputStream out) {
+        serve(tools, taxonomy, StdioLimits.DEFAULT, in, out);
+    }
+
+    /**
+     * As {@link #serve(SlurmwiseTools, io.slurmwise.taxonomy.Taxonomy, InputStream, OutputStream)} within
+     * {@code limits} ({@link StdioLimits#from(Settings)} reads the per-call time limit from the environment).
+     */
+    public static void serve(SlurmwiseTools tools, io.slurmwise.taxonomy.Taxonomy taxonomy, StdioLimits limits,
+                             InputStream in, OutputStream out) {
         McpJsonMapper mapper = new JacksonMcpJsonMapper(JSON);
         PrintStream stray = System.out;
         boolean stdout = out == stray;
         StdioTransport transport = new StdioTransport(mapper, in, stdout ? new FileOutputStream(FileDescriptor.out) : out,
-                StdioLimits.DEFAULT, m -> System.err.println("slurmwise mcp: " + m));
+                limits, m -> System.err.println("slurmwise mcp: " + m));
         Catalog catalog = taxonomy == null ? null : new Catalog(taxonomy);
         McpServer.SyncSpecification<?> spec = McpServer.sync(transport)
                 .serverInfo("slurmwise", version())

@@ -51,6 +51,11 @@ final class RawMcpClient implements AutoCloseable {
 
     /** Starts {@link SlurmwiseMcpServer} on the mock cluster with a 256 MB heap; stdout is read at once or later. */
     static RawMcpClient start(String home, boolean readNow) throws IOException {
+        return start(home, readNow, Map.of());
+    }
+
+    /** As {@link #start(String, boolean)}, with {@code env} added to the server's environment. */
+    static RawMcpClient start(String home, boolean readNow, Map<String, String> env) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-XX:+UseSerialGC", "-cp",
                 System.getProperty("java.class.path"), SlurmwiseMcpServer.class.getName());
@@ -59,6 +64,7 @@ final class RawMcpClient implements AutoCloseable {
         Path h = Path.of("target", home).toAbsolutePath();
         Files.createDirectories(h);
         pb.environment().put("SLURMWISE_HOME", h.toString());
+        pb.environment().putAll(env);
         RawMcpClient c = new RawMcpClient(pb.start());
         if (readNow) {
             c.startReading();

@@ -16,6 +16,8 @@ final class Replies {
     static final int INTERNAL_ERROR = -32603;
     /** Implementation-defined server error: too many calls waiting, retry. */
     static final int BUSY = -32000;
+    /** Implementation-defined server error: the call ran past {@link StdioLimits#callTimeout()}. */
+    static final int TIMED_OUT = -32001;
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Messages quote little of what the client sent. */

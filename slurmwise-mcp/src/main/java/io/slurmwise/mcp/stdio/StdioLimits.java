@@ -1,5 +1,8 @@
 package io.slurmwise.mcp.stdio;
 
+import io.slurmwise.config.Settings;
+import io.slurmwise.config.SettingsException;
+
 import java.time.Duration;
 
 /**
@@ -21,18 +24,53 @@ import java.time.Duration;
  *                     then stops reading new messages once {@code outputBytes} plus a small reserve for its own
  *                     error answers is reached (stdin backpressure): memory stays bounded and nothing is dropped
  * @param drain        after stdin closes, how long calls still running get to finish and be written
+ * @param callTimeout  how long a call may take, counted from when it is read (waiting for a worker included): past
+ *                     that it is answered with an error at once, its worker is interrupted, and its own answer, if
+ *                     it still comes, is dropped ({@value #CALL_TIMEOUT_VARIABLE})
  */
 public record StdioLimits(int lineBytes, int idChars, int nestingDepth, int numberDigits, int workers,
-                          int queuedCalls, long queuedBytes, long outputBytes, Duration drain) {
+                          int queuedCalls, long queuedBytes, long outputBytes, Duration drain, Duration callTimeout) {
 
-    /** 8 MiB messages (a 4 MiB log with JSON escaping fits), 4 workers, 256 waiting calls, 16 MiB of unread answers. */
+    /** The environment variable of {@link #callTimeout()}, in seconds. */
+    public static final String CALL_TIMEOUT_VARIABLE = "SLURMWISE_MCP_CALL_TIMEOUT";
+
+    /**
+     * 8 MiB messages (a 4 MiB log with JSON escaping fits), 4 workers, 256 waiting calls, 16 MiB of unread answers,
+     * 300 s per call (above the real backend's 120 s sacct timeout, so a slow sacct is reported by the backend).
+     */
     public static final StdioLimits DEFAULT = new StdioLimits(8 << 20, 1024, 64, 1000, 4, 256, 32L << 20,
-            16L << 20, Duration.ofSeconds(2));
+            16L << 20, Duration.ofSeconds(2), Duration.ofSeconds(300));
 
     public StdioLimits {
         if (lineBytes < 1024 || idChars < 1 || nestingDepth < 4 || numberDigits < 20 || workers < 1 || queuedCalls < 1
-                || queuedBytes < lineBytes || outputBytes < 1024 || drain.isNegative()) {
+                || queuedBytes < lineBytes || outputBytes < 1024 || drain.isNegative() || callTimeout == null
+                || callTimeout.isNegative() || callTimeout.isZero()) {
             throw new IllegalArgumentException("stdio limits out of range: " + this);
         }
+    }
+
+    /**
+     * {@link #DEFAULT} with {@value #CALL_TIMEOUT_VARIABLE} (seconds, 1 to 3600) of the settings, when set.
+     *
+     * @throws SettingsException when the variable is not a number of seconds in that range
+     */
+    public static StdioLimits from(Settings settings) {
+        return settings.get(CALL_TIMEOUT_VARIABLE).map(v -> {
+            try {
+                double secs = Double.parseDouble(v.strip());
+                if (secs >= 1 && secs <= 3600) {
+                    return DEFAULT.withCallTimeout(Duration.ofMillis(Math.round(secs * 1000)));
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new SettingsException(CALL_TIMEOUT_VARIABLE + " must be a number of seconds between 1 and 3600, got '"
+                    + v + "'");
+        }).orElse(DEFAULT);
+    }
+
+    public StdioLimits withCallTimeout(Duration timeout) {
+        return new StdioLimits(lineBytes, idChars, nestingDepth, numberDigits, workers, queuedCalls, queuedBytes,
+                outputBytes, drain, timeout);
     }
 }

@@ -11,11 +11,16 @@ import reactor.core.publisher.Mono;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -28,6 +33,12 @@ import java.util.function.Consumer;
  * when it is full; answers leave through a bounded {@link Outbox}. {@link #run()} returns when stdin closes (after
  * giving running calls {@link StdioLimits#drain()} to finish) or when stdout breaks.
  *
+ * <p>Every call gets exactly one answer, or none when the client cancelled it: a call still unanswered after
+ * {@link StdioLimits#callTimeout()} is answered with an error by a watchdog thread and its worker interrupted; on
+ * {@code notifications/cancelled} a waiting call is skipped and a running one interrupted, unanswered (as the MCP
+ * specification asks). Whichever comes first of the call's own answer, the timeout error and the cancellation takes
+ * the call's one answer; what comes after is dropped.
+ *
  * <pre>{@code
  * StdioTransport stdio = new StdioTransport(mapper, System.in, out, StdioLimits.DEFAULT, System.err::println);
  * McpSyncServer server = McpServer.sync(stdio).immediateExecution(true)...build();
@@ -37,6 +48,9 @@ import java.util.function.Consumer;
  * Build the server with {@code immediateExecution(true)}: the workers are the bound on concurrent calls.
  */
 public final class StdioTransport implements McpServerTransportProvider {
+
+    /** The MCP notification that cancels a request (not among the SDK's method constants). */
+    static final String CANCELLED = "notifications/cancelled";
 
     private final McpJsonMapper mapper;
     private final InputStream in;
@@ -51,6 +65,9 @@ public final class StdioTransport implements McpServerTransportProvider {
     private volatile McpServerSession session;
     private volatile Thread reader;
     private ThreadPoolExecutor workers;
+    private ScheduledThreadPoolExecutor watchdog;
+    /** The calls read and not yet ended, by {@link #key(Object) id}. */
+    private final Map<Object, Call> calls = new ConcurrentHashMap<>();
     // read and written by the reader thread only
     private boolean initializing;
     private boolean initialized;
@@ -85,6 +102,12 @@ public final class StdioTransport implements McpServerTransportProvider {
                     t.setDaemon(true);
                     return t;
                 }, new ThreadPoolExecutor.AbortPolicy());
+        watchdog = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "mcp-call-timeout");
+            t.setDaemon(true);
+            return t;
+        });
+        watchdog.setRemoveOnCancelPolicy(true);
         outbox.start();
         Thread t = new Thread(this::readLoop, "mcp-stdin");
         t.setDaemon(true);
@@ -101,6 +124,7 @@ public final class StdioTransport implements McpServerTransportProvider {
             Thread.currentThread().interrupt();
         } finally {
             workers.shutdownNow();
+            watchdog.shutdownNow();
             outbox.close();
             if (busy.get() > 0) {
                 notices.accept(busy.get() + " calls were answered busy (more than " + limits.queuedCalls()
@@ -154,7 +178,9 @@ public final class StdioTransport implements McpServerTransportProvider {
         } else if (v instanceof Gate.Request q) {
             request(q.request(), q.weight());
         } else if (v instanceof Gate.Notification n) {
-            if (McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(n.notification().method())) {
+            if (CANCELLED.equals(n.notification().method())) {
+                cancel(n.notification().params());
+            } else if (McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(n.notification().method())) {
                 if (initializing && !initialized) {
                     initialized = true;
                     forward(n.notification());
@@ -168,7 +194,12 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
 
     private void request(McpSchema.JSONRPCRequest q, int weight) throws InterruptedException {
-        if (McpSchema.METHOD_PING.equals(q.method())) {
+        Object key = key(q.id());
+        if (key != null && calls.containsKey(key)) {
+            // its answer could not be told from the running call's, nor could a cancellation
+            outbox.putReply(Replies.error(q.id(), Replies.INVALID_REQUEST, "the id " + Replies.quote(String.valueOf(q.id()))
+                    + " is taken by a call still in progress: give every request its own id"));
+        } else if (McpSchema.METHOD_PING.equals(q.method())) {
             outbox.putReply(Replies.empty(q.id()));
         } else if (McpSchema.METHOD_INITIALIZE.equals(q.method())) {
             initializing = true;
@@ -189,10 +220,15 @@ public final class StdioTransport implements McpServerTransportProvider {
     private void submit(McpSchema.JSONRPCRequest q, int weight) throws InterruptedException {
         if (held.get() + weight <= limits.queuedBytes()) {
             held.addAndGet(weight);
+            Call c = new Call(q);
+            calls.put(c.key, c);
+            c.deadline = watchdog.schedule(() -> timeOut(c), limits.callTimeout().toNanos(), TimeUnit.NANOSECONDS);
             try {
-                workers.execute(() -> call(q, weight));
+                workers.execute(() -> call(c, weight));
                 return;
             } catch (RejectedExecutionException e) {
+                c.deadline.cancel(false);
+                calls.remove(c.key, c);
                 held.addAndGet(-weight);
             }
         }
@@ -201,18 +237,107 @@ public final class StdioTransport implements McpServerTransportProvider {
                 + " calls are waiting; retry in a few seconds"));
     }
 
-    private void call(McpSchema.JSONRPCRequest q, int weight) {
+    private void call(Call c, int weight) {
         try {
-            session.handle(q).block();
+            synchronized (c) {
+                if (c.answered.get()) {
+                    return;  // cancelled or timed out while it waited
+                }
+                c.worker = Thread.currentThread();
+            }
+            session.handle(c.request).block();
         } catch (Throwable e) {
-            try {
-                outbox.put(Replies.error(q.id(), Replies.INTERNAL_ERROR, "the server failed on this call: "
-                        + Replies.quote(String.valueOf(e))));
-            } catch (InterruptedException ie) {
-                Thread.currentThread().interrupt();
+            if (c.answered.compareAndSet(false, true)) {
+                try {
+                    outbox.put(Replies.error(c.request.id(), Replies.INTERNAL_ERROR, "the server failed on this call: "
+                            + Replies.quote(String.valueOf(e))));
+                } catch (InterruptedException ie) {
+                    // the pool's thread is reused: its flag is cleared below
+                }
             }
         } finally {
+            synchronized (c) {
+                c.worker = null;
+            }
+            // an interrupt meant for this call must not reach the next one on this thread
+            Thread.interrupted();
+            c.deadline.cancel(false);
+            calls.remove(c.key, c);
             held.addAndGet(-weight);
+        }
+    }
+
+    /** The watchdog's side: answers a call still unanswered at its deadline and stops its worker. */
+    private void timeOut(Call c) {
+        if (!c.answered.compareAndSet(false, true)) {
+            return;
+        }
+        c.interrupt();
+        try {
+            outbox.putReply(Replies.error(c.request.id(), Replies.TIMED_OUT, "the call took longer than "
+                    + seconds(limits.callTimeout()) + " and was stopped: narrow it (fewer jobs, a shorter time window, "
+                    + "fewer log lines) or raise " + StdioLimits.CALL_TIMEOUT_VARIABLE + " (seconds) where the server "
+                    + "is started"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * {@code notifications/cancelled}: the call named by {@code params.requestId} gets no answer; a waiting one is
+     * skipped, a running one interrupted. An id of no call in progress (unknown, already answered) is ignored.
+     */
+    private void cancel(Object params) {
+        Object id = params instanceof Map<?, ?> m ? m.get("requestId") : null;
+        Object key = key(id);
+        Call c = key == null ? null : calls.get(key);
+        if (c != null && c.answered.compareAndSet(false, true)) {
+            c.deadline.cancel(false);
+            c.interrupt();
+        }
+    }
+
+    private static String seconds(java.time.Duration d) {
+        long ms = d.toMillis();
+        return ms % 1000 == 0 ? ms / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
+    }
+
+    /**
+     * A request id as a map key: a string stays a string, an integer becomes a {@code Long} (the same for 1 read as
+     * an int or a long), so the string "1" and the number 1 are different calls. Null for anything else.
+     */
+    static Object key(Object id) {
+        if (id instanceof String) {
+            return id;
+        }
+        if (id instanceof Integer || id instanceof Long || id instanceof Short || id instanceof Byte) {
+            return ((Number) id).longValue();
+        }
+        if (id instanceof java.math.BigInteger b && b.bitLength() < 64) {
+            return b.longValue();
+        }
+        return null;
+    }
+
+    /** One call read and not yet ended; {@code answered} is taken by whoever answers it first (or cancels it). */
+    private static final class Call {
+        final McpSchema.JSONRPCRequest request;
+        final Object key;
+        final AtomicBoolean answered = new AtomicBoolean();
+        /** The worker running it; guarded by this. */
+        private Thread worker;
+        volatile ScheduledFuture<?> deadline;
+
+        Call(McpSchema.JSONRPCRequest request) {
+            this.request = request;
+            this.key = key(request.id());
+        }
+
+        /** Interrupts its worker, only while that worker still runs this call. */
+        synchronized void interrupt() {
+            if (worker != null) {
+                worker.interrupt();
+            }
         }
     }
 
@@ -228,6 +353,14 @@ public final class StdioTransport implements McpServerTransportProvider {
 
         @Override
         public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            if (message instanceof McpSchema.JSONRPCResponse r) {
+                // the call's own answer (ids are unique among calls in progress: request() refuses a taken one)
+                Object key = key(r.id());
+                Call c = key == null ? null : calls.get(key);
+                if (c != null && !c.answered.compareAndSet(false, true)) {
+                    return Mono.empty();  // timed out or cancelled: its one answer was given, or none is due
+                }
+            }
             return Mono.fromCallable(() -> {
                 byte[] line = mapper.writeValueAsBytes(message);
                 boolean sent = Thread.currentThread() == reader ? outbox.putReply(line) : outbox.put(line);
