@@ -169,6 +169,12 @@ class CliTest {
         Result tail = run(Map.of("SLURMWISE_LOG_TAIL", "lots"), false, "diagnose", "1001");
         assertThat(tail.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(tail.err()).contains("SLURMWISE_LOG_TAIL");
+        // checked before the server reads stdin: one line, the configuration exit code
+        Result mcp = run(Map.of("SLURMWISE_MCP_CALL_TIMEOUT", "forever"), false, "mcp");
+        assertThat(mcp.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(mcp.err().strip()).contains("SLURMWISE_MCP_CALL_TIMEOUT must be a number of seconds between 1 and"
+                + " 3600, got 'forever'").doesNotContain("\n").doesNotContain("Exception");
+        assertThat(mcp.out()).isEmpty();
     }
 
     @Test

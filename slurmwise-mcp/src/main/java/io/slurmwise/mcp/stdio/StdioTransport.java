@@ -66,8 +66,10 @@ public final class StdioTransport implements McpServerTransportProvider {
     private volatile Thread reader;
     private ThreadPoolExecutor workers;
     private ScheduledThreadPoolExecutor watchdog;
-    /** The calls read and not yet ended, by {@link #key(Object) id}. */
+    /** The calls read and not yet ended, by {@link #key(Object) id} (the newest, when an answered one's id is reused). */
     private final Map<Object, Call> calls = new ConcurrentHashMap<>();
+    /** The call a worker thread runs: the SDK sends its answer from that thread. */
+    private final ThreadLocal<Call> running = new ThreadLocal<>();
     // read and written by the reader thread only
     private boolean initializing;
     private boolean initialized;
@@ -195,10 +197,11 @@ public final class StdioTransport implements McpServerTransportProvider {
 
     private void request(McpSchema.JSONRPCRequest q, int weight) throws InterruptedException {
         Object key = key(q.id());
-        if (key != null && calls.containsKey(key)) {
-            // its answer could not be told from the running call's, nor could a cancellation
+        Call taken = key == null ? null : calls.get(key);
+        if (taken != null && !taken.answered.get()) {
+            // a cancellation could not tell the two apart (an answered call's id may be used again at once)
             outbox.putReply(Replies.error(q.id(), Replies.INVALID_REQUEST, "the id " + Replies.quote(String.valueOf(q.id()))
-                    + " is taken by a call still in progress: give every request its own id"));
+                    + " is taken by a call not answered yet: give every request its own id"));
         } else if (McpSchema.METHOD_PING.equals(q.method())) {
             outbox.putReply(Replies.empty(q.id()));
         } else if (McpSchema.METHOD_INITIALIZE.equals(q.method())) {
@@ -245,6 +248,7 @@ public final class StdioTransport implements McpServerTransportProvider {
                 }
                 c.worker = Thread.currentThread();
             }
+            running.set(c);
             session.handle(c.request).block();
         } catch (Throwable e) {
             if (c.answered.compareAndSet(false, true)) {
@@ -256,6 +260,7 @@ public final class StdioTransport implements McpServerTransportProvider {
                 }
             }
         } finally {
+            running.remove();
             synchronized (c) {
                 c.worker = null;
             }
@@ -354,10 +359,12 @@ public final class StdioTransport implements McpServerTransportProvider {
         @Override
         public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
             if (message instanceof McpSchema.JSONRPCResponse r) {
-                // the call's own answer (ids are unique among calls in progress: request() refuses a taken one)
                 Object key = key(r.id());
-                Call c = key == null ? null : calls.get(key);
-                if (c != null && !c.answered.compareAndSet(false, true)) {
+                Call c = running.get();
+                if (c == null && Thread.currentThread() != reader && key != null) {
+                    c = calls.get(key);  // not on its worker's thread (the SDK does not do that with immediate execution)
+                }
+                if (c != null && c.key.equals(key) && !c.answered.compareAndSet(false, true)) {
                     return Mono.empty();  // timed out or cancelled: its one answer was given, or none is due
                 }
             }
