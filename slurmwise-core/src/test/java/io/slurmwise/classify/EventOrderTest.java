@@ -183,4 +183,20 @@ class EventOrderTest {
         // a job that completed keeps only strong evidence: the activation failure alone does not reach the bar
         assertThat(classify(JobState.COMPLETED, "0:0", CONDA).isUnknown()).isTrue();
     }
+
+    @Test
+    void submititSaysWhetherItsSignalCameAtTheTimeLimit() {
+        // submitit compares its walltime with the requested time before it requeues (job_environment.py)
+        Finding timedOut = classify(null, null, """
+                submitit INFO (2022-07-12 04:18:45,881) - Job has timed out. Ran 1438 minutes out of requested 1440 minutes.
+                submitit WARNING (2022-07-12 04:18:45,881) - Caught signal SIGUSR2 on node12: this job is timed-out.
+                submitit INFO (2022-07-12 04:18:45,912) - Requeued job 60601445 (2 remaining timeouts)
+                """);
+        assertThat(timedOut.kindId()).isEqualTo("time_limit");
+        Finding preempted = classify(null, null, """
+                submitit INFO (2022-07-12 04:18:45,881) - Job has not timed out. Ran 1 minutes out of requested 20 minutes.
+                submitit WARNING (2022-07-12 04:18:45,881) - Caught signal SIGHUP on node12: this job is preempted.
+                """);
+        assertThat(preempted.kindId()).isEqualTo("preempted");
+    }
 }
