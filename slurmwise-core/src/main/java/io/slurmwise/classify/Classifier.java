@@ -73,8 +73,6 @@ public final class Classifier {
      * marker -> the signature it guards. Identity: two signatures may share one regex.
      */
     private final Map<Signature, Signature> guardOf = new IdentityHashMap<>();
-    /** The same for {@code unless_before}: marker -> the signature a later line of it cancels. */
-    private final Map<Signature, Signature> laterGuardOf = new IdentityHashMap<>();
     /** The job states a terminal kind lists: a job in one of them was ended by SLURM or a person. */
     private final Set<JobState> endingStates = new HashSet<>();
 
@@ -88,12 +86,6 @@ public final class Classifier {
                     Signature marker = new Signature(sig.kindId(), sig.unlessAfter(),
                             Pattern.compile(sig.unlessAfter()), sig.weight(), null);
                     guardOf.put(marker, sig);
-                    anyLine.add(marker);
-                }
-                if (sig.unlessBefore() != null) {
-                    Signature marker = new Signature(sig.kindId(), sig.unlessBefore(),
-                            Pattern.compile(sig.unlessBefore()), sig.weight(), null);
-                    laterGuardOf.put(marker, sig);
                     anyLine.add(marker);
                 }
             }
@@ -175,17 +167,10 @@ public final class Classifier {
         List<Match> matches = new ArrayList<>();
         // guarded signature -> the first line that matched its unless_after regex
         Map<Signature, Long> guardLine = guardOf.isEmpty() ? Map.of() : new IdentityHashMap<>();
-        // signature with unless_before -> the last line that matched its regex
-        Map<Signature, Long> laterGuardLine = laterGuardOf.isEmpty() ? Map.of() : new IdentityHashMap<>();
         SignatureScanner.MatchSink sink = (sig, lineIndex, line) -> {
             Signature guarded = guardOf.get(sig);
             if (guarded != null) {
                 guardLine.merge(guarded, lineIndex, Math::min);
-                return;
-            }
-            Signature cancelled = laterGuardOf.get(sig);
-            if (cancelled != null) {
-                laterGuardLine.merge(cancelled, lineIndex, Math::max);
                 return;
             }
             FailureKind kind = taxonomy.kind(sig.kindId());
@@ -203,13 +188,6 @@ public final class Classifier {
             matches.removeIf(m -> {
                 Long guard = guardLine.get(m.sig());
                 return guard != null && guard < m.lineIndex();
-            });
-        }
-        if (!laterGuardLine.isEmpty()) {
-            // a line the job went on past (its unless_before event follows it) is no evidence
-            matches.removeIf(m -> {
-                Long later = laterGuardLine.get(m.sig());
-                return later != null && later > m.lineIndex();
             });
         }
         // the scanner reports per signature: the first ending event is known only once all lines are in

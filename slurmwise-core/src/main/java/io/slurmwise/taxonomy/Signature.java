@@ -13,24 +13,21 @@ import io.slurmwise.backend.LogStream;
  * @param unlessAfter an RE2 regex, or null: a matching line is no evidence when an earlier line of the same log
  *                    matches it (the line is then that earlier event's consequence: SLURM's bare {@code STEP ...
  *                    CANCELLED} after srun's own {@code Terminating StepId=...})
- * @param unlessBefore an RE2 regex, or null: a matching line is no evidence when a later line of the same log
- *                    matches it (the job went on past the message: Python reporting a file of an installed package
- *                    after conda's failed activation shows the program ran with its packages)
  * @param unlessEnded when true a matching line is no evidence when the job's end has its own explanation: a later
  *                    line of the same log that ended the job, or a job state of a terminal kind. For messages after
  *                    which the job goes on (conda's failed {@code conda activate}: the shell runs the rest of the
  *                    script), whose harm is only what follows them
  */
 public record Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream,
-                        boolean lastLine, String unlessAfter, String unlessBefore, boolean unlessEnded) {
+                        boolean lastLine, String unlessAfter, boolean unlessEnded) {
 
     public Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream) {
-        this(kindId, pattern, regex, weight, stream, false, null, null, false);
+        this(kindId, pattern, regex, weight, stream, false, null, false);
     }
 
     public Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream,
                      boolean lastLine) {
-        this(kindId, pattern, regex, weight, stream, lastLine, null, null, false);
+        this(kindId, pattern, regex, weight, stream, lastLine, null, false);
     }
 
     public boolean appliesTo(LogStream s) {

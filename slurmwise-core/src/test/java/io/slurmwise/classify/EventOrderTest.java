@@ -199,27 +199,4 @@ class EventOrderTest {
                 """);
         assertThat(preempted.kindId()).isEqualTo("preempted");
     }
-
-    @Test
-    void aFailedCondaActivationIsHarmlessWhenThePythonThatRanHadItsPackages() {
-        // the environment's own Python ran (its site-packages in the traceback) and failed on its data
-        Finding ran = classify(JobState.FAILED, "1:0", CONDA + """
-                Traceback (most recent call last):
-                  File "src/cv_gnn.py", line 267, in <module>
-                  File "/scratch/u/env/lib/python3.8/site-packages/sklearn/utils/validation.py", line 114, in _assert_all_finite
-                    raise ValueError(
-                ValueError: Input contains NaN, infinity or a value too large for dtype('float64').
-                """);
-        assertThat(ran.isUnknown()).as(ran.toString()).isTrue();
-        // the base Python lacked the package: the activation failure's consequence names itself
-        Finding missing = classify(JobState.FAILED, "1:0", CONDA + """
-                  File "/home/u/proj/utils/xyz2mol.py", line 17, in <module>
-                    from rdkit.Chem import rdmolops
-                ModuleNotFoundError: No module named 'rdkit'
-                """);
-        assertThat(missing.kindId()).isEqualTo("import_error");
-        // a site-packages path before the message says nothing about what followed it
-        assertThat(classify(null, null, "/usr/lib/python3/dist-packages/apt/__init__.py:1: UserWarning: x\n" + CONDA)
-                .kindId()).isEqualTo("import_error");
-    }
 }

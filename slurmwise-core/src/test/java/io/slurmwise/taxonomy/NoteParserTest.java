@@ -72,15 +72,6 @@ class NoteParserTest {
     }
 
     @Test
-    void unlessBeforeIsKeptAsWrittenAndMustBeAnRe2Regex() {
-        FailureKind k = NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    unless_before: 'site-packages/'"));
-        assertThat(k.signatures().get(0).unlessBefore()).isNull();
-        assertThat(k.signatures().get(1).unlessBefore()).isEqualTo("site-packages/");
-        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    unless_before: '(?=x)'")))
-                .hasMessageStartingWith("x.md:13: bad regex '(?=x)'");
-    }
-
-    @Test
     void unlessEndedIsABooleanAndDefaultsToFalse() {
         FailureKind k = NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    unless_ended: true"));
         assertThat(k.signatures().get(0).unlessEnded()).isFalse();
