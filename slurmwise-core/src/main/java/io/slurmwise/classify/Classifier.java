@@ -73,8 +73,6 @@ public final class Classifier {
      * marker -> the signature it guards. Identity: two signatures may share one regex.
      */
     private final Map<Signature, Signature> guardOf = new IdentityHashMap<>();
-    /** The job states a terminal kind lists: a job in one of them was ended by SLURM or a person. */
-    private final Set<JobState> endingStates = new HashSet<>();
 
     public Classifier(Taxonomy taxonomy) {
         this.taxonomy = taxonomy;
@@ -88,9 +86,6 @@ public final class Classifier {
                     guardOf.put(marker, sig);
                     anyLine.add(marker);
                 }
-            }
-            if (k.category() == Category.TERMINAL) {
-                endingStates.addAll(k.sacctStates());
             }
         }
         this.scanner = new SignatureScanner(anyLine);
@@ -136,15 +131,13 @@ public final class Classifier {
     }
 
     public Finding classify(JobFacts facts, List<LogTail> logs) {
-        JobFacts f = facts == null ? JobFacts.NONE : facts;
         Map<String, Score> scores = new LinkedHashMap<>();
-        boolean endedByState = f.state() != null && endingStates.contains(f.state());
         boolean ended = false;
         for (LogTail tail : logs) {
-            ended |= scanLog(tail, scores, endedByState);
+            ended |= scanLog(tail, scores);
         }
-        accountingEvidence(f, scores, ended);
-        return decide(f, scores);
+        accountingEvidence(facts == null ? JobFacts.NONE : facts, scores, ended);
+        return decide(facts == null ? JobFacts.NONE : facts, scores);
     }
 
     /** Classifies a single text as one log (stdout and stderr together). */
@@ -155,12 +148,8 @@ public final class Classifier {
     private record Match(Signature sig, long lineIndex, String line) {
     }
 
-    /**
-     * Scores one log; true when it shows an event that ended the job (see {@link #ENDING_EVENT_WEIGHT}).
-     *
-     * @param endedByState the job's state is a terminal kind's: {@code unless_ended} lines are no evidence
-     */
-    private boolean scanLog(LogTail tail, Map<String, Score> scores, boolean endedByState) {
+    /** Scores one log; true when it shows an event that ended the job (see {@link #ENDING_EVENT_WEIGHT}). */
+    private boolean scanLog(LogTail tail, Map<String, Score> scores) {
         Evidence.Source source = tail.stream() == LogStream.STDOUT ? Evidence.Source.STDOUT : Evidence.Source.STDERR;
         boolean inFile = tail.firstLine() > 0;
         long base = inFile ? tail.firstLine() : 1;
@@ -196,11 +185,6 @@ public final class Classifier {
             if (endsTheJob(m.sig())) {
                 ending = Math.min(ending, m.lineIndex());
             }
-        }
-        if (endedByState || ending != Long.MAX_VALUE) {
-            // a message the job goes on after (a failed conda activation) did not end a job that something later ended
-            long endedAt = ending;
-            matches.removeIf(m -> m.sig().unlessEnded() && (endedByState || m.lineIndex() < endedAt));
         }
         for (Match m : matches) {
             FailureKind kind = taxonomy.kind(m.sig().kindId());

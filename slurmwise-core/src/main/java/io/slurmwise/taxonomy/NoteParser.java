@@ -29,8 +29,7 @@ public final class NoteParser {
 
     private static final Set<String> FIELDS = Set.of("id", "title", "category", "parent", "sacct_states",
             "exit_signals", "pending_reasons", "explains", "signatures", "ignore", "checks", "fixers");
-    private static final Set<String> SIGNATURE_FIELDS = Set.of("pattern", "weight", "stream", "last_line", "unless_after",
-            "unless_ended");
+    private static final Set<String> SIGNATURE_FIELDS = Set.of("pattern", "weight", "stream", "last_line", "unless_after");
     private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[a-z][a-z0-9_]{0,63}");
 
     private final String source;
@@ -188,8 +187,7 @@ public final class NoteParser {
         }
         List<Signature> sigs = new ArrayList<>();
         for (RawSignature r : signatures) {
-            sigs.add(new Signature(id, r.pattern, r.regex, r.weight, r.stream, r.lastLine, r.unlessAfter,
-                    r.unlessEnded));
+            sigs.add(new Signature(id, r.pattern, r.regex, r.weight, r.stream, r.lastLine, r.unlessAfter));
         }
         Note note = new Note(id, title, sections(body), source);
         for (NoteSection s : note.sections()) {
@@ -205,7 +203,7 @@ public final class NoteParser {
     }
 
     private record RawSignature(String pattern, Pattern regex, double weight, LogStream stream, boolean lastLine,
-                                String unlessAfter, boolean unlessEnded) {
+                                String unlessAfter) {
     }
 
     private RawSignature signature(Node n) {
@@ -218,12 +216,11 @@ public final class NoteParser {
         LogStream stream = null;
         boolean lastLine = false;
         String unlessAfter = null;
-        boolean unlessEnded = false;
         for (NodeTuple t : m.getValue()) {
             String key = scalar(t.getKeyNode(), "field name");
             Node v = t.getValueNode();
             if (!SIGNATURE_FIELDS.contains(key)) {
-                throw error(line(t.getKeyNode()), "unknown signature field '" + key + "'; allowed: pattern, weight, stream, last_line, unless_after, unless_ended");
+                throw error(line(t.getKeyNode()), "unknown signature field '" + key + "'; allowed: pattern, weight, stream, last_line, unless_after");
             }
             switch (key) {
                 case "pattern" -> {
@@ -257,13 +254,6 @@ public final class NoteParser {
                     }
                     lastLine = b.equals("true");
                 }
-                case "unless_ended" -> {
-                    String b = scalar(v, "unless_ended");
-                    if (!b.equals("true") && !b.equals("false")) {
-                        throw error(line(v), "unless_ended '" + b + "' must be true or false");
-                    }
-                    unlessEnded = b.equals("true");
-                }
                 case "unless_after" -> {
                     regex(v); // checked here, compiled by the classifier
                     unlessAfter = scalar(v, "unless_after");
@@ -274,7 +264,7 @@ public final class NoteParser {
         if (pattern == null || weight == null) {
             throw error(line(n), "a signature needs both 'pattern' and 'weight'");
         }
-        return new RawSignature(pattern, regex, weight, stream, lastLine, unlessAfter, unlessEnded);
+        return new RawSignature(pattern, regex, weight, stream, lastLine, unlessAfter);
     }
 
     private Pattern regex(Node n) {

@@ -13,21 +13,17 @@ import io.slurmwise.backend.LogStream;
  * @param unlessAfter an RE2 regex, or null: a matching line is no evidence when an earlier line of the same log
  *                    matches it (the line is then that earlier event's consequence: SLURM's bare {@code STEP ...
  *                    CANCELLED} after srun's own {@code Terminating StepId=...})
- * @param unlessEnded when true a matching line is no evidence when the job's end has its own explanation: a later
- *                    line of the same log that ended the job, or a job state of a terminal kind. For messages after
- *                    which the job goes on (conda's failed {@code conda activate}: the shell runs the rest of the
- *                    script), whose harm is only what follows them
  */
 public record Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream,
-                        boolean lastLine, String unlessAfter, boolean unlessEnded) {
+                        boolean lastLine, String unlessAfter) {
 
     public Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream) {
-        this(kindId, pattern, regex, weight, stream, false, null, false);
+        this(kindId, pattern, regex, weight, stream, false, null);
     }
 
     public Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream,
                      boolean lastLine) {
-        this(kindId, pattern, regex, weight, stream, lastLine, null, false);
+        this(kindId, pattern, regex, weight, stream, lastLine, null);
     }
 
     public boolean appliesTo(LogStream s) {

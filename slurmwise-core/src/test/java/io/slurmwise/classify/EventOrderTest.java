@@ -143,47 +143,6 @@ class EventOrderTest {
         assertThat(f.kindId()).isEqualTo("time_limit");
     }
 
-    private static final String CONDA = """
-            CommandNotFoundError: Your shell has not been properly configured to use 'conda activate'.
-            To initialize your shell, run
-
-                $ conda init <SHELL_NAME>
-            """;
-
-    @Test
-    void aFailedCondaActivationIsTheCauseWhenNothingElseEndedTheJob() {
-        // conda exits 1 and the shell goes on with the base Python: the job failing right after is its doing
-        assertThat(classify(null, null, CONDA).kindId()).isEqualTo("import_error");
-        assertThat(classify(JobState.FAILED, "1:0", CONDA + "python: can't open file 'train.py'\n").kindId())
-                .isEqualTo("import_error");
-        assertThat(classify(JobState.FAILED, "1:0", "CondaError: Run 'conda init' before 'conda activate'\n").kindId())
-                .isEqualTo("import_error");
-    }
-
-    @Test
-    void aFailedCondaActivationBeforeACancelDidNotEndTheJob() {
-        // the program ran in its environment for 46 minutes, then the job was cancelled
-        Finding f = classify(JobState.CANCELLED, null, CONDA + """
-                /env/lib/python3.8/site-packages/pandas/core/series.py:726: RuntimeWarning: divide by zero
-                  8%|8         | 4/50 [46:11<8:50:58, 692.57s/it]slurmstepd: error: *** JOB 41994 ON clr0708 CANCELLED AT 2022-04-14T14:03:49 ***
-                """);
-        assertThat(f.kindId()).isEqualTo("cancelled");
-        assertThat(f.others()).extracting(Finding.KindScore::kindId).doesNotContain("import_error");
-        // the same log without the state: the line that ended the job decides alone
-        assertThat(classify(null, null, CONDA + """
-                epoch 1 loss 2.31
-                slurmstepd: error: *** JOB 41994 ON clr0708 CANCELLED AT 2022-04-14T14:03:49 DUE TO TIME LIMIT ***
-                """).kindId()).isEqualTo("time_limit");
-    }
-
-    @Test
-    void aTerminalStateExplainsTheEndEvenWithoutItsLine() {
-        assertThat(classify(JobState.TIMEOUT, "0:0", CONDA + "epoch 9 loss 0.12\n").kindId()).isEqualTo("time_limit");
-        assertThat(classify(JobState.CANCELLED, "0:15", CONDA).kindId()).isEqualTo("cancelled");
-        // a job that completed keeps only strong evidence: the activation failure alone does not reach the bar
-        assertThat(classify(JobState.COMPLETED, "0:0", CONDA).isUnknown()).isTrue();
-    }
-
     @Test
     void submititSaysWhetherItsSignalCameAtTheTimeLimit() {
         // submitit compares its walltime with the requested time before it requeues (job_environment.py)

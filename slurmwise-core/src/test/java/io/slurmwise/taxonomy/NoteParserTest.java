@@ -72,15 +72,6 @@ class NoteParserTest {
     }
 
     @Test
-    void unlessEndedIsABooleanAndDefaultsToFalse() {
-        FailureKind k = NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    unless_ended: true"));
-        assertThat(k.signatures().get(0).unlessEnded()).isFalse();
-        assertThat(k.signatures().get(1).unlessEnded()).isTrue();
-        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    unless_ended: yes")))
-                .hasMessageStartingWith("x.md:13: unless_ended 'yes' must be true or false");
-    }
-
-    @Test
     void unknownFieldIsRejectedWithFileAndLine() {
         String bad = GOOD.replace("category: runtime", "category: runtime\nseverity: high");
         assertThatThrownBy(() -> NoteParser.parse("site/cuda_oom.md", bad))
