@@ -32,7 +32,7 @@ public final class Main {
     public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env, boolean terminal) {
         GlobalOptions options = new GlobalOptions();
         try (Cli cli = new Cli(out, err, env, terminal, options)) {
-            CommandLine cmd = commandLine(cli, options);
+            CommandLine cmd = commandLine(cli, options, SlurmwiseCommand.invoked(args));
             return cmd.execute(args);
         }
     }
@@ -48,7 +48,18 @@ public final class Main {
     }
 
     static CommandLine commandLine(Cli cli, GlobalOptions options) {
-        CommandLine cmd = new CommandLine(SlurmwiseCommand.class, new CliFactory(cli, options));
+        return commandLine(cli, options, null);
+    }
+
+    /** The tree with every subcommand, or with {@code only} (the one a run needs; null: all). */
+    static CommandLine commandLine(Cli cli, GlobalOptions options, Class<?> only) {
+        CliFactory factory = new CliFactory(cli, options);
+        CommandLine cmd = new CommandLine(SlurmwiseCommand.class, factory);
+        for (Class<?> sub : SlurmwiseCommand.SUBCOMMANDS) {
+            if (only == null || sub == only) {
+                cmd.addSubcommand(new CommandLine(sub, factory));
+            }
+        }
         cmd.setOut(cli.out());
         cmd.setErr(cli.err());
         cmd.setColorScheme(CommandLine.Help.defaultColorScheme(cli.style().enabled()

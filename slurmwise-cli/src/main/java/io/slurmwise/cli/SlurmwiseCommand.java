@@ -15,6 +15,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Mixin;
 
+import java.util.List;
+
 /** The root command: its subcommands, help texts and exit codes; its options ({@link GlobalOptions}) apply to every subcommand. */
 @Command(name = "slurmwise",
         resourceBundle = "io.slurmwise.cli.options",
@@ -22,9 +24,6 @@ import picocli.CommandLine.Mixin;
         versionProvider = VersionProvider.class,
         description = {"Why did my SLURM job fail, what do I change, and what do failures cost. Read-only:",
                 "never submits, cancels, requeues or edits anything."},
-        subcommands = {JobsCommand.class, DiagnoseCommand.class, ClassifyCommand.class, StatsCommand.class,
-                EvalCommand.class, WatchCommand.class, KbCommand.class, McpCommand.class, ChatCommand.class,
-                DoctorCommand.class, HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:ok",
@@ -50,6 +49,42 @@ import picocli.CommandLine.Mixin;
             "  SLURMWISE_CHROMA_TOKEN  its token, if it is secured (SLURMWISE_CHROMA_TOKEN_HEADER: X-Chroma-Token or Authorization)",
             "  NO_COLOR             disables colour"})
 public final class SlurmwiseCommand {
+
+    /**
+     * The subcommands, in the order help lists them. Registered by {@link Main} (not in the annotation) so that a
+     * run builds the model of the one subcommand it runs: picocli's reflection over the whole tree was a fifth of
+     * a short command's start-up.
+     */
+    public static final List<Class<?>> SUBCOMMANDS = List.of(JobsCommand.class, DiagnoseCommand.class,
+            ClassifyCommand.class, StatsCommand.class, EvalCommand.class, WatchCommand.class, KbCommand.class,
+            McpCommand.class, ChatCommand.class, DoctorCommand.class, HelpCommand.class);
+
+    /**
+     * The subcommand a command line runs, when that alone decides how it is parsed: the first argument that is not
+     * a root option names a subcommand other than {@code help}. Null otherwise (no subcommand, {@code help}, a
+     * mistyped name), when the whole tree is needed for help texts and suggestions.
+     */
+    static Class<?> invoked(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--backend")) {
+                i++; // its value
+                continue;
+            }
+            if (a.startsWith("-")) {
+                continue;
+            }
+            for (Class<?> c : SUBCOMMANDS) {
+                Command command = c.getAnnotation(Command.class);
+                if (c != HelpCommand.class && command != null
+                        && (command.name().equals(a) || List.of(command.aliases()).contains(a))) {
+                    return c;
+                }
+            }
+            return null;
+        }
+        return null;
+    }
 
     /** --backend and --no-color, inherited by every subcommand. */
     @Mixin

@@ -110,6 +110,7 @@ class KillSurvivalTest {
                     .isLessThanOrEqualTo(1);
             seen.addAll(reported(next.out()));
             assertThat(seen).as("round %d: every failure reported at least once", round).isEqualTo(failed);
+            assertThat(leftovers(home)).as("round %d: half-written files of killed runs are removed", round).isEmpty();
             if (round % 10 == 0 || !next.err().isBlank()) { // a third run (after a report, and now and then)
                 Run third = cli(home, -1, "watch", "--once", "--json");
                 assertThat(third.code()).isZero();
@@ -144,6 +145,8 @@ class KillSurvivalTest {
             killedMidway += killed.killed() ? 1 : 0;
             // the next run that needs the index reads it or builds it, and finds what a whole build finds
             assertThat(search(home)).as("round %d", round).isEqualTo(expected);
+            assertThat(leftovers(home)).as("round %d: half-written indexes of killed builds are removed", round)
+                    .isEmpty();
             if (round % 10 == 0) {
                 Run again = cli(home, -1, "kb", "search", "out of memory", "--json");
                 assertThat(again.err()).as("round %d: nothing to say the second time", round).isBlank();
@@ -179,6 +182,13 @@ class KillSurvivalTest {
             assertThat(node(r.out())).isEqualTo(M.readTree(expected));
             Run next = cli(home, -1, "kb", "search", "out of memory", "--json");
             assertThat(next.err()).as("reported once").isBlank();
+        }
+    }
+
+    /** Temporary files under the home: every writer has ended, so any left is a killed run's litter. */
+    private static List<Path> leftovers(Path home) throws IOException {
+        try (Stream<Path> s = Files.walk(home)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
         }
     }
 

@@ -155,12 +155,17 @@ public final class LogTails {
      * @param owner the job's user name as SLURM recorded it; null refuses every file
      */
     public static LogTail readOwnedBy(Path file, LogStream stream, int maxLines, String owner) {
+        return readOwnedBy(file, stream, maxLines, owner, READ_TIMEOUT);
+    }
+
+    /** As {@link #readOwnedBy(Path, LogStream, int, String)}, giving up after {@code timeout} without data. */
+    public static LogTail readOwnedBy(Path file, LogStream stream, int maxLines, String owner, Duration timeout) {
         if (maxLines <= 0) {
             throw new IllegalArgumentException("maxLines must be positive, got " + maxLines);
         }
         TailBuffer ring = new TailBuffer(MAX_TAIL_BYTES);
         // asking who owns a file on a hung mount blocks as reading it does
-        return bounded(file.toString(), stream, maxLines, ring, READ_TIMEOUT,
+        return bounded(file.toString(), stream, maxLines, ring, timeout,
                 () -> ownedDirect(file, stream, maxLines, owner, ring));
     }
 

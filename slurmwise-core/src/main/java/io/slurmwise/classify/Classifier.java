@@ -63,7 +63,13 @@ public final class Classifier {
     static final double ENDING_EVENT_WEIGHT = 0.75;
 
     private final Taxonomy taxonomy;
-    private final SignatureScanner scanner;
+    /** The signatures tested on every line, as given to the scanner. */
+    private final List<Signature> anyLine;
+    /**
+     * Built on the first log to scan (a few hundred ms of automaton building): a caller that classifies records
+     * only, as {@code stats} does for a million jobs, never pays for it.
+     */
+    private volatile SignatureScanner scanner;
     /** Signatures tested only on the last non-blank line of each log. */
     private final List<Signature> lastLineSignatures = new ArrayList<>();
     private final Map<String, Set<String>> consequences = new HashMap<>();
@@ -88,7 +94,7 @@ public final class Classifier {
                 }
             }
         }
-        this.scanner = new SignatureScanner(anyLine);
+        this.anyLine = List.copyOf(anyLine);
         for (FailureKind k : taxonomy.kinds()) {
             consequences.put(k.id(), k.explains());
         }
@@ -96,6 +102,20 @@ public final class Classifier {
 
     public Taxonomy taxonomy() {
         return taxonomy;
+    }
+
+    private SignatureScanner scanner() {
+        SignatureScanner s = scanner;
+        if (s == null) {
+            synchronized (this) {
+                s = scanner;
+                if (s == null) {
+                    s = new SignatureScanner(anyLine);
+                    scanner = s;
+                }
+            }
+        }
+        return s;
     }
 
     /** Per-kind accumulation while scanning. */
@@ -168,7 +188,7 @@ public final class Classifier {
                 matches.add(new Match(sig, lineIndex, line));
             }
         };
-        scanner.scan(tail.content(), sink);
+        scanner().scan(tail.content(), sink);
         if (!lastLineSignatures.isEmpty()) {
             tail.lastLine().ifPresent(last -> scanLastLine(tail, last, sink));
         }

@@ -178,6 +178,15 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
     }
 
     /**
+     * Reads rows of an export already in memory ({@code bytes[from, to)}), in place: no copy of the bytes. The
+     * array must not change while the reader is used.
+     */
+    public static SacctReader open(byte[] bytes, int from, int to, Header header) {
+        java.util.Objects.checkFromToIndex(from, to, bytes.length);
+        return new SacctReader(new ArrayLines(bytes, from, to), header);
+    }
+
+    /**
      * For {@code sacct -P -n} output, whose header the caller knows (the field list it asked for); the separator is
      * taken from the first row.
      */
@@ -1003,6 +1012,77 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+    }
+
+    /** Lines of bytes already in memory, as ranges of that array (same contract as {@link ByteLines}). */
+    private static final class ArrayLines extends Lines {
+        private final byte[] buf;
+        private final int limit;
+        private int pos;
+        private int start;
+        private int end;
+        private boolean overlong;
+        private long lines;
+
+        ArrayLines(byte[] buf, int from, int to) {
+            this.buf = buf;
+            this.pos = from;
+            this.limit = to;
+        }
+
+        @Override
+        boolean next() {
+            if (pos >= limit) {
+                return false;
+            }
+            int nl = limit;
+            for (int i = pos; i < limit; i++) {
+                if (buf[i] == '\n') {
+                    nl = i;
+                    break;
+                }
+            }
+            lines++;
+            overlong = nl - pos > MAX_LINE_BYTES;
+            if (overlong) {
+                start = nl;
+                end = nl;
+            } else {
+                start = pos;
+                end = nl > pos && buf[nl - 1] == '\r' ? nl - 1 : nl;
+            }
+            pos = nl + 1;
+            return true;
+        }
+
+        @Override
+        boolean overlong() {
+            return overlong;
+        }
+
+        @Override
+        long lineNumber() {
+            return lines;
+        }
+
+        @Override
+        byte[] buf() {
+            return buf;
+        }
+
+        @Override
+        int start() {
+            return start;
+        }
+
+        @Override
+        int end() {
+            return end;
+        }
+
+        @Override
+        void close() {
         }
     }
 

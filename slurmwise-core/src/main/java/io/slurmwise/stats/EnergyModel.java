@@ -122,6 +122,27 @@ public final class EnergyModel {
         return source;
     }
 
+    /**
+     * The single settings a user gives on top of the defaults or a site file ({@code stats}' flags
+     * {@code --gpu-watts --cpu-watts --memory-watts --pue --carbon-intensity}); null: not given, kept.
+     */
+    public record Overrides(Double gpuWatts, Double cpuWatts, Double memoryWattsPerGb, Double pue,
+                            Double carbonIntensity) implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+    }
+
+    /**
+     * The model {@code stats} uses: the defaults, then the site file (null: none), then the overrides, in that
+     * order. Every value is validated ({@link EnergyModelException} names the bad one).
+     */
+    public static EnergyModel of(Path siteFile, Overrides overrides) {
+        Builder b = builder();
+        if (siteFile != null) {
+            b.siteFile(siteFile);
+        }
+        return b.apply(overrides).build();
+    }
+
     /** Settings of an {@link EnergyModel}; every setter validates its value. */
     public static final class Builder {
         private double gpuWatts = DEFAULT_GPU_WATTS;
@@ -137,6 +158,26 @@ public final class EnergyModel {
         private String source = "defaults";
 
         private Builder() {
+        }
+
+        /** Each override that is given (see {@link Overrides}), applied after everything set before. */
+        public Builder apply(Overrides o) {
+            if (o.gpuWatts() != null) {
+                uniformGpuWatts(o.gpuWatts());
+            }
+            if (o.cpuWatts() != null) {
+                uniformCpuWatts(o.cpuWatts());
+            }
+            if (o.memoryWattsPerGb() != null) {
+                memoryWattsPerGb(o.memoryWattsPerGb());
+            }
+            if (o.pue() != null) {
+                pue(o.pue());
+            }
+            if (o.carbonIntensity() != null) {
+                carbonIntensity(o.carbonIntensity());
+            }
+            return this;
         }
 
         /** Every GPU draws {@code watts}, whatever its model or partition (the {@code --gpu-watts} flag). */

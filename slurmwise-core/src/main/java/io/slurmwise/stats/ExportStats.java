@@ -4,7 +4,6 @@ import io.slurmwise.backend.JobQuery;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.SacctReader;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -22,8 +21,10 @@ import java.util.function.Supplier;
 /**
  * {@link FleetStats} straight from {@code sacct -P} exports, at the speed of the disk: each export is read as
  * blocks of whole jobs (a block never ends between a job's row and its step rows), a few worker threads parse
- * the blocks with {@link SacctReader} into their own aggregate, and the aggregates are merged, which the monoid
- * makes exact. Memory is flat: a bounded queue of blocks and one aggregate per thread, whatever the export's size.
+ * the blocks in place with {@link SacctReader} into their own aggregate, and the aggregates are merged, which the
+ * monoid makes exact. Memory is flat: a fixed pool of block buffers (read into once, parsed in place, handed back)
+ * and one aggregate per thread, whatever the export's size; the export's bytes are never copied into new arrays,
+ * so a million rows cost no garbage for their text.
  *
  * <pre>{@code
  * FleetStats s = ExportStats.builder(scan::newStats, scan::add).threads(2)
@@ -73,7 +74,7 @@ public final class ExportStats {
     }
 
     static final int DEFAULT_BLOCK = 4 << 20;
-    private static final Block END = new Block(null, null, null, 0);
+    private static final Block END = new Block(null, null, null, 0, 0);
 
     private final Supplier<FleetStats> newStats;
     private final BiConsumer<FleetStats, JobRecord> add;
@@ -100,17 +101,62 @@ public final class ExportStats {
         return new Builder(newStats, add);
     }
 
-    private record Block(String source, SacctReader.Header header, byte[] bytes, int length) {
+    /** Rows {@code bytes[from, to)} of one export; the buffer goes back to the pool once parsed. */
+    private record Block(String source, SacctReader.Header header, byte[] bytes, int from, int to) {
+    }
+
+    /**
+     * The block buffers: as many as can be in flight (queued, being parsed, being filled), made on first need and
+     * then reused. A buffer grown for one job longer than a block is not kept.
+     */
+    private final class Pool {
+        private final BlockingQueue<byte[]> free;
+        private int made;
+        private final int capacity;
+
+        Pool(int capacity) {
+            this.capacity = capacity;
+            this.free = new ArrayBlockingQueue<>(capacity);
+        }
+
+        /** A buffer of the block size; waits while every buffer is in flight (the workers are behind). */
+        byte[] take() {
+            byte[] b = free.poll();
+            if (b != null) {
+                return b;
+            }
+            synchronized (this) {
+                if (made < capacity) {
+                    made++;
+                    return new byte[blockSize];
+                }
+            }
+            try {
+                return free.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while reading exports", e);
+            }
+        }
+
+        /** Hands a buffer back; one of another size (grown for a long job, or made for a tail) is dropped. */
+        void give(byte[] b) {
+            if (b.length == blockSize) {
+                free.offer(b);
+            }
+        }
     }
 
     /** Aggregates every job of the exports that the query's window, user, partition and states select. */
     public Result run(List<Source> sources, JobQuery query) {
         BlockingQueue<Block> queue = new ArrayBlockingQueue<>(2 * threads);
+        // in flight at most: the queue's blocks, one per worker, the one being filled and the next one
+        Pool pool = new Pool(3 * threads + 2);
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         List<Worker> workers = new ArrayList<>();
         List<Thread> running = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
-            Worker w = new Worker(queue, query, failure);
+            Worker w = new Worker(queue, pool, query, failure);
             workers.add(w);
             Thread t = new Thread(w, "slurmwise-export-" + i);
             t.setDaemon(true);
@@ -122,7 +168,7 @@ public final class ExportStats {
                 if (failure.get() != null) {
                     break;
                 }
-                split(s, queue, failure);
+                split(s, queue, pool, failure);
             }
         } catch (RuntimeException e) {
             failure.compareAndSet(null, e);
@@ -161,9 +207,9 @@ public final class ExportStats {
     }
 
     /** Reads one export's header, then cuts its rows into blocks of whole jobs for the workers. */
-    private void split(Source s, BlockingQueue<Block> queue, AtomicReference<RuntimeException> failure) {
+    private void split(Source s, BlockingQueue<Block> queue, Pool pool, AtomicReference<RuntimeException> failure) {
         try (InputStream in = s.opener().open()) {
-            byte[] buf = new byte[blockSize];
+            byte[] buf = pool.take();
             int len = 0;
             SacctReader.Header header = null;
             int jobIdColumn = -1;
@@ -173,15 +219,18 @@ public final class ExportStats {
             while (!eof && failure.get() == null) {
                 if (len == buf.length) {
                     if (buf.length < maxBlock) {
+                        byte[] small = buf;
                         buf = Arrays.copyOf(buf, Math.min(maxBlock, buf.length * 2)); // one job's rows longer than a block
+                        pool.give(small);
                     } else {
                         // a job's rows beyond any block: cut at a row's end (its last steps lose their job), or
                         // drop a line longer than a block, never holding more
                         int nl = lastIndexOf(buf, 0, len, (byte) '\n');
                         if (nl >= 0 && !skipping && header != null) {
-                            byte[] block = Arrays.copyOfRange(buf, 0, nl + 1);
-                            putQuietly(queue, new Block(s.name(), header, block, block.length));
-                            System.arraycopy(buf, nl + 1, buf, 0, len - nl - 1);
+                            byte[] rest = new byte[buf.length];
+                            System.arraycopy(buf, nl + 1, rest, 0, len - nl - 1);
+                            putQuietly(queue, new Block(s.name(), header, buf, 0, nl + 1));
+                            buf = rest;
                             len -= nl + 1;
                         } else if (header == null) {
                             throw new ExportException(s.name() + " is not a sacct -P export: its first line is longer"
@@ -235,13 +284,22 @@ public final class ExportStats {
                 }
                 int cut = eof ? len : lastJobStart(buf, from, len, jobIdColumn, sep);
                 if (cut > from) {
-                    byte[] block = Arrays.copyOfRange(buf, from, cut);
-                    putQuietly(queue, new Block(s.name(), header, block, block.length));
-                    from = cut;
+                    // the rows up to the cut go to a worker in this buffer; the rest starts the next buffer
+                    byte[] next = pool.take();
+                    if (len - cut > next.length) {
+                        pool.give(next);
+                        next = new byte[buf.length];
+                    }
+                    System.arraycopy(buf, cut, next, 0, len - cut);
+                    putQuietly(queue, new Block(s.name(), header, buf, from, cut));
+                    buf = next;
+                    len -= cut;
+                } else {
+                    System.arraycopy(buf, from, buf, 0, len - from);
+                    len -= from;
                 }
-                System.arraycopy(buf, from, buf, 0, len - from);
-                len -= from;
             }
+            pool.give(buf);
         } catch (IOException e) {
             throw new ExportException("cannot read " + s.name() + ": " + e.getMessage()
                     + " (check that it is a readable sacct export, plain, .gz or .zst)", e);
@@ -359,6 +417,7 @@ public final class ExportStats {
     /** Parses blocks into its own aggregate until the end marker. */
     private final class Worker implements Runnable {
         final BlockingQueue<Block> queue;
+        final Pool pool;
         final JobQuery query;
         final AtomicReference<RuntimeException> failure;
         final FleetStats stats = newStats.get();
@@ -367,8 +426,9 @@ public final class ExportStats {
         long malformed;
         String firstMalformed;
 
-        Worker(BlockingQueue<Block> queue, JobQuery query, AtomicReference<RuntimeException> failure) {
+        Worker(BlockingQueue<Block> queue, Pool pool, JobQuery query, AtomicReference<RuntimeException> failure) {
             this.queue = queue;
+            this.pool = pool;
             this.query = query;
             this.failure = failure;
         }
@@ -387,10 +447,11 @@ public final class ExportStats {
                     return;
                 }
                 if (failure.get() != null) {
+                    pool.give(b.bytes());
                     continue; // drain: the reader stops soon
                 }
                 try {
-                    SacctReader r = SacctReader.open(new ByteArrayInputStream(b.bytes(), 0, b.length()), b.header());
+                    SacctReader r = SacctReader.open(b.bytes(), b.from(), b.to(), b.header());
                     while (r.hasNext()) {
                         JobRecord j = r.next();
                         jobs++;
@@ -408,6 +469,8 @@ public final class ExportStats {
                 } catch (RuntimeException e) {
                     failure.compareAndSet(null, e instanceof ExportException ? e
                             : new ExportException("cannot read " + b.source() + ": " + e.getMessage(), e));
+                } finally {
+                    pool.give(b.bytes());
                 }
             }
         }

@@ -1,11 +1,9 @@
 package io.slurmwise.job;
 
+import io.slurmwise.testing.Streams;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayInputStream;
 import java.io.InputStream;
-import java.io.SequenceInputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,36 +15,13 @@ class SacctReaderStreamingTest {
     static final String HEADER = "JobID|JobName|State|ExitCode";
 
     static InputStream bytes(String s) {
-        return new ByteArrayInputStream(s.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** {@code n} bytes of 'x' without a newline, made as they are read (never a whole array). */
-    static InputStream endlessLine(long n) {
-        return new InputStream() {
-            long left = n;
-
-            @Override
-            public int read() {
-                return left-- > 0 ? 'x' : -1;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) {
-                if (left <= 0) {
-                    return -1;
-                }
-                int k = (int) Math.min(len, left);
-                java.util.Arrays.fill(b, off, off + k, (byte) 'x');
-                left -= k;
-                return k;
-            }
-        };
+        return Streams.utf8(s);
     }
 
     @Test
     void aLineBeyondTheBoundIsSkippedAndCountedAndTheRowsAfterItAreRead() {
-        InputStream in = new SequenceInputStream(java.util.Collections.enumeration(List.of(
-                bytes(HEADER + "\n1|a|FAILED|1:0\n"), endlessLine(64L << 20), bytes("\n2|b|COMPLETED|0:0\n"))));
+        InputStream in = Streams.concat(
+                bytes(HEADER + "\n1|a|FAILED|1:0\n"), Streams.endlessLine(64L << 20), bytes("\n2|b|COMPLETED|0:0\n"));
         try (SacctReader r = SacctReader.open(in)) {
             List<String> ids = SacctReader.toStream(r).map(j -> j.id().toString()).toList();
             assertThat(ids).containsExactly("1", "2");
@@ -71,7 +46,7 @@ class SacctReaderStreamingTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("has no JobID column").hasMessageContaining("\\x1b[2J\\x00garbage")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\u001b").doesNotContain("\u0000"));
-        assertThatThrownBy(() -> SacctReader.open(endlessLine(3L << 20)))
+        assertThatThrownBy(() -> SacctReader.open(Streams.endlessLine(3L << 20)))
                 .hasMessageContaining("its first line is longer than 1 MiB");
     }
 

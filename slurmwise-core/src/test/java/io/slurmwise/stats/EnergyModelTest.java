@@ -94,6 +94,21 @@ class EnergyModelTest {
     }
 
     @Test
+    void overridesApplyAfterTheSiteFileAndOnlyWhereGiven(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("energy.properties");
+        Files.writeString(f, "pue = 1.3\ncarbon-intensity = 0.12\npartition.bigmem.cpu.watts-per-core = 20\n");
+        EnergyModel m = EnergyModel.of(f, new EnergyModel.Overrides(null, 9.0, null, 1.1, null));
+        assertThat(m.pue()).isEqualTo(1.1);                   // the flag wins over the file
+        assertThat(m.carbonKgPerKwh()).isEqualTo(0.12);        // not given: the file's value stays
+        assertThat(m.cpuWattsPerCore("bigmem")).isEqualTo(9);  // --cpu-watts is uniform, partitions included
+        assertThat(m.gpuWatts("other", null)).isEqualTo(EnergyModel.DEFAULT_GPU_WATTS);
+        assertThat(EnergyModel.of(null, new EnergyModel.Overrides(null, null, null, null, null)).describe())
+                .isEqualTo(defaults.describe());
+        assertThatThrownBy(() -> EnergyModel.of(null, new EnergyModel.Overrides(null, null, null, 0.5, null)))
+                .isInstanceOf(EnergyModelException.class).hasMessageContaining("PUE must be between 1.0");
+    }
+
+    @Test
     void badSiteFilesAndValuesSayWhatIsWrong(@TempDir Path dir) throws IOException {
         Path f = dir.resolve("e.properties");
         Files.writeString(f, "gpu.wats=300\n");

@@ -126,6 +126,20 @@ class ExportStatsTest {
     }
 
     @Test
+    void aRowLongerThanTheLineCapIsSkippedAndCountedWhileTheOthersStillCount() throws IOException {
+        String text = repeated(3, "|");
+        JobQuery all = new JobQuery(null, null, null, null, true, null);
+        FleetReport expected = sequential(text, all);
+        int firstRow = text.indexOf('\n') + 1;
+        // a job name of 2 MiB: past SacctReader's 1 MiB line cap, within a (grown) block, parsed in place
+        String huge = "999999|" + "x".repeat(2 << 20) + "|alice\n";
+        String withHuge = text.substring(0, firstRow) + huge + text.substring(firstRow);
+        ExportStats.Result r = parallel(withHuge, all, 2, 1 << 20);
+        assertThat(r.counts().malformed()).isEqualTo(1);
+        assertThat(r.stats().report()).isEqualTo(expected);
+    }
+
+    @Test
     void anExportWithoutAHeaderSaysSo() {
         JobQuery all = new JobQuery(null, null, null, null, true, null);
         assertThatThrownBy(() -> parallel("1001|train|alice\n1002|x|bob\n", all, 1, 64))

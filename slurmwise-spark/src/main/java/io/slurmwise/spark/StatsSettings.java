@@ -46,25 +46,8 @@ public record StatsSettings(LocalDateTime since, LocalDateTime until, String use
 
     /** Defaults, then the site file, then the single settings: the order of {@code stats}' flags. */
     public EnergyModel energy() {
-        EnergyModel m = energyFile == null ? EnergyModel.defaults()
-                : EnergyModel.builder().siteFile(Path.of(energyFile)).build();
-        EnergyModel.Builder b = m.toBuilder();
-        if (gpuWatts != null) {
-            b.uniformGpuWatts(gpuWatts);
-        }
-        if (cpuWatts != null) {
-            b.uniformCpuWatts(cpuWatts);
-        }
-        if (memoryWatts != null) {
-            b.memoryWattsPerGb(memoryWatts);
-        }
-        if (pue != null) {
-            b.pue(pue);
-        }
-        if (carbonIntensity != null) {
-            b.carbonIntensity(carbonIntensity);
-        }
-        return b.build();
+        return EnergyModel.of(energyFile == null ? null : Path.of(energyFile),
+                new EnergyModel.Overrides(gpuWatts, cpuWatts, memoryWatts, pue, carbonIntensity));
     }
 
     /** The scan of records at hand (no cluster asked) that {@code stats --input} uses. */

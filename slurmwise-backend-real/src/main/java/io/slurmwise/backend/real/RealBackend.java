@@ -63,10 +63,12 @@ public final class RealBackend implements SlurmBackend {
 
     private final SlurmCommands slurm;
     private final Consumer<String> notices;
+    private final java.time.Duration logTimeout;
     private final Map<String, LogLocation> locations = new ConcurrentHashMap<>();
 
     private RealBackend(RealBackendConfig config, Consumer<String> notices) {
         this.slurm = new SlurmCommands(config);
+        this.logTimeout = config.logTimeout();
         this.notices = notices == null ? m -> { } : notices;
     }
 
@@ -361,7 +363,7 @@ public final class RealBackend implements SlurmBackend {
             return LogTail.unavailable(stream, path, path + " is not a regular file" + (Files.isDirectory(p)
                     ? " but a directory" : " (a device, pipe or socket)") + "; slurmwise reads only log files" + from);
         }
-        LogTail t = LogTails.readOwnedBy(p, stream, maxLines, job.user());
+        LogTail t = LogTails.readOwnedBy(p, stream, maxLines, job.user(), logTimeout);
         if (t.problem() != null) {
             return new LogTail(t.stream(), t.path(), t.content(), t.firstLine(), t.fileSize(), t.problem() + from);
         }

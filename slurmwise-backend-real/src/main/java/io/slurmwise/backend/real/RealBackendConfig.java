@@ -67,6 +67,11 @@ public record RealBackendConfig(Map<String, String> environment, Duration sacctT
         return new RealBackendConfig(environment, sacctTimeout, controllerTimeout, sacct, other);
     }
 
+    /** How long a log may give no data before its read is given up: SLURMWISE_LOG_TIMEOUT of the environment. */
+    Duration logTimeout() {
+        return Settings.from(environment).logReadTimeout();
+    }
+
     Duration timeout(SlurmTool tool) {
         return tool == SlurmTool.SACCT ? sacctTimeout : controllerTimeout;
     }

@@ -236,23 +236,8 @@ public final class StatsCommand implements Callable<Integer> {
             }
         }
         try {
-            EnergyModel.Builder b = m.toBuilder();
-            if (gpuWatts != null) {
-                b.uniformGpuWatts(gpuWatts);
-            }
-            if (cpuWatts != null) {
-                b.uniformCpuWatts(cpuWatts);
-            }
-            if (memoryWatts != null) {
-                b.memoryWattsPerGb(memoryWatts);
-            }
-            if (pue != null) {
-                b.pue(pue);
-            }
-            if (carbonIntensity != null) {
-                b.carbonIntensity(carbonIntensity);
-            }
-            m = b.build();
+            m = m.toBuilder().apply(new EnergyModel.Overrides(gpuWatts, cpuWatts, memoryWatts, pue, carbonIntensity))
+                    .build();
         } catch (EnergyModelException e) {
             throw new UserError(ExitCodes.USAGE, e.getMessage());
         }

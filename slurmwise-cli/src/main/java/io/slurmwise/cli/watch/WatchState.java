@@ -1,11 +1,12 @@
 package io.slurmwise.cli.watch;
 
+import io.slurmwise.config.AtomicFile;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -85,25 +86,16 @@ record WatchState(LocalDateTime windowEnd, Map<String, LocalDateTime> diagnosed)
         return new WatchState(end == null ? null : LocalDateTime.parse(end), done);
     }
 
-    /** Writes to a temporary file beside the target, then renames it over the target. */
+    /** Replaces the file at once ({@link AtomicFile}): a kill leaves the old state or the new one. */
     void save(Path file) throws IOException {
-        Files.createDirectories(file.toAbsolutePath().getParent());
         ObjectNode n = MAPPER.createObjectNode();
         n.put("schema", SCHEMA);
         n.put("window_end", windowEnd == null ? null : windowEnd.toString());
         ObjectNode d = n.putObject("diagnosed");
         diagnosed.forEach((id, end) -> d.put(id, end == null ? null : end.toString()));
-        Path tmp = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName().toString(), ".tmp");
-        try {
-            Files.writeString(tmp, MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(n) + "\n");
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        byte[] text = (MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(n) + "\n")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        AtomicFile.write(file, out -> out.write(text));
     }
 
     boolean seen(String id) {

@@ -1,5 +1,7 @@
 package io.slurmwise.kb.store;
 
+import io.slurmwise.config.AtomicFile;
+
 import io.slurmwise.kb.spi.IndexKey;
 import io.slurmwise.kb.spi.VectorStore;
 import io.slurmwise.kb.spi.KbException;
@@ -11,12 +13,9 @@ import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -79,6 +78,7 @@ public final class EmbeddedStore implements VectorStore {
             return ids.size() == count;
         }
         Path f = file(key);
+        AtomicFile.removeLeftovers(f); // half-written copies of killed builds, whether or not this one is rebuilt
         if (!Files.isRegularFile(f)) {
             return false;
         }
@@ -134,14 +134,11 @@ public final class EmbeddedStore implements VectorStore {
             throw new IllegalArgumentException(passages.size() + " passages but " + newVectors.size() + " vectors");
         }
         Path target = file(key);
-        Path tmp = null;
         try {
-            Files.createDirectories(dir);
-            tmp = Files.createTempFile(dir, ".index-", ".tmp");
-            CRC32 crc = new CRC32();
-            try (OutputStream os = Files.newOutputStream(tmp);
-                 CheckedOutputStream checked = new CheckedOutputStream(new BufferedOutputStream(os, 1 << 16), crc);
-                 DataOutputStream out = new DataOutputStream(checked)) {
+            AtomicFile.write(target, os -> {
+                CRC32 crc = new CRC32();
+                CheckedOutputStream checked = new CheckedOutputStream(new BufferedOutputStream(os, 1 << 16), crc);
+                DataOutputStream out = new DataOutputStream(checked);
                 out.writeInt(MAGIC);
                 out.writeInt(FORMAT);
                 out.writeUTF(key.embedderId());
@@ -157,25 +154,12 @@ public final class EmbeddedStore implements VectorStore {
                 }
                 out.flush();
                 out.writeInt((int) crc.getValue());
-            }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-            tmp = null;
+                out.flush();
+            });
             removeStale(key, target);
         } catch (IOException e) {
             throw new KbException("cannot write the knowledge index to " + target + ": " + e.getMessage()
                     + "; check that SLURMWISE_HOME (" + dir.getParent() + ") is writable or point it elsewhere", e);
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // best effort: a leftover .tmp file is harmless
-                }
-            }
         }
         this.ids = passages.stream().map(Passage::id).toList();
         this.kinds = passages.stream().map(p -> p.chunk().kindId()).toList();
