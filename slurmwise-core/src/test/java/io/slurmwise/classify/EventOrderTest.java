@@ -142,4 +142,82 @@ class EventOrderTest {
                 """);
         assertThat(f.kindId()).isEqualTo("time_limit");
     }
+
+    @Test
+    void submititSaysWhetherItsSignalCameAtTheTimeLimit() {
+        // submitit compares its walltime with the requested time before it requeues (job_environment.py)
+        Finding timedOut = classify(null, null, """
+                submitit INFO (2022-07-12 04:18:45,881) - Job has timed out. Ran 1438 minutes out of requested 1440 minutes.
+                submitit WARNING (2022-07-12 04:18:45,881) - Caught signal SIGUSR2 on node12: this job is timed-out.
+                submitit INFO (2022-07-12 04:18:45,912) - Requeued job 60601445 (2 remaining timeouts)
+                """);
+        assertThat(timedOut.kindId()).isEqualTo("time_limit");
+        Finding preempted = classify(null, null, """
+                submitit INFO (2022-07-12 04:18:45,881) - Job has not timed out. Ran 1 minutes out of requested 20 minutes.
+                submitit WARNING (2022-07-12 04:18:45,881) - Caught signal SIGHUP on node12: this job is preempted.
+                """);
+        assertThat(preempted.kindId()).isEqualTo("preempted");
+    }
+
+    private static final String CONDA = """
+            CommandNotFoundError: Your shell has not been properly configured to use 'conda activate'.
+            To initialize your shell, run
+
+                $ conda init <SHELL_NAME>
+
+            Currently supported shells are:
+              - bash
+              - zsh
+
+            See 'conda init --help' for more information and options.
+
+            IMPORTANT: You may need to close and restart your shell after running 'conda init'.
+            """;
+
+    @Test
+    void aFailedCondaActivationThatEndsTheLogIsTheCause() {
+        // conda exits 1 and nothing ran after it: the job ended at the failed activation
+        assertThat(classify(null, null, CONDA).kindId()).isEqualTo("import_error");
+        assertThat(classify(JobState.FAILED, "1:0", "CondaError: Run 'conda init' before 'conda activate'\n").kindId())
+                .isEqualTo("import_error");
+        // a post cut inside conda's message still ends with one of its lines
+        assertThat(classify(null, null, """
+                CommandNotFoundError: Your shell has not been properly configured to use 'conda activate'.
+                To initialize your shell, run
+
+                    $ conda init <SHELL_NAME>
+                """).kindId()).isEqualTo("import_error");
+    }
+
+    @Test
+    void aFailedCondaActivationFollowedByTheProgramsOutputIsOnlyAHint() {
+        // the program ran in its environment for 46 minutes, then the job was cancelled
+        Finding cancelled = classify(JobState.CANCELLED, null, CONDA + """
+                /env/lib/python3.8/site-packages/pandas/core/series.py:726: RuntimeWarning: divide by zero
+                  8%|8         | 4/50 [46:11<8:50:58, 692.57s/it]slurmstepd: error: *** JOB 41994 ON clr0708 CANCELLED AT 2022-04-14T14:03:49 ***
+                """);
+        assertThat(cancelled.kindId()).isEqualTo("cancelled");
+        // the program ran and failed on its own data
+        assertThat(classify(null, null, CONDA + """
+                  File "/env/lib/python3.8/site-packages/sklearn/utils/validation.py", line 114, in _assert_all_finite
+                ValueError: Input contains NaN, infinity or a value too large for dtype('float64').
+                """).isUnknown()).isTrue();
+        // the program ran to its end
+        assertThat(classify(null, null, CONDA + "100%|##########| 50/50 [00:12<00:00, 4.01it/s]\n").isUnknown()).isTrue();
+        // the base Python lacked a package: that consequence names itself
+        assertThat(classify(null, null, CONDA + "ModuleNotFoundError: No module named 'rdkit'\n").kindId())
+                .isEqualTo("import_error");
+    }
+
+    @Test
+    void aFailedCondaDeactivateAtTheEndIsNoFailure() {
+        // the same closing lines after `conda deactivate` (nothing was active): below the bar
+        assertThat(classify(null, null, """
+                epoch 10 loss 0.12
+                CommandNotFoundError: Your shell has not been properly configured to use 'conda deactivate'.
+                See 'conda init --help' for more information and options.
+                """).isUnknown()).isTrue();
+        // and a job that completed keeps only strong evidence
+        assertThat(classify(JobState.COMPLETED, "0:0", CONDA).isUnknown()).isTrue();
+    }
 }
