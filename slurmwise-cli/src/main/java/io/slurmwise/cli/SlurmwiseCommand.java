@@ -63,9 +63,13 @@ public final class SlurmwiseCommand {
     /**
      * The subcommand a command line runs, when that alone decides how it is parsed: the first argument that is not
      * a root option names a subcommand other than {@code help}. Null otherwise (no subcommand, {@code help}, a
-     * mistyped name), when the whole tree is needed for help texts and suggestions.
+     * mistyped name), when the whole tree is needed for help texts and suggestions; {@code Void.class} when the
+     * root alone answers ({@code --version}).
      */
     static Class<?> invoked(String[] args) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            return Void.class; // the root alone: no subcommand's model is needed to print the version
+        }
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--backend")) {
