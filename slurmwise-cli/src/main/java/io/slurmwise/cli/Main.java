@@ -13,6 +13,7 @@ import picocli.CommandLine;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 /** Entry point of the {@code slurmwise} command. */
@@ -32,13 +33,13 @@ public final class Main {
     public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env, boolean terminal) {
         GlobalOptions options = new GlobalOptions();
         try (Cli cli = new Cli(out, err, env, terminal, options)) {
-            CommandLine cmd = commandLine(cli, options, SlurmwiseCommand.invoked(args));
+            CommandLine cmd = commandLine(cli, options, SlurmwiseCommand.needed(args));
             return cmd.execute(args);
         }
     }
 
     /**
-     * The command tree exactly as a run builds it, for tools that document it (the shell completion and the man
+     * The whole command tree (a run builds only the subcommands it needs), for tools that document it (the shell completion and the man
      * page of the release archives); nothing is executed, so the context's streams and environment stay unused.
      */
     public static CommandLine model() {
@@ -48,17 +49,15 @@ public final class Main {
     }
 
     static CommandLine commandLine(Cli cli, GlobalOptions options) {
-        return commandLine(cli, options, null);
+        return commandLine(cli, options, SlurmwiseCommand.SUBCOMMANDS);
     }
 
-    /** The tree with every subcommand, or with {@code only} (the one a run needs; null: all). */
-    static CommandLine commandLine(Cli cli, GlobalOptions options, Class<?> only) {
+    /** The root with the given subcommands (a run's {@link SlurmwiseCommand#needed}, or all of them). */
+    static CommandLine commandLine(Cli cli, GlobalOptions options, List<Class<?>> subcommands) {
         CliFactory factory = new CliFactory(cli, options);
         CommandLine cmd = new CommandLine(SlurmwiseCommand.class, factory);
-        for (Class<?> sub : SlurmwiseCommand.SUBCOMMANDS) {
-            if (only == null || sub == only) {
-                cmd.addSubcommand(new CommandLine(sub, factory));
-            }
+        for (Class<?> sub : subcommands) {
+            cmd.addSubcommand(new CommandLine(sub, factory));
         }
         cmd.setOut(cli.out());
         cmd.setErr(cli.err());

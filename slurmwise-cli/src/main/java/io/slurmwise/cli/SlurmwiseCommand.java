@@ -61,14 +61,13 @@ public final class SlurmwiseCommand {
             McpCommand.class, ChatCommand.class, DoctorCommand.class, HelpCommand.class);
 
     /**
-     * The subcommand a command line runs, when that alone decides how it is parsed: the first argument that is not
-     * a root option names a subcommand other than {@code help}. Null otherwise (no subcommand, {@code help}, a
-     * mistyped name), when the whole tree is needed for help texts and suggestions; {@code Void.class} when the
-     * root alone answers ({@code --version}).
+     * The subcommands a command line needs: the one it runs, when the first argument that is not a root option
+     * names a subcommand other than {@code help}; none for {@code --version} alone; all of them otherwise (no
+     * subcommand, {@code help}, a mistyped name), for help texts and suggestions.
      */
-    static Class<?> invoked(String[] args) {
+    static List<Class<?>> needed(String[] args) {
         if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
-            return Void.class; // the root alone: no subcommand's model is needed to print the version
+            return List.of();
         }
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -83,12 +82,12 @@ public final class SlurmwiseCommand {
                 Command command = c.getAnnotation(Command.class);
                 if (c != HelpCommand.class && command != null
                         && (command.name().equals(a) || List.of(command.aliases()).contains(a))) {
-                    return c;
+                    return List.of(c);
                 }
             }
-            return null;
+            break;
         }
-        return null;
+        return SUBCOMMANDS;
     }
 
     /** --backend and --no-color, inherited by every subcommand. */

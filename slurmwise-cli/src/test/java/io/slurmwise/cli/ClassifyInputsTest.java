@@ -98,7 +98,7 @@ class ClassifyInputsTest {
     void aBadTimeoutIsAConfigurationError() {
         Result r = CliTest.run(Map.of("SLURMWISE_LOG_TIMEOUT", "soon"), false, "classify", "x.err");
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
-        assertThat(r.err()).contains("SLURMWISE_LOG_TIMEOUT must be seconds");
+        assertThat(r.err()).contains("SLURMWISE_LOG_TIMEOUT must be a number of seconds");
     }
 
     /** 2.5 GB of log lines piped into {@code classify -} in a JVM capped at 256 MB, generated as it is written. */

@@ -32,6 +32,53 @@ class CommandStructureTest {
         return out;
     }
 
+    /** Runs a command line with stdout and stderr captured: code, then out, then err. */
+    private static List<String> run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true),
+                Map.of("SLURMWISE_BACKEND", "mock", "SLURMWISE_NO_LLM", "1"), false);
+        return List.of(String.valueOf(code), out.toString(), err.toString());
+    }
+
+    @Test
+    void aRunBuildsOnlyTheSubcommandItRunsAndTheWholeTreeWhenHelpOrASuggestionNeedsIt() {
+        assertThat(SlurmwiseCommand.needed(new String[] {"stats", "--json"}))
+                .containsExactly(io.slurmwise.cli.stats.StatsCommand.class);
+        assertThat(SlurmwiseCommand.needed(new String[] {"--backend", "jobs", "--no-color", "diagnose", "1001"}))
+                .containsExactly(io.slurmwise.cli.diagnose.DiagnoseCommand.class);
+        assertThat(SlurmwiseCommand.needed(new String[] {"--version"})).isEmpty();
+        for (String[] whole : new String[][] {{}, {"--help"}, {"help", "stats"}, {"statz"}, {"--no-color"}}) {
+            assertThat(SlurmwiseCommand.needed(whole)).as(String.join(" ", whole))
+                    .isEqualTo(SlurmwiseCommand.SUBCOMMANDS);
+        }
+    }
+
+    @Test
+    void everySubcommandParsesAndHelpsAloneExactlyAsInTheWholeTree() {
+        GlobalOptions options = new GlobalOptions();
+        Cli cli = new Cli(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), Map.of(), false, options);
+        CommandLine whole = Main.commandLine(cli, options);
+        for (Map.Entry<String, CommandLine> e : whole.getSubcommands().entrySet()) {
+            if (e.getKey().equals("help")) {
+                continue;
+            }
+            StringWriter fromWhole = new StringWriter();
+            e.getValue().usage(new PrintWriter(fromWhole), CommandLine.Help.Ansi.OFF);
+            List<String> alone = run(e.getKey(), "--help");
+            assertThat(alone.get(0)).as(e.getKey()).isEqualTo("0");
+            // the same usage text (width and colour aside, which the run's context sets)
+            assertThat(alone.get(1).replaceAll("\\s+", " ")).as(e.getKey())
+                    .isEqualTo(fromWhole.toString().replaceAll("\\s+", " "));
+        }
+        List<String> version = run("--version");
+        assertThat(version.get(0)).isEqualTo("0");
+        assertThat(version.get(1)).startsWith("slurmwise ");
+        List<String> typo = run("statz");
+        assertThat(typo.get(0)).isEqualTo("2");
+        assertThat(typo.get(2)).contains("Did you mean").contains("stats");
+    }
+
     @Test
     void everyCommandTakesBackendAndNoColorAndEveryJsonNamesItsSchema() {
         for (CommandLine c : all(tree())) {

@@ -72,20 +72,33 @@ public record Settings(String backend, Path home, Path knowledgeDir, Path mockDi
      * nobody writes to, a hung network file system.
      */
     public java.time.Duration logReadTimeout() {
-        String s = env.get("SLURMWISE_LOG_TIMEOUT");
-        if (s == null || s.isBlank()) {
-            return java.time.Duration.ofSeconds(10);
+        return seconds("SLURMWISE_LOG_TIMEOUT", java.time.Duration.ofSeconds(10), 0, 86_400);
+    }
+
+    /**
+     * A time limit given in seconds (decimals allowed) by {@code variable}, or {@code fallback} when it is unset:
+     * the one reading of every {@code SLURMWISE_*_TIMEOUT}. A value that is not a number, not positive, below
+     * {@code min} or above {@code max} is a {@link SettingsException} naming the variable and the range.
+     */
+    public java.time.Duration seconds(String variable, java.time.Duration fallback, double min, double max) {
+        String v = env.get(variable);
+        if (v == null || v.isBlank()) {
+            return fallback;
         }
         try {
-            double secs = Double.parseDouble(s.strip());
-            if (!(secs > 0 && secs <= 86_400)) {
-                throw new NumberFormatException();
+            double secs = Double.parseDouble(v.strip());
+            if (secs > 0 && secs >= min && secs <= max) {
+                return java.time.Duration.ofMillis(Math.max(1, Math.round(secs * 1000)));
             }
-            return java.time.Duration.ofMillis((long) (secs * 1000));
         } catch (NumberFormatException e) {
-            throw new SettingsException("SLURMWISE_LOG_TIMEOUT must be seconds between 0 and 86400 (e.g. 10 or 0.5),"
-                    + " got '" + s + "'");
+            // reported below
         }
+        throw new SettingsException(variable + " must be a number of seconds between " + number(min) + " and "
+                + number(max) + ", got '" + v + "'");
+    }
+
+    private static String number(double d) {
+        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
     }
 
     public Optional<String> get(String variable) {

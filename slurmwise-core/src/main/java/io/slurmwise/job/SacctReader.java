@@ -860,21 +860,38 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
      * dropped as it is read and returned empty with {@link #overlong()} set.
      */
     private abstract static class Lines {
+        /** The line {@link #next()} returned is {@code buf[start, end)}. */
+        byte[] buf;
+        int start;
+        int end;
+        boolean overlong;
+        long lines;
+
         abstract boolean next();
 
+        abstract void close();
+
         /** Whether the line {@link #next()} returned was too long (and is given empty). */
-        abstract boolean overlong();
+        final boolean overlong() {
+            return overlong;
+        }
 
         /** The 1-based number of the line {@link #next()} returned. */
-        abstract long lineNumber();
+        final long lineNumber() {
+            return lines;
+        }
 
-        abstract byte[] buf();
+        final byte[] buf() {
+            return buf;
+        }
 
-        abstract int start();
+        final int start() {
+            return start;
+        }
 
-        abstract int end();
-
-        abstract void close();
+        final int end() {
+            return end;
+        }
 
         String nextLineAsString() {
             if (!next()) {
@@ -895,18 +912,14 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
 
     private static final class ByteLines extends Lines {
         private final InputStream in;
-        private byte[] buf = new byte[1 << 16];
         private int pos;
         private int limit;
-        private int start;
-        private int end;
         private boolean eof;
         private boolean skipping;
-        private boolean overlong;
-        private long lines;
 
         ByteLines(InputStream in) {
             this.in = in;
+            this.buf = new byte[1 << 16];
         }
 
         @Override
@@ -959,16 +972,6 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
             return true;
         }
 
-        @Override
-        boolean overlong() {
-            return overlong;
-        }
-
-        @Override
-        long lineNumber() {
-            return lines;
-        }
-
         private void fill() {
             if (pos > 0) {
                 System.arraycopy(buf, pos, buf, 0, limit - pos);
@@ -991,21 +994,6 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         }
 
         @Override
-        byte[] buf() {
-            return buf;
-        }
-
-        @Override
-        int start() {
-            return start;
-        }
-
-        @Override
-        int end() {
-            return end;
-        }
-
-        @Override
         void close() {
             try {
                 in.close();
@@ -1017,13 +1005,8 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
 
     /** Lines of bytes already in memory, as ranges of that array (same contract as {@link ByteLines}). */
     private static final class ArrayLines extends Lines {
-        private final byte[] buf;
         private final int limit;
         private int pos;
-        private int start;
-        private int end;
-        private boolean overlong;
-        private long lines;
 
         ArrayLines(byte[] buf, int from, int to) {
             this.buf = buf;
@@ -1054,31 +1037,6 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
             }
             pos = nl + 1;
             return true;
-        }
-
-        @Override
-        boolean overlong() {
-            return overlong;
-        }
-
-        @Override
-        long lineNumber() {
-            return lines;
-        }
-
-        @Override
-        byte[] buf() {
-            return buf;
-        }
-
-        @Override
-        int start() {
-            return start;
-        }
-
-        @Override
-        int end() {
-            return end;
         }
 
         @Override

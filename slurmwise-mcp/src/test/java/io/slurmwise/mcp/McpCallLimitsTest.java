@@ -79,6 +79,17 @@ class McpCallLimitsTest {
         return p;
     }
 
+    /** Sends one slow call per worker (ids from {@code id}) and waits until every one is reading its log. */
+    static void occupyWorkers(RawMcpClient s, List<Trickle> logs, java.util.function.IntFunction<Object> id)
+            throws Exception {
+        for (int i = 0; i < SLOW; i++) {
+            s.send(slowCall(id.apply(i), i));
+        }
+        for (Trickle t : logs) {
+            assertThat(t.opened.await(60, TimeUnit.SECONDS)).as("the slow calls run").isTrue();
+        }
+    }
+
     /** A call that reads the FIFO log of slow job {@code job}, with a string or a number as its id. */
     static String slowCall(Object id, int job) {
         ObjectNode n = JSON.createObjectNode().put("jsonrpc", "2.0").put("method", "tools/call");
@@ -143,12 +154,7 @@ class McpCallLimitsTest {
         List<Trickle> logs = Trickle.each(mock);
         try (RawMcpClient s = server("cancel-queued-home", mock, "120")) {
             // the 4 workers run calls with the numbers 1..4 as ids; q5 and q6 wait behind them
-            for (int i = 0; i < SLOW; i++) {
-                s.send(slowCall(i + 1, i));
-            }
-            for (Trickle t : logs) {
-                assertThat(t.opened.await(60, TimeUnit.SECONDS)).as("the slow calls run").isTrue();
-            }
+            occupyWorkers(s, logs, i -> i + 1);
             s.send(request("q5", "tools/call", readLog("7200")));
             s.send(request("q6", "tools/call", readLog("7200")));
             s.send(cancel("\"q5\""));
@@ -188,12 +194,7 @@ class McpCallLimitsTest {
         Path mock = cluster(dir);
         List<Trickle> logs = Trickle.each(mock);
         try (RawMcpClient s = server("cancel-running-home", mock, "120")) {
-            for (int i = 0; i < SLOW; i++) {
-                s.send(slowCall("r" + i, i));
-            }
-            for (Trickle t : logs) {
-                assertThat(t.opened.await(60, TimeUnit.SECONDS)).as("the slow calls run").isTrue();
-            }
+            occupyWorkers(s, logs, i -> "r" + i);
             long t0 = System.nanoTime();
             for (int i = 0; i < SLOW; i++) {
                 s.send(cancel("\"r" + i + "\""));

@@ -18,18 +18,11 @@ public record LlmSettings(boolean enabled, String baseUrl, String model, String 
 
     /** SLURMWISE_LLM_BASE_URL, SLURMWISE_LLM_MODEL, SLURMWISE_LLM_API_KEY, SLURMWISE_LLM_TIMEOUT (s), SLURMWISE_NO_LLM. */
     public static LlmSettings from(Settings s) {
-        String timeout = s.get("SLURMWISE_LLM_TIMEOUT").orElse("60");
-        long seconds;
-        try {
-            seconds = Long.parseLong(timeout.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("SLURMWISE_LLM_TIMEOUT must be a number of seconds, got '" + timeout + "'");
-        }
         return new LlmSettings(s.get("SLURMWISE_NO_LLM").isEmpty(),
                 s.get("SLURMWISE_LLM_BASE_URL").orElse(DEFAULT_BASE_URL),
                 s.get("SLURMWISE_LLM_MODEL").orElse(DEFAULT_MODEL),
                 s.get("SLURMWISE_LLM_API_KEY").orElse("not-needed"),
-                Duration.ofSeconds(Math.max(1, seconds)));
+                s.seconds("SLURMWISE_LLM_TIMEOUT", DEFAULT_TIMEOUT, 1, 3600));
     }
 
     public LlmSettings disabled() {

@@ -45,18 +45,7 @@ public record RealBackendConfig(Map<String, String> environment, Duration sacctT
     }
 
     private static Duration seconds(Settings s, String variable, Duration fallback) {
-        return s.get(variable).map(v -> {
-            try {
-                double secs = Double.parseDouble(v.strip());
-                if (secs > 0 && secs <= 3600) {
-                    return Duration.ofMillis(Math.round(secs * 1000));
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-            throw new IllegalArgumentException(variable + " must be a number of seconds between 0 and 3600, got '"
-                    + v + "'");
-        }).orElse(fallback);
+        return s.seconds(variable, fallback, 0, 3600);
     }
 
     public RealBackendConfig withTimeouts(Duration sacct, Duration controller) {

@@ -55,18 +55,7 @@ public record StdioLimits(int lineBytes, int idChars, int nestingDepth, int numb
      * @throws SettingsException when the variable is not a number of seconds in that range
      */
     public static StdioLimits from(Settings settings) {
-        return settings.get(CALL_TIMEOUT_VARIABLE).map(v -> {
-            try {
-                double secs = Double.parseDouble(v.strip());
-                if (secs >= 1 && secs <= 3600) {
-                    return DEFAULT.withCallTimeout(Duration.ofMillis(Math.round(secs * 1000)));
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-            throw new SettingsException(CALL_TIMEOUT_VARIABLE + " must be a number of seconds between 1 and 3600, got '"
-                    + v + "'");
-        }).orElse(DEFAULT);
+        return DEFAULT.withCallTimeout(settings.seconds(CALL_TIMEOUT_VARIABLE, DEFAULT.callTimeout(), 1, 3600));
     }
 
     public StdioLimits withCallTimeout(Duration timeout) {
