@@ -71,12 +71,7 @@ class SlurmCatalogTest {
             return List.of(t, "srun: error: Unable to create step for job 4242: " + t,
                     "sbatch: error: Batch job submission failed: " + t.toLowerCase(java.util.Locale.ROOT));
         }
-        return List.of(t,
-                t.toLowerCase(java.util.Locale.ROOT),
-                "[2024-05-01T10:00:00.123] " + t,
-                "CRASH: " + t,
-                "\u001b[1;31m" + t + "\u001b[0m",
-                " 45%|####      | 45/100 [00:10<00:12,  4.50it/s]\r" + t);
+        return LogForms.of(t);
     }
 
     private static void check(SlurmCatalog.Entry e, String log, JobFacts facts, List<String> wrong) {
