@@ -6,7 +6,9 @@ import com.google.re2j.Pattern;
 /**
  * A log line as a reader sees it, from the bytes a program wrote: ANSI colour escapes removed, a line that
  * {@code \r} overwrote (progress bars) split into the texts it showed, and the prefixes that launchers, loggers
- * and tools put before a message ({@code srun: error: node12:}, timestamps, {@code [rank3]:}, {@code CRASH:})
+ * and tools put before a message ({@code srun: error: node12:}, srun's {@code --label} task number, timestamps,
+ * {@code [rank3]:}, {@code CRASH:}, Python logging's {@code ERROR:root:}, glog's {@code E0501 10:00:00.123 42 f.cc:7]},
+ * Ray's {@code (pid=42)})
  * peeled off for signatures anchored at the start of the message. Every step is one linear pass.
  */
 final class LineText {
@@ -18,9 +20,13 @@ final class LineText {
             + "|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \\d]?\\d \\d\\d:\\d\\d:\\d\\d(?: [A-Z]{3,4})?(?: \\d{4})?:?" // date(1)
             + "|[A-Z][a-z]{2} [ \\d]?\\d \\d\\d:\\d\\d:\\d\\d:?"                           // syslog
             + "|\\d\\d:\\d\\d:\\d\\d[.,\\d]*:?"                                           // clock
+            + "|(?:CRITICAL|ERROR|WARNING|INFO|DEBUG):[\\w.]*:"                             // Python logging's BASIC_FORMAT (before CRASH:)
             + "|(?i:crash|error|fatal|warning)\\s*:"                                      // CRASH: ERROR:
             + "|(?:srun|sbatch|salloc|slurmstepd|slurmd|slurmctld)(?:-\\S+)?(?:\\[\\d+\\])?:(?: (?:error|warning|fatal|info|debug\\d?):)?"
             + "|[A-Za-z][\\w.-]{0,63}\\d:"                                                // node12: (a host name ends in a digit)
+            + "|(?:P\\d+ )?\\d{1,7}:(?:\\s|$)"                                             // srun --label: "%*d: " (write_labelled_message.c)
+            + "|[IWEF]\\d{4}(?:\\d{4})? \\d\\d:\\d\\d:\\d\\d\\.\\d+\\s+\\d+ [\\w./+-]+:\\d+\\]"         // glog/absl (TensorFlow, XLA)
+            + "|\\((?:[\\w.-]+ )?pid=\\d+(?:, ip=[\\d.]+)?\\)"                                // Ray's worker prefix (pid=..., ip=...)
             + ")\\s*");
     private static final int MAX_PREFIXES = 6;
 

@@ -34,12 +34,17 @@ class LineTextTest {
     void launcherAndLoggerPrefixesAreNoObstacleToAnchoredSignatures() {
         Pattern killed = Pattern.compile("^\\s*Killed\\s*$");
         for (String line : new String[] {"[rank3]: Killed", "2024-05-01T10:00:00.123+02:00 Killed", "CRASH: Killed",
-                "srun: error: node12: Killed", "Tue May  1 10:00:00 2024 Killed", "[2024-05-01 10:00:00] [rank0]: Killed"}) {
+                "srun: error: node12: Killed", "Tue May  1 10:00:00 2024 Killed", "[2024-05-01 10:00:00] [rank0]: Killed",
+                "0: Killed", "  12: Killed", "P1 3: Killed", "ERROR:root:Killed", "INFO:__main__: Killed",
+                "E0501 10:00:00.123456  4242 main.cc:12] Killed", "(pid=4242) Killed", "(TrainWorker pid=4242, ip=10.0.0.5) Killed"}) {
             assertThat(LineText.find(killed, line, true)).as(line).isTrue();
         }
         assertThat(LineText.find(killed, "the job was Killed", true)).isFalse();
         assertThat(kind("srun: error: node12: /bin/cat: input.csv: No such file or directory\n")).isEqualTo("file_not_found");
         assertThat(kind("[rank3]: Killed\n")).isEqualTo("oom");
+        // srun --label output: each task's lines start with its number
+        assertThat(kind("3: cp: input.csv: No such file or directory\n")).isEqualTo("file_not_found");
+        assertThat(kind(" 0: Killed\n")).isEqualTo("oom");
     }
 
     @Test
