@@ -1,11 +1,6 @@
 package io.slurmwise.catalog;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Reads {@code knowledge/slurm-messages.tsv} and {@code knowledge/slurm-source-strings.tsv} (formats in their headers). */
@@ -18,14 +13,10 @@ final class SlurmCatalog {
 
     /** One catalog row: a SLURM string and what it means. */
     record Entry(int line, String type, String symbols, String text, String verdict, String why, String releases,
-                 String source) {
-        boolean isKind() {
-            return !NO_KIND.contains(verdict);
-        }
-
-        /** The failure kind the classifier must answer: the verdict, or {@code unknown} for no kind. */
-        String expectedKind() {
-            return isKind() ? verdict : "unknown";
+                 String source) implements CatalogTsv.Verdict {
+        @Override
+        public List<String> noKind() {
+            return NO_KIND;
         }
 
         @Override
@@ -42,44 +33,22 @@ final class SlurmCatalog {
     }
 
     static List<Entry> entries() {
-        List<Entry> out = new ArrayList<>();
-        List<String> lines = read(CATALOG);
-        for (int i = 0; i < lines.size(); i++) {
-            String l = lines.get(i);
-            if (l.isBlank() || l.startsWith("#")) {
-                continue;
-            }
-            String[] f = l.split("\t", -1);
-            if (f.length != 7) {
-                throw new IllegalStateException(CATALOG + ":" + (i + 1) + ": expected 7 tab-separated fields, got " + f.length);
-            }
-            out.add(new Entry(i + 1, f[0], f[1], f[2], f[3], f[4], f[5], f[6]));
-        }
-        return out;
+        return CatalogTsv.rows(CATALOG, 7).stream()
+                .map(r -> {
+                    String[] f = r.fields();
+                    return new Entry(r.line(), f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
+                })
+                .toList();
     }
 
     static List<SourceString> sourceStrings() {
-        List<SourceString> out = new ArrayList<>();
-        for (String l : read(SOURCE_STRINGS)) {
-            if (l.isBlank() || l.startsWith("#")) {
-                continue;
-            }
-            String[] f = l.split("\t", -1);
-            out.add(new SourceString(f[0], f[1], f[2], f[3]));
-        }
-        return out;
+        return CatalogTsv.rows(SOURCE_STRINGS, 0).stream()
+                .map(r -> new SourceString(r.fields()[0], r.fields()[1], r.fields()[2], r.fields()[3]))
+                .toList();
     }
 
     /** The header line naming the SchedMD/slurm tags the strings came from. */
     static String sourceTags() {
-        return read(SOURCE_STRINGS).stream().filter(l -> l.contains("slurm-")).findFirst().orElse("");
-    }
-
-    private static List<String> read(Path p) {
-        try {
-            return Files.readAllLines(p, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return CatalogTsv.lines(SOURCE_STRINGS).stream().filter(l -> l.contains("slurm-")).findFirst().orElse("");
     }
 }
