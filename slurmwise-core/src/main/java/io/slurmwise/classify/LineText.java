@@ -73,15 +73,20 @@ final class LineText {
         return j;
     }
 
+    /** A {@code \r}, or a line break written as the two characters backslash and n (optionally after backslash r). */
+    private static final java.util.regex.Pattern SEGMENT_BREAK = java.util.regex.Pattern.compile("\r|(?:\\\\r)?\\\\n");
+
     /**
      * The texts a {@code \r}-overwritten line showed, each on its own (the whole line when it has no inner
-     * {@code \r}). Empty segments are dropped.
+     * {@code \r}). A line that carries other lines as escaped text (a Python exception's repr of a command's stderr,
+     * a JSON log record: {@code RuntimeError('...\\nsbatch: error: ...\\n')}) is split at each escaped line break
+     * the same way, so that each carried line is read as the line it was. Empty segments are dropped.
      */
     static String[] segments(String s) {
-        if (s.indexOf('\r') < 0) {
+        if (s.indexOf('\r') < 0 && !s.contains("\\n")) {
             return new String[] {s};
         }
-        return java.util.Arrays.stream(s.split("\r")).filter(x -> !x.isBlank()).toArray(String[]::new);
+        return SEGMENT_BREAK.splitAsStream(s).filter(x -> !x.isBlank()).toArray(String[]::new);
     }
 
     /** The text the terminal shows last: the final {@code \r} segment. */

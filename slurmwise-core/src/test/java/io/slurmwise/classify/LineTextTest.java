@@ -22,6 +22,22 @@ class LineTextTest {
     }
 
     @Test
+    void linesCarriedWithEscapedLineBreaksAreReadAsTheLinesTheyWere() {
+        // dask-jobqueue's RuntimeError quotes sbatch's stderr as a Python repr: one log line, literal backslash-n
+        String repr = "RuntimeError('Command exited with non-zero exit code.\\nExit code: 1\\nstderr:\\n"
+                + "sbatch: error: lua: Requesting memory by node is not supported. Use --mem-per-cpu.\\n"
+                + "sbatch: error: cli_filter plugin terminated with error\\n\\n')";
+        assertThat(LineText.segments(repr)).contains("sbatch: error: cli_filter plugin terminated with error", "')");
+        assertThat(kind(repr + "\n")).isEqualTo("resources_unavailable");
+        // a JSON log record's \\r\\n, and an anchored signature sees the carried line's start
+        assertThat(LineText.segments("{\"msg\": \"step 12\\r\\nKilled\"}")).contains("Killed\"}");
+        assertThat(kind("{\"log\": \"epoch 3\\nslurmstepd: error: Detected 1 oom-kill event(s) in StepId=7.0.\"}\n"))
+                .isEqualTo("oom");
+        // a line without escaped breaks stays whole
+        assertThat(LineText.segments("C:/data/new run")).containsExactly("C:/data/new run");
+    }
+
+    @Test
     void aProgressBarThatCarriageReturnsOverwroteIsGone() {
         String bar = " 12%|#         | 120/1000 [00:10<01:12, 12.1it/s]\r 13%|#         | 130/1000 [00:11<01:12, 12.1it/s]\r";
         assertThat(LineText.segments(bar + "Killed")).endsWith("Killed");
