@@ -79,6 +79,8 @@ public final class Classifier {
      * marker -> the signature it guards. Identity: two signatures may share one regex.
      */
     private final Map<Signature, Signature> guardOf = new IdentityHashMap<>();
+    /** The {@code unless_before} regex of a signature, scanned the same way: marker -> the signature it refutes. */
+    private final Map<Signature, Signature> refuterOf = new IdentityHashMap<>();
 
     public Classifier(Taxonomy taxonomy) {
         this.taxonomy = taxonomy;
@@ -90,6 +92,12 @@ public final class Classifier {
                     Signature marker = new Signature(sig.kindId(), sig.unlessAfter(),
                             Pattern.compile(sig.unlessAfter()), sig.weight(), null);
                     guardOf.put(marker, sig);
+                    anyLine.add(marker);
+                }
+                if (sig.unlessBefore() != null) {
+                    Signature marker = new Signature(sig.kindId(), sig.unlessBefore(),
+                            Pattern.compile(sig.unlessBefore()), sig.weight(), null);
+                    refuterOf.put(marker, sig);
                     anyLine.add(marker);
                 }
             }
@@ -176,10 +184,17 @@ public final class Classifier {
         List<Match> matches = new ArrayList<>();
         // guarded signature -> the first line that matched its unless_after regex
         Map<Signature, Long> guardLine = guardOf.isEmpty() ? Map.of() : new IdentityHashMap<>();
+        // refuted signature -> the last line that matched its unless_before regex
+        Map<Signature, Long> refuterLine = refuterOf.isEmpty() ? Map.of() : new IdentityHashMap<>();
         SignatureScanner.MatchSink sink = (sig, lineIndex, line) -> {
             Signature guarded = guardOf.get(sig);
             if (guarded != null) {
                 guardLine.merge(guarded, lineIndex, Math::min);
+                return;
+            }
+            Signature refuted = refuterOf.get(sig);
+            if (refuted != null) {
+                refuterLine.merge(refuted, lineIndex, Math::max);
                 return;
             }
             FailureKind kind = taxonomy.kind(sig.kindId());
@@ -197,6 +212,14 @@ public final class Classifier {
             matches.removeIf(m -> {
                 Long guard = guardLine.get(m.sig());
                 return guard != null && guard < m.lineIndex();
+            });
+        }
+        if (!refuterLine.isEmpty()) {
+            // a line that a later line of the same log refutes (the event did not happen) is no evidence; the same
+            // line counts as later: one that carries several by escaped line breaks (a JSON record of stderr)
+            matches.removeIf(m -> {
+                Long refuter = refuterLine.get(m.sig());
+                return refuter != null && refuter >= m.lineIndex();
             });
         }
         // the scanner reports per signature: the first ending event is known only once all lines are in

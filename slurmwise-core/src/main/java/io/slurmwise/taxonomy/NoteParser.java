@@ -29,7 +29,7 @@ public final class NoteParser {
 
     private static final Set<String> FIELDS = Set.of("id", "title", "category", "parent", "sacct_states",
             "exit_signals", "pending_reasons", "explains", "signatures", "ignore", "checks", "fixers");
-    private static final Set<String> SIGNATURE_FIELDS = Set.of("pattern", "weight", "stream", "last_line", "unless_after");
+    private static final Set<String> SIGNATURE_FIELDS = Set.of("pattern", "weight", "stream", "last_line", "unless_after", "unless_before");
     private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[a-z][a-z0-9_]{0,63}");
 
     private final String source;
@@ -187,7 +187,7 @@ public final class NoteParser {
         }
         List<Signature> sigs = new ArrayList<>();
         for (RawSignature r : signatures) {
-            sigs.add(new Signature(id, r.pattern, r.regex, r.weight, r.stream, r.lastLine, r.unlessAfter));
+            sigs.add(new Signature(id, r.pattern, r.regex, r.weight, r.stream, r.lastLine, r.unlessAfter, r.unlessBefore));
         }
         Note note = new Note(id, title, sections(body), source);
         for (NoteSection s : note.sections()) {
@@ -203,7 +203,7 @@ public final class NoteParser {
     }
 
     private record RawSignature(String pattern, Pattern regex, double weight, LogStream stream, boolean lastLine,
-                                String unlessAfter) {
+                                String unlessAfter, String unlessBefore) {
     }
 
     private RawSignature signature(Node n) {
@@ -216,11 +216,12 @@ public final class NoteParser {
         LogStream stream = null;
         boolean lastLine = false;
         String unlessAfter = null;
+        String unlessBefore = null;
         for (NodeTuple t : m.getValue()) {
             String key = scalar(t.getKeyNode(), "field name");
             Node v = t.getValueNode();
             if (!SIGNATURE_FIELDS.contains(key)) {
-                throw error(line(t.getKeyNode()), "unknown signature field '" + key + "'; allowed: pattern, weight, stream, last_line, unless_after");
+                throw error(line(t.getKeyNode()), "unknown signature field '" + key + "'; allowed: pattern, weight, stream, last_line, unless_after, unless_before");
             }
             switch (key) {
                 case "pattern" -> {
@@ -258,13 +259,17 @@ public final class NoteParser {
                     regex(v); // checked here, compiled by the classifier
                     unlessAfter = scalar(v, "unless_after");
                 }
+                case "unless_before" -> {
+                    regex(v); // checked here, compiled by the classifier
+                    unlessBefore = scalar(v, "unless_before");
+                }
                 default -> throw new IllegalStateException(key);
             }
         }
         if (pattern == null || weight == null) {
             throw error(line(n), "a signature needs both 'pattern' and 'weight'");
         }
-        return new RawSignature(pattern, regex, weight, stream, lastLine, unlessAfter);
+        return new RawSignature(pattern, regex, weight, stream, lastLine, unlessAfter, unlessBefore);
     }
 
     private Pattern regex(Node n) {

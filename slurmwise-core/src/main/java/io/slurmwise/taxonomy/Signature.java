@@ -13,17 +13,20 @@ import io.slurmwise.backend.LogStream;
  * @param unlessAfter an RE2 regex, or null: a matching line is no evidence when an earlier line of the same log
  *                    matches it (the line is then that earlier event's consequence: SLURM's bare {@code STEP ...
  *                    CANCELLED} after srun's own {@code Terminating StepId=...})
+ * @param unlessBefore an RE2 regex, or null: a matching line is no evidence when a later line of the same log
+ *                     matches it (the later line says the event did not happen: scancel's {@code Terminating job}
+ *                     followed by its own {@code Kill job error ... Invalid job id specified})
  */
 public record Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream,
-                        boolean lastLine, String unlessAfter) {
+                        boolean lastLine, String unlessAfter, String unlessBefore) {
 
     public Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream) {
-        this(kindId, pattern, regex, weight, stream, false, null);
+        this(kindId, pattern, regex, weight, stream, false, null, null);
     }
 
     public Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream,
                      boolean lastLine) {
-        this(kindId, pattern, regex, weight, stream, lastLine, null);
+        this(kindId, pattern, regex, weight, stream, lastLine, null, null);
     }
 
     public boolean appliesTo(LogStream s) {

@@ -109,6 +109,37 @@ class EventOrderTest {
     }
 
     @Test
+    void aScancelThatFoundNoJobCancelledNothing() {
+        // scancel -v: it announces the cancel, then the controller says there is no such job (it had ended)
+        Finding f = classify(null, null, """
+                scancel: Terminating job 123456
+                scancel: error: Kill job error on job id 123456: Invalid job id specified
+                """);
+        assertThat(f.kindId()).isEqualTo("unknown");
+        assertThat(f.others()).extracting(Finding.KindScore::kindId).doesNotContain("cancelled");
+        // without the error the announced cancel is evidence
+        assertThat(classify(null, null, "scancel: Terminating job 123456\n").kindId()).isEqualTo("cancelled");
+        // the same two lines as a JSON record carries them, joined by escaped line breaks
+        assertThat(classify(null, null, "{\"message\":\"std_err:scancel: Terminating job 123456\\nscancel: error: "
+                + "Kill job error on job id 123456: Invalid job id specified\\n\"}\n").kindId()).isEqualTo("unknown");
+    }
+
+    @Test
+    void aStepThatWaitsForItsAllocationIsEvidenceUntilItIsCreated() {
+        String waits = """
+                srun: Job 9479148 step creation temporarily disabled, retrying (Requested nodes are busy)
+                srun: Job 9479148 step creation still disabled, retrying (Requested nodes are busy)
+                """;
+        assertThat(classify(null, null, waits).kindId()).isEqualTo("resources_unavailable");
+        Finding created = classify(null, null, waits + "srun: Step created for StepId=9479148.7\nrank 0 done\n");
+        assertThat(created.kindId()).isEqualTo("unknown");
+        assertThat(created.others()).extracting(Finding.KindScore::kindId).doesNotContain("resources_unavailable");
+        // srun stopped while the step still waited: it never ran
+        assertThat(classify(JobState.TIMEOUT, "0:0", waits + "srun: Cancelled pending step for job 9479148\n")
+                .others()).extracting(Finding.KindScore::kindId).contains("resources_unavailable");
+    }
+
+    @Test
     void aStepCancelAfterAnMpiAbortIsTheAbort() {
         Finding f = classify(null, null, """
                 MPI_ABORT was invoked on rank 3 in communicator MPI_COMM_WORLD with errorcode 1.

@@ -72,6 +72,15 @@ class NoteParserTest {
     }
 
     @Test
+    void unlessBeforeIsKeptAsWrittenAndMustBeAnRe2Regex() {
+        FailureKind k = NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    unless_before: 'Step created for'"));
+        assertThat(k.signatures().get(0).unlessBefore()).isNull();
+        assertThat(k.signatures().get(1).unlessBefore()).isEqualTo("Step created for");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    unless_before: '(?=x)y'")))
+                .hasMessageStartingWith("x.md:13: bad regex '(?=x)y'");
+    }
+
+    @Test
     void unknownFieldIsRejectedWithFileAndLine() {
         String bad = GOOD.replace("category: runtime", "category: runtime\nseverity: high");
         assertThatThrownBy(() -> NoteParser.parse("site/cuda_oom.md", bad))
