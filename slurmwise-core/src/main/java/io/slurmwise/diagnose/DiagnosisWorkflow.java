@@ -262,8 +262,8 @@ public final class DiagnosisWorkflow {
      * its place to the next best, so a diagnosis still shows {@code fixCount} notes.
      */
     private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions) {
-        List<FixNote> fitted = fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
-                new JobAdviceFacts(job, partitions));
+        List<FixNote> fitted = FixOrder.byEvidence(fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
+                new JobAdviceFacts(job, partitions)), finding);
         if (fitted.size() <= fixCount) {
             return fitted;
         }

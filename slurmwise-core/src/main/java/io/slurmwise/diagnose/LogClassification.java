@@ -31,7 +31,7 @@ public record LogClassification(Finding finding, List<FixNote> fixes, Explanatio
     /** Classifies the logs of one job with the facts known about it (or {@link JobFacts#NONE}). */
     public static LogClassification of(Classifier rules, Retriever retriever, JobFacts facts, List<LogTail> logs, int k) {
         Finding f = rules.classify(facts, logs);
-        List<FixNote> fixes = retriever.retrieve(f, null, k);
+        List<FixNote> fixes = FixOrder.byEvidence(retriever.retrieve(f, null, k), f);
         // a bare log has no job record to word around: the template, never a model, explains it
         return new LogClassification(f, fixes, new TemplateExplainer().explain(null, f, fixes));
     }

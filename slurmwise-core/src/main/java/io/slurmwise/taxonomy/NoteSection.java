@@ -29,6 +29,11 @@ public record NoteSection(String heading, String text, List<String> items, Strin
         return !template.equals(text);
     }
 
+    /** The items of a numbered markdown list in {@code text} (a section's text as a knowledge base returns it). */
+    public static List<String> itemsOf(String text) {
+        return NoteParser.numberedItems(text);
+    }
+
     /** The items of the section's numbered list; the same as {@link #items()}. */
     public List<String> numberedItems() {
         return items;

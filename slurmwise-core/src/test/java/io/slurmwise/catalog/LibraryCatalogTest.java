@@ -1,7 +1,6 @@
 package io.slurmwise.catalog;
 
 import io.slurmwise.classify.Classifier;
-import io.slurmwise.classify.Finding;
 import io.slurmwise.classify.JobFacts;
 import io.slurmwise.job.ExitCode;
 import io.slurmwise.job.JobState;
@@ -33,27 +32,23 @@ class LibraryCatalogTest {
 
     @Test
     void everyCatalogEntryIsClassifiedAsItsMappedKind() {
-        List<LibraryCatalog.Entry> entries = LibraryCatalog.entries();
+        List<MessageCatalog.Entry> entries = LibraryCatalog.entries();
         List<String> wrong = new ArrayList<>();
         Set<String> texts = new HashSet<>();
         Map<String, Integer> byLibrary = new TreeMap<>();
         Map<String, Integer> byVerdict = new TreeMap<>();
-        for (LibraryCatalog.Entry e : entries) {
-            assertThat(!e.isKind() || TAXONOMY.find(e.verdict()).isPresent())
-                    .as("%s: the verdict must be a kind id or one of %s", e, LibraryCatalog.NO_KIND).isTrue();
-            assertThat(e.library()).as("%s: library", e).isNotBlank();
-            assertThat(e.why()).as("%s: why", e).isNotBlank();
-            assertThat(e.source()).as("%s: source", e).isNotBlank();
+        for (MessageCatalog.Entry e : entries) {
+            MessageCatalog.checkFields(e, TAXONOMY);
             assertThat(texts.add(e.text())).as("%s: the same text twice", e).isTrue();
             for (String form : LogForms.of(e.text())) {
-                check(e, form, JobFacts.NONE, wrong);
-                check(e, form, FAILED, wrong);
+                MessageCatalog.check(CLASSIFIER, e, form, JobFacts.NONE, wrong);
+                MessageCatalog.check(CLASSIFIER, e, form, FAILED, wrong);
             }
-            byLibrary.merge(e.library(), 1, Integer::sum);
+            byLibrary.merge(e.owner(), 1, Integer::sum);
             byVerdict.merge(e.verdict(), 1, Integer::sum);
         }
         System.out.println("Library message catalog: " + entries.size() + " entries, "
-                + entries.stream().filter(LibraryCatalog.Entry::isKind).count() + " to a kind; by library "
+                + entries.stream().filter(MessageCatalog.Entry::isKind).count() + " to a kind; by library "
                 + byLibrary + "; by verdict " + byVerdict);
         wrong.forEach(w -> System.out.println("WRONG " + w));
         assertThat(wrong).as("catalog entries classified wrongly").isEmpty();
@@ -70,14 +65,5 @@ class LibraryCatalogTest {
             }
         }
         assertThat(missing).as("runtime kinds no library message in knowledge/library-messages.tsv maps to").isEmpty();
-    }
-
-    private static void check(LibraryCatalog.Entry e, String log, JobFacts facts, List<String> wrong) {
-        Finding f = CLASSIFIER.classifyText(facts, log);
-        if (!f.kindId().equals(e.expectedKind())) {
-            wrong.add(e + ": classified " + f.kindId() + " (" + f.confidence() + ") for '"
-                    + log.replace("\u001b", "\\e").replace("\r", "\\r") + "'"
-                    + (facts.state() == null ? "" : " in a " + facts.state() + " 1:0 record"));
-        }
     }
 }

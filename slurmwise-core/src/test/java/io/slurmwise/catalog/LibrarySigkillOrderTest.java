@@ -35,7 +35,7 @@ class LibrarySigkillOrderTest {
     void aSigkillReportAfterTheJobWasEndedIsThatEventsConsequence() {
         List<String> wrong = new ArrayList<>();
         int checked = 0;
-        for (LibraryCatalog.Entry e : LibraryCatalog.entries()) {
+        for (MessageCatalog.Entry e : LibraryCatalog.entries()) {
             if (!e.verdict().equals("oom") || !SIGKILL.matcher(e.text()).find()) {
                 continue;
             }

@@ -1,5 +1,6 @@
 package io.slurmwise.catalog;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -8,6 +9,9 @@ import java.util.Locale;
  * progress bar, and carried with escaped line breaks inside a wrapper's exception (a Python repr of a command's stderr).
  */
 final class LogForms {
+
+    /** A wrapper's exception carrying a command's stderr with its line breaks escaped. */
+    private static final String REPR = "RuntimeError('Command exited with non-zero exit code.\\nExit code: 1\\nstderr:\\n";
 
     private LogForms() {
     }
@@ -19,6 +23,22 @@ final class LogForms {
                 "CRASH: " + line,
                 "\u001b[1;31m" + line + "\u001b[0m",
                 " 45%|####      | 45/100 [00:10<00:12,  4.50it/s]\r" + line,
-                "RuntimeError('Command exited with non-zero exit code.\\nExit code: 1\\nstderr:\\n" + line);
+                REPR + line);
+    }
+
+    /**
+     * A log of several lines in the same forms: each form applied to every line, the lines joined by line breaks, except
+     * the wrapper's exception, which carries all of them in one string with escaped breaks.
+     */
+    static List<String> of(List<String> lines) {
+        List<List<String>> each = lines.stream().map(LogForms::of).toList();
+        List<String> out = new ArrayList<>();
+        int reprForm = each.get(0).size() - 1;
+        for (int form = 0; form < reprForm; form++) {
+            int f = form;
+            out.add(String.join("\n", each.stream().map(forms -> forms.get(f)).toList()));
+        }
+        out.add(REPR + String.join("\\n", lines));
+        return out;
     }
 }

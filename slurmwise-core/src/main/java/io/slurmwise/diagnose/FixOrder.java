@@ -1,0 +1,83 @@
+package io.slurmwise.diagnose;
+
+import io.slurmwise.classify.Evidence;
+import io.slurmwise.classify.Finding;
+import io.slurmwise.taxonomy.NoteSection;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * Puts first the fixes that answer what the deciding evidence says. A note's Fixes list covers every way its kind
+ * happens (a partition's time limit, an option SLURM cannot parse, a step that waits inside its job); an item that
+ * quotes a message in backticks (words, such as {@code `step creation temporarily disabled`}) is about that message, so when a log
+ * line of the finding's evidence contains the quote, the item moves ahead of the others. Nothing is dropped and the
+ * note's order is kept within both groups: without such a line the list is as the note wrote it.
+ *
+ * <pre>{@code
+ * List<FixNote> ordered = FixOrder.byEvidence(fixes, finding);
+ * }</pre>
+ */
+public final class FixOrder {
+
+    /**
+     * A quoted message: backticks around words, at least this many characters (an option such as {@code
+     * --mem-per-cpu} or a value is not a message).
+     */
+    static final int MIN_QUOTE = 12;
+    private static final Pattern SPACE = Pattern.compile("\\s+");
+
+    private FixOrder() {
+    }
+
+    /** The notes with the items of each reordered so that those quoting the evidence's log lines come first. */
+    public static List<FixNote> byEvidence(List<FixNote> fixes, Finding finding) {
+        List<String> lines = new ArrayList<>();
+        for (Evidence e : finding.evidence()) {
+            if (e.isLogLine()) {
+                lines.add(normal(e.text()));
+            }
+        }
+        if (lines.isEmpty()) {
+            return fixes;
+        }
+        List<FixNote> out = new ArrayList<>(fixes.size());
+        for (FixNote n : fixes) {
+            out.add(reorder(n, lines));
+        }
+        return List.copyOf(out);
+    }
+
+    private static FixNote reorder(FixNote n, List<String> lines) {
+        List<String> items = n.items().isEmpty() ? NoteSection.itemsOf(n.text()) : n.items();
+        List<String> named = new ArrayList<>();
+        List<String> rest = new ArrayList<>();
+        for (String item : items) {
+            (quotes(item, lines) ? named : rest).add(item);
+        }
+        if (named.isEmpty() || rest.isEmpty() || items.subList(0, named.size()).equals(named)) {
+            return n;
+        }
+        named.addAll(rest);
+        return n.withContent(FixFitter.numbered(n.text(), named), named);
+    }
+
+    /** True when a backticked quote of the item occurs in one of the (normalised) evidence lines. */
+    static boolean quotes(String item, List<String> lines) {
+        // backticks pair up in order: the odd pieces between them are the quotes
+        String[] pieces = item.split("`", -1);
+        for (int i = 1; i < pieces.length - 1; i += 2) {
+            String quote = normal(pieces[i]);
+            if (quote.length() >= MIN_QUOTE && quote.indexOf(' ') > 0 && lines.stream().anyMatch(l -> l.contains(quote))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String normal(String s) {
+        return SPACE.matcher(s.strip()).replaceAll(" ").toLowerCase(Locale.ROOT);
+    }
+}

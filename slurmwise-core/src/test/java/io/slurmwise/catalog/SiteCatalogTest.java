@@ -1,0 +1,76 @@
+package io.slurmwise.catalog;
+
+import io.slurmwise.classify.Classifier;
+import io.slurmwise.classify.JobFacts;
+import io.slurmwise.taxonomy.Taxonomy;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every row of the site submission-filter catalog is classified as it is printed, in the forms logs really arrive in.
+ * A refusal is the filter's line as sbatch and salloc print it ({@code sbatch: error: <text>}), alone and followed by
+ * SLURM's own refusal line, and must be its kind. A line printed for an accepted job ({@code benign}) comes as sbatch and
+ * salloc print it at info level ({@code sbatch: <text>}) before the job is submitted or granted, and must make no failure
+ * kind; a refusal that names no failure of the job ({@code none}, a centre closed for maintenance) must make none alone.
+ */
+class SiteCatalogTest {
+
+    static final Taxonomy TAXONOMY = Taxonomy.load(null);
+    static final Classifier CLASSIFIER = new Classifier(TAXONOMY);
+
+    @Test
+    void everyCatalogEntryIsClassifiedAsItsMappedKind() {
+        List<MessageCatalog.Entry> entries = SiteCatalog.entries();
+        List<String> wrong = new ArrayList<>();
+        Set<String> texts = new HashSet<>();
+        Map<String, Integer> bySite = new TreeMap<>();
+        Map<String, Integer> byVerdict = new TreeMap<>();
+        Set<String> sources = new HashSet<>();
+        for (MessageCatalog.Entry e : entries) {
+            MessageCatalog.checkFields(e, TAXONOMY);
+            assertThat(texts.add(e.text())).as("%s: the same text twice", e).isTrue();
+            for (List<String> log : logs(e)) {
+                for (String form : LogForms.of(log)) {
+                    MessageCatalog.check(CLASSIFIER, e, form, JobFacts.NONE, wrong);
+                }
+            }
+            bySite.merge(e.owner(), 1, Integer::sum);
+            byVerdict.merge(e.verdict(), 1, Integer::sum);
+            sources.add(e.source().startsWith("http") ? e.source() : e.source().replaceFirst(":.*", ""));
+        }
+        System.out.println("Site message catalog: " + entries.size() + " entries from " + bySite.size() + " sites ("
+                + sources.size() + " repositories or pages); by verdict " + byVerdict + "; by site " + bySite);
+        wrong.forEach(w -> System.out.println("WRONG " + w));
+        assertThat(wrong).as("catalog entries classified wrongly").isEmpty();
+    }
+
+    /**
+     * The logs a row is printed in. A refusal (src/common/slurm_protocol_pack.c prints the filter's text at error
+     * level, then sbatch.c "Batch job submission failed: %m", salloc "Job submit/allocate failed: %m"; slurm.ERROR is
+     * "Unspecified error"); an accepted job's message (src/sbatch/sbatch.c and src/api/allocate.c print it at info
+     * level, before "Submitted batch job" or "Granted job allocation"); a refusal that names no failure of the job
+     * alone (SLURM's "Unspecified error" after it is the generic refusal, which knowledge/slurm-messages.tsv checks).
+     */
+    static List<List<String>> logs(MessageCatalog.Entry e) {
+        String t = e.text();
+        if (e.verdict().equals("benign")) {
+            return List.of(List.of("sbatch: " + t, "Submitted batch job 4242"),
+                    List.of("salloc: " + t, "salloc: Granted job allocation 4242"));
+        }
+        if (!e.isKind()) {
+            return List.of(List.of("sbatch: error: " + t), List.of("salloc: error: " + t));
+        }
+        return List.of(List.of("sbatch: error: " + t),
+                List.of("sbatch: error: " + t, "sbatch: error: Batch job submission failed: Unspecified error"),
+                List.of("salloc: error: " + t),
+                List.of("salloc: error: " + t, "salloc: error: Job submit/allocate failed: Unspecified error"));
+    }
+}

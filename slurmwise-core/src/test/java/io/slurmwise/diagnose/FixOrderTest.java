@@ -1,0 +1,61 @@
+package io.slurmwise.diagnose;
+
+import io.slurmwise.classify.Classifier;
+import io.slurmwise.classify.Finding;
+import io.slurmwise.classify.JobFacts;
+import io.slurmwise.taxonomy.Taxonomy;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The fixes shown first are the ones about what the deciding evidence says; nothing is dropped. */
+class FixOrderTest {
+
+    static final Taxonomy TAXONOMY = Taxonomy.load(null);
+    static final Classifier CLASSIFIER = new Classifier(TAXONOMY);
+
+    private static FixNote ownFixes(String log) {
+        Finding f = CLASSIFIER.classifyText(JobFacts.NONE, log);
+        List<FixNote> fixes = FixOrder.byEvidence(new NoteLookupRetriever().retrieve(f, null, 1), f);
+        assertThat(fixes.get(0).section()).isEqualTo("Fixes");
+        return fixes.get(0);
+    }
+
+    @Test
+    void aStepThatWaitsInsideItsJobGetsTheStepFixFirst() {
+        FixNote n = ownFixes("srun: Job 9479148 step creation temporarily disabled, retrying (Requested nodes are busy)\n");
+        assertThat(n.kindId()).isEqualTo("resources_unavailable");
+        assertThat(n.items().get(0)).contains("srun --overlap");
+        assertThat(n.text()).startsWith("1. Let a step that waits inside the job");
+        assertThat(n.items()).hasSize(TAXONOMY.kind("resources_unavailable").note().section("Fixes").orElseThrow()
+                .items().size());
+    }
+
+    @Test
+    void anOptionErrorGetsTheCorrectTheOptionFixFirst() {
+        FixNote n = ownFixes("sbatch: error: Invalid numeric value \"4G\" for --cpus-per-task.\n");
+        assertThat(n.items().get(0)).startsWith("Correct the option");
+    }
+
+    @Test
+    void withoutAQuotedMessageInTheEvidenceTheNotesOrderStands() {
+        FixNote n = ownFixes("sbatch: error: Batch job submission failed: Requested time limit is invalid (missing or exceeds some limit)\n");
+        assertThat(n.items().get(0)).startsWith("Fit the partition");
+        List<String> asWritten = TAXONOMY.kind("resources_unavailable").note().section("Fixes").orElseThrow().items();
+        assertThat(n.items()).isEqualTo(asWritten);
+    }
+
+    @Test
+    void aQuoteMatchesAcrossLineBreaksAndCaseButNotAShortOption() {
+        assertThat(FixOrder.quotes("when SLURM says `Step Creation\n   temporarily disabled`", List.of(
+                "srun: job 1 step creation temporarily disabled, retrying"))).isTrue();
+        assertThat(FixOrder.quotes("use `--overlap` or `--cpus-per-task`", List.of("srun --overlap --cpus-per-task was not given"))).isFalse();
+        // a short quote does not shift the pairing of the quotes after it
+        assertThat(FixOrder.quotes("without `--mem` asks for all of the job's memory (`--mem-per-cpu` or (For `Cancelled pending step`)",
+                List.of("srun: cancelled pending step for job 1"))).isTrue();
+        assertThat(FixOrder.quotes("without `--mem` asks for all of the job's memory (`--mem-per-cpu`)",
+                List.of("without --mem asks for all of the job's memory (--mem-per-cpu"))).isFalse();
+    }
+}
