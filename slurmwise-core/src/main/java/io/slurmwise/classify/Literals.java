@@ -15,7 +15,13 @@ final class Literals {
     private Literals() {
     }
 
-    /** One literal per top-level alternative, or an empty list when some alternative has no usable literal. */
+    /**
+     * One literal per top-level alternative, or an empty list when some alternative has no usable literal. A
+     * pattern that starts with a group of literal alternatives followed by literal text, {@code (sbatch|salloc):
+     * error: ...}, gets one literal per alternative with that text ({@code sbatch: error: }, {@code salloc: error: })
+     * when those are longer than its longest single run ({@code : error: }): a rarer literal sends fewer lines to
+     * the regex.
+     */
     static List<String> required(String pattern) {
         List<String> alternatives = splitTopLevel(pattern);
         List<String> out = new ArrayList<>();
@@ -24,9 +30,89 @@ final class Literals {
             if (lit.length() < MIN && !(lit.length() > 0 && isRarePunctuation(lit))) {
                 return List.of();
             }
-            out.add(lit.toLowerCase(java.util.Locale.ROOT));
+            out.add(distinctive(alt, lit).toLowerCase(java.util.Locale.ROOT));
+        }
+        if (out.size() == 1) {
+            List<String> led = ledLiterals(pattern);
+            if (!led.isEmpty() && led.stream().allMatch(l -> l.length() > out.get(0).length())) {
+                return led;
+            }
         }
         return out;
+    }
+
+    /**
+     * The C library's words for common errors, which many lines of a log carry (a library that a plugin loader did
+     * not find, a file a tool looked for first): a literal made of one of them sends all those lines to the regex.
+     */
+    private static final List<String> COMMON = List.of("no such file or directory", "permission denied",
+            "no space left on device", "cannot allocate memory", "input/output error", "connection refused",
+            "connection timed out", "resource temporarily unavailable", "operation not permitted");
+    /** The shortest other run worth prefiltering on instead of a common one. */
+    private static final int DISTINCTIVE = 8;
+
+    /**
+     * {@code longest}, unless it is mostly the C library's words for a common error and {@code alt} has another run
+     * of at least {@link #DISTINCTIVE} characters: {@code \berror opening\b.*No such file or directory} is
+     * prefiltered on {@code error opening}.
+     */
+    private static String distinctive(String alt, String longest) {
+        String low = longest.toLowerCase(java.util.Locale.ROOT).strip();
+        boolean common = COMMON.stream().anyMatch(c -> c.contains(low) || low.contains(c) && low.length() < c.length() + 8);
+        if (!common) {
+            return longest;
+        }
+        String best = "";
+        for (String run : runs(alt)) {
+            String r = run.toLowerCase(java.util.Locale.ROOT);
+            boolean runCommon = COMMON.stream().anyMatch(c -> r.contains(c) || c.contains(r.strip()));
+            if (!runCommon && run.strip().length() >= DISTINCTIVE && run.length() > best.length()) {
+                best = run;
+            }
+        }
+        return best.isEmpty() ? longest : best;
+    }
+
+    /** Each leading alternative joined with the literal text that follows the group, or empty. */
+    private static List<String> ledLiterals(String pattern) {
+        List<String> lead = leading(pattern);
+        if (lead.isEmpty()) {
+            return List.of();
+        }
+        String p = pattern.startsWith("(?i)") ? pattern.substring(4) : pattern;
+        int i = p.startsWith("\\b") ? 2 : 0;
+        String after = firstRun(p.substring(skipGroup(p, i))).toLowerCase(java.util.Locale.ROOT);
+        List<String> out = new ArrayList<>();
+        for (String l : lead) {
+            out.add(l + after);
+        }
+        return out;
+    }
+
+    /** The literal text a pattern starts with (before any class, group, anchor or quantified character). */
+    private static String firstRun(String p) {
+        StringBuilder run = new StringBuilder();
+        for (int i = 0; i < p.length(); i++) {
+            char c = p.charAt(i);
+            char lit;
+            int consumed;
+            if (c == '\\' && i + 1 < p.length() && p.charAt(i + 1) < 128 && !Character.isLetterOrDigit(p.charAt(i + 1))) {
+                lit = p.charAt(i + 1);
+                consumed = 2;
+            } else if (c < 128 && (Character.isLetterOrDigit(c) || " '_-:,/=\"!#%&;<>@`~".indexOf(c) >= 0)) {
+                lit = c;
+                consumed = 1;
+            } else {
+                break;
+            }
+            int next = i + consumed;
+            if (next < p.length() && "?*+{".indexOf(p.charAt(next)) >= 0) {
+                break; // the character is optional or repeated: the run ends before it
+            }
+            run.append(lit);
+            i = next - 1;
+        }
+        return run.toString();
     }
 
     /**
@@ -129,6 +215,15 @@ final class Literals {
 
     private static String longestRun(String p) {
         String best = "";
+        for (String r : runs(p)) {
+            best = longer(best, r);
+        }
+        return best;
+    }
+
+    /** Every literal run of {@code p}, in order. */
+    private static List<String> runs(String p) {
+        List<String> runs = new ArrayList<>();
         StringBuilder run = new StringBuilder();
         int i = 0;
         while (i < p.length()) {
@@ -146,7 +241,7 @@ final class Literals {
                 } else if (e == 'Q') {
                     int end = p.indexOf("\\E", i + 2);
                     String quoted = end < 0 ? p.substring(i + 2) : p.substring(i + 2, end);
-                    best = longer(best, run.toString());
+                    runs.add(run.toString());
                     run.setLength(0);
                     // a quoted block is a run of its own; quantifiers after it touch only its last char
                     run.append(quoted);
@@ -178,11 +273,11 @@ final class Literals {
             if (literal != null && !optional) {
                 run.append(literal);
                 if (repeated) {
-                    best = longer(best, run.toString());
+                    runs.add(run.toString());
                     run.setLength(0);
                 }
             } else {
-                best = longer(best, run.toString());
+                runs.add(run.toString());
                 run.setLength(0);
             }
             i = next;
@@ -190,7 +285,9 @@ final class Literals {
                 i = skipQuantifier(p, i);
             }
         }
-        return longer(best, run.toString());
+        runs.add(run.toString());
+        runs.removeIf(String::isEmpty);
+        return runs;
     }
 
     private static int skipQuantifier(String p, int i) {

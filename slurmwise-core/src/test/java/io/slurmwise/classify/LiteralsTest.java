@@ -37,6 +37,30 @@ class LiteralsTest {
     }
 
     @Test
+    void theCLibrarysCommonWordsGiveWayToADistinctiveRun() {
+        // many lines carry "No such file or directory" (a plugin's library not found): the message's own words are rarer
+        assertThat(Literals.required("(?i)\\berror opening\\b.*No such file or directory")).containsExactly("error opening");
+        assertThat(Literals.required("No such file or directory")).containsExactly("no such file or directory");
+        assertThat(Literals.required("(?i)^[\\w.+/-]+: [^:]+: No such file or directory\\s*$"))
+                .containsExactly(": no such file or directory");
+        assertThat(Literals.required("Permission denied.*\\bat [a-z]+ \\d+")).containsExactly("permission denied");
+    }
+
+    @Test
+    void aLeadingGroupOfLiteralsJoinsTheTextAfterIt() {
+        // every match starts with one of the alternatives, so each with the text after the group is required
+        assertThat(Literals.required("(?i)(sbatch|salloc): error: (\\w+: )?[^:]*\\bQoS\\b"))
+                .containsExactly("sbatch: error: ", "salloc: error: ");
+        assertThat(Literals.required("(?i)\\b(Prolog|Epilog) failed")).containsExactly("prolog failed", "epilog failed");
+        // the text after the group ends where a character is optional or repeated
+        assertThat(Literals.required("(srun|salloc): errors? and more")).containsExactly("srun: error", "salloc: error");
+        // and is used only when it is longer than the longest single run
+        assertThat(Literals.required("(a|b): x+ and many more words")).containsExactly(" and many more words");
+        assertThat(Literals.required("(ab|cd)ef+ghijklmnop")).containsExactly("ghijklmnop");
+        assertThat(Literals.required("(sbatch|salloc): errors?x")).containsExactly("sbatch: error", "salloc: error");
+    }
+
+    @Test
     void groupsClassesAndEscapesBreakRuns() {
         assertThat(Literals.required("error: (foo|bar) happened here")).containsExactly(" happened here");
         assertThat(Literals.required("[Ss]egmentation fault")).containsExactly("egmentation fault");
