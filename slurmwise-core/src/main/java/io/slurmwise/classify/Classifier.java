@@ -177,7 +177,11 @@ public final class Classifier {
     }
 
     /** Scores one log; true when it shows an event that ended the job (see {@link #ENDING_EVENT_WEIGHT}). */
-    private boolean scanLog(LogTail tail, Map<String, Score> scores) {
+    private boolean scanLog(LogTail pasted, Map<String, Score> scores) {
+        // typographic spaces, quotes and HTML entities read as the ASCII the messages are written in
+        byte[] plain = PastedText.plain(pasted.content());
+        LogTail tail = plain == pasted.content() ? pasted : new LogTail(pasted.stream(), pasted.path(), plain,
+                pasted.firstLine(), pasted.fileSize(), pasted.problem());
         Evidence.Source source = tail.stream() == LogStream.STDOUT ? Evidence.Source.STDOUT : Evidence.Source.STDERR;
         boolean inFile = tail.firstLine() > 0;
         long base = inFile ? tail.firstLine() : 1;
@@ -199,7 +203,7 @@ public final class Classifier {
             }
             FailureKind kind = taxonomy.kind(sig.kindId());
             // the one place where a kind's ignore list (benign noise) is applied, for every rule
-            if (sig.appliesTo(tail.stream()) && !kind.ignores(LineText.stripAnsi(line))) {
+            if (sig.appliesTo(tail.stream()) && !kind.ignores(LineText.readable(line))) {
                 matches.add(new Match(sig, lineIndex, line));
             }
         };

@@ -27,6 +27,8 @@ final class LineText {
             + "|(?:P\\d+ )?\\d{1,7}:(?:\\s|$)"                                             // srun --label: "%*d: " (write_labelled_message.c)
             + "|[IWEF]\\d{4}(?:\\d{4})? \\d\\d:\\d\\d:\\d\\d\\.\\d+\\s+\\d+ [\\w./+-]+:\\d+\\]"         // glog/absl (TensorFlow, XLA)
             + "|\\((?:[\\w.-]+ )?pid=\\d+(?:, ip=[\\d.]+)?\\)"                                // Ray's worker prefix (pid=..., ip=...)
+            + "|>+"                                                                    // a Markdown quote: "> Killed"
+            + "|\\d{1,7}\t|\\d{1,6} \\|"                                                   // cat -n's "    12<TAB>", a viewer's "12 | "
             + ")\\s*");
     private static final int MAX_PREFIXES = 6;
 
@@ -89,9 +91,39 @@ final class LineText {
         return SEGMENT_BREAK.splitAsStream(s).filter(x -> !x.isBlank()).toArray(String[]::new);
     }
 
+    /** The line as a reader sees it: without colour escapes, and without the backticks of Markdown inline code. */
+    static String readable(String line) {
+        return unquoted(stripAnsi(line));
+    }
+
+    /** {@code s} without one pair of enclosing backticks (Markdown inline code), else {@code s}. */
+    private static String unquoted(String s) {
+        String t = s.strip();
+        return t.length() > 2 && t.charAt(0) == '`' && t.charAt(t.length() - 1) == '`' && t.charAt(1) != '`'
+                ? t.substring(1, t.length() - 1) : s;
+    }
+
+    /**
+     * The segments with one pair of enclosing backticks removed: a line pasted as Markdown inline code ({@code `Killed`})
+     * reads as the line, so that its end is the message's end.
+     */
+    private static String[] unquoted(String[] segments) {
+        String[] out = segments;
+        for (int i = 0; i < segments.length; i++) {
+            String u = unquoted(segments[i]);
+            if (u != segments[i]) {
+                if (out == segments) {
+                    out = segments.clone();
+                }
+                out[i] = u;
+            }
+        }
+        return out;
+    }
+
     /** The text the terminal shows last: the final {@code \r} segment. */
     static String shown(String s) {
-        String[] seg = segments(stripAnsi(s));
+        String[] seg = unquoted(segments(readable(s)));
         return seg.length == 0 ? "" : seg[seg.length - 1];
     }
 
@@ -118,7 +150,7 @@ final class LineText {
 
         Reading(String line) {
             String clean = stripAnsi(line);
-            this.segments = segments(clean);
+            this.segments = unquoted(segments(unquoted(clean)));
             this.ascii = isAscii(clean);
         }
 

@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * One message line in the forms logs really arrive in: as printed, lowercased, timestamped, prefixed, coloured, behind a
- * progress bar, and carried with escaped line breaks inside a wrapper's exception (a Python repr of a command's stderr).
+ * progress bar, quoted in Markdown from a web page (no-break spaces, typographic quotes), as Markdown inline code with
+ * HTML entities, and carried with escaped line breaks inside a wrapper's exception (a Python repr of a command's stderr).
  */
 final class LogForms {
 
@@ -23,7 +24,36 @@ final class LogForms {
                 "CRASH: " + line,
                 "\u001b[1;31m" + line + "\u001b[0m",
                 " 45%|####      | 45/100 [00:10<00:12,  4.50it/s]\r" + line,
+                "> " + typographic(line),
+                "`" + entities(line) + "`",
                 REPR + line);
+    }
+
+    /** As a web page or a UTF-8 locale shows it: no-break spaces, and typographic quotes for ASCII ones. */
+    static String typographic(String line) {
+        StringBuilder b = new StringBuilder(line.length());
+        boolean openSingle = true;
+        boolean openDouble = true;
+        for (char c : line.toCharArray()) {
+            if (c == ' ') {
+                b.append('\u00a0');
+            } else if (c == '\'') {
+                b.append(openSingle ? '\u2018' : '\u2019');
+                openSingle = !openSingle;
+            } else if (c == '"') {
+                b.append(openDouble ? '\u201c' : '\u201d');
+                openDouble = !openDouble;
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    /** As an HTML page or an XML report escapes it. */
+    static String entities(String line) {
+        return line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
+                .replace("'", "&#39;");
     }
 
     /**
