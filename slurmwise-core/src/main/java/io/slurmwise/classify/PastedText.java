@@ -1,5 +1,8 @@
 package io.slurmwise.classify;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -23,7 +26,11 @@ final class PastedText {
 
     /** The text with typographic spaces, quotes and HTML entities plain; {@code in} itself when nothing changes. */
     static byte[] plain(byte[] in) {
-        int first = firstCandidate(in);
+        // most logs have nothing to change, and many have other UTF-8 (progress bars' blocks, accents): look first
+        int first = firstCandidate(in, 0);
+        while (first >= 0 && change(in, first) == 0) {
+            first = firstCandidate(in, first + 1);
+        }
         if (first < 0) {
             return in;
         }
@@ -31,70 +38,87 @@ final class PastedText {
         System.arraycopy(in, 0, out, 0, first);
         int n = first;
         int i = first;
-        boolean changed = false;
         while (i < in.length) {
-            int b = in[i] & 0xff;
-            if (b < 0x80 && b != '&') {
+            int b = in[i];
+            int c = b < 0 || b == '&' ? change(in, i) : 0;
+            if (c == 0) {
                 out[n++] = (byte) b;
                 i++;
                 continue;
             }
-            int used = 0;
-            int put = -1; // the ASCII byte written in place of the sequence, or -1 to drop it
-            if (b == '&') {
-                int[] entity = entity(in, i);
-                if (entity != null) {
-                    used = entity[0];
-                    put = entity[1];
-                }
-            } else if (b == 0xC2 && i + 1 < in.length && (in[i + 1] & 0xff) == 0xA0) {
-                used = 2;
-                put = ' ';
-            } else if (b == 0xE2 && i + 2 < in.length) {
-                int b1 = in[i + 1] & 0xff;
-                int b2 = in[i + 2] & 0xff;
-                if (b1 == 0x80) {
-                    if (b2 >= 0x80 && b2 <= 0x8A || b2 == 0xAF) {
-                        used = 3;
-                        put = ' ';
-                    } else if (b2 >= 0x8B && b2 <= 0x8D) {
-                        used = 3; // zero-width space, non-joiner, joiner
-                    } else if (b2 == 0x98 || b2 == 0x99 || b2 == 0x9B || b2 == 0xB2) {
-                        used = 3;
-                        put = '\'';
-                    } else if (b2 == 0x9C || b2 == 0x9D || b2 == 0x9E || b2 == 0xB3) {
-                        used = 3;
-                        put = '"';
-                    }
-                } else if (b1 == 0x81 && b2 == 0x9F) {
-                    used = 3;
-                    put = ' ';
-                } else if (b1 == 0x81 && b2 == 0xA0) {
-                    used = 3; // word joiner
-                }
-            } else if (b == 0xE3 && i + 2 < in.length && (in[i + 1] & 0xff) == 0x80 && (in[i + 2] & 0xff) == 0x80) {
-                used = 3;
-                put = ' ';
-            } else if (b == 0xEF && i + 2 < in.length && (in[i + 1] & 0xff) == 0xBB && (in[i + 2] & 0xff) == 0xBF) {
-                used = 3; // byte order mark
-            }
-            if (used == 0) {
-                out[n++] = (byte) b;
-                i++;
-                continue;
-            }
+            int put = (c & 0xff) - 1;
             if (put >= 0) {
                 out[n++] = (byte) put;
             }
-            i += used;
-            changed = true;
+            i += c >>> 8;
         }
-        return changed ? Arrays.copyOf(out, n) : in;
+        return Arrays.copyOf(out, n);
     }
 
-    /** The offset of the first byte that may start something to change, or -1. */
-    private static int firstCandidate(byte[] in) {
-        for (int i = 0; i < in.length; i++) {
+    /**
+     * What to do with the sequence at {@code i}: 0 to keep it, else {@code used << 8 | (put + 1)} where {@code used} is
+     * its length in bytes and {@code put} the ASCII byte written instead, or -1 to drop it.
+     */
+    private static int change(byte[] in, int i) {
+        int b = in[i] & 0xff;
+        if (b == '&') {
+            int[] entity = entity(in, i);
+            return entity == null ? 0 : entity[0] << 8 | (entity[1] + 1);
+        }
+        if (b == 0xC2 && i + 1 < in.length && (in[i + 1] & 0xff) == 0xA0) {
+            return 2 << 8 | (' ' + 1);
+        }
+        if (i + 2 >= in.length) {
+            return 0;
+        }
+        int b1 = in[i + 1] & 0xff;
+        int b2 = in[i + 2] & 0xff;
+        if (b == 0xE2 && b1 == 0x80) {
+            if (b2 >= 0x80 && b2 <= 0x8A || b2 == 0xAF) {
+                return 3 << 8 | (' ' + 1);
+            }
+            if (b2 >= 0x8B && b2 <= 0x8D) {
+                return 3 << 8; // zero-width space, non-joiner, joiner
+            }
+            if (b2 == 0x98 || b2 == 0x99 || b2 == 0x9B || b2 == 0xB2) {
+                return 3 << 8 | ('\'' + 1);
+            }
+            if (b2 == 0x9C || b2 == 0x9D || b2 == 0x9E || b2 == 0xB3) {
+                return 3 << 8 | ('"' + 1);
+            }
+            return 0;
+        }
+        if (b == 0xE2 && b1 == 0x81) {
+            return b2 == 0x9F ? 3 << 8 | (' ' + 1) : b2 == 0xA0 ? 3 << 8 : 0; // medium math space; word joiner
+        }
+        if (b == 0xE3 && b1 == 0x80 && b2 == 0x80) {
+            return 3 << 8 | (' ' + 1); // ideographic space
+        }
+        if (b == 0xEF && b1 == 0xBB && b2 == 0xBF) {
+            return 3 << 8; // byte order mark
+        }
+        return 0;
+    }
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long HIGH = 0x8080808080808080L;
+    private static final long ONES = 0x0101010101010101L;
+    private static final long AMPERSANDS = 0x2626262626262626L;
+
+    /**
+     * The offset of the first byte from {@code from} on that may start something to change, or -1. Eight bytes at a time: a byte above 0x7F
+     * has its high bit set, and a byte equal to {@code &} is a zero byte of {@code word ^ AMPERSANDS}.
+     */
+    private static int firstCandidate(byte[] in, int from) {
+        int i = from;
+        for (; i + 8 <= in.length; i += 8) {
+            long w = (long) LONGS.get(in, i);
+            long amp = w ^ AMPERSANDS;
+            if (((w | ((amp - ONES) & ~amp)) & HIGH) != 0) {
+                break; // a candidate in these eight bytes: find it below
+            }
+        }
+        for (; i < in.length; i++) {
             byte b = in[i];
             if (b < 0 || b == '&') {
                 return i;

@@ -45,6 +45,17 @@ class PastedTextTest {
     }
 
     @Test
+    void aCandidateIsFoundWhereverItStandsInTheEightByteWords() {
+        String pad = "abcdefghijklmnopqrstuvwxyz0123456789";
+        for (int at = 0; at <= 20; at++) {
+            String head = pad.substring(0, at);
+            assertThat(plain(head + "&gt;" + pad)).isEqualTo(head + ">" + pad);
+            assertThat(plain(head + "\u00a0" + pad)).isEqualTo(head + " " + pad);
+            assertThat(plain(pad + head + "\u2019")).isEqualTo(pad + head + "'");
+        }
+    }
+
+    @Test
     void lineBreaksAreNeverAddedOrRemoved() {
         String log = "a\u00a0b\n\u2018c\u2019\r\n&quot;\n\ufeff\n";
         assertThat(plain(log).split("\n", -1)).hasSize(log.split("\n", -1).length);
