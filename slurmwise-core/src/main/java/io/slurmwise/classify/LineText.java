@@ -149,8 +149,8 @@ final class LineText {
         private String[][] lowered; // the same texts with ASCII letters lowered (same length, same offsets)
 
         Reading(String line) {
-            String clean = stripAnsi(line);
-            this.segments = unquoted(segments(unquoted(clean)));
+            String clean = readable(line);
+            this.segments = unquoted(segments(clean));
             this.ascii = isAscii(clean);
         }
 

@@ -9,12 +9,7 @@ import io.slurmwise.taxonomy.FailureKind;
 import io.slurmwise.taxonomy.Taxonomy;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,26 +27,10 @@ class LibraryCatalogTest {
 
     @Test
     void everyCatalogEntryIsClassifiedAsItsMappedKind() {
-        List<MessageCatalog.Entry> entries = LibraryCatalog.entries();
-        List<String> wrong = new ArrayList<>();
-        Set<String> texts = new HashSet<>();
-        Map<String, Integer> byLibrary = new TreeMap<>();
-        Map<String, Integer> byVerdict = new TreeMap<>();
-        for (MessageCatalog.Entry e : entries) {
-            MessageCatalog.checkFields(e, TAXONOMY);
-            assertThat(texts.add(e.text())).as("%s: the same text twice", e).isTrue();
-            for (String form : LogForms.of(e.text())) {
-                MessageCatalog.check(CLASSIFIER, e, form, JobFacts.NONE, wrong);
-                MessageCatalog.check(CLASSIFIER, e, form, FAILED, wrong);
-            }
-            byLibrary.merge(e.owner(), 1, Integer::sum);
-            byVerdict.merge(e.verdict(), 1, Integer::sum);
-        }
-        System.out.println("Library message catalog: " + entries.size() + " entries, "
-                + entries.stream().filter(MessageCatalog.Entry::isKind).count() + " to a kind; by library "
-                + byLibrary + "; by verdict " + byVerdict);
-        wrong.forEach(w -> System.out.println("WRONG " + w));
-        assertThat(wrong).as("catalog entries classified wrongly").isEmpty();
+        MessageCatalog.Checked c = MessageCatalog.checkEvery(LibraryCatalog.entries(), TAXONOMY, CLASSIFIER,
+                e -> LogForms.of(e.text()), JobFacts.NONE, FAILED);
+        c.report("Library message catalog: " + c.entries().size() + " entries, " + c.toKind() + " to a kind; by library "
+                + c.byOwner() + "; by verdict " + c.byVerdict());
     }
 
     @Test

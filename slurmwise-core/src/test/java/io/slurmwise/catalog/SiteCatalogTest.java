@@ -5,14 +5,10 @@ import io.slurmwise.classify.JobFacts;
 import io.slurmwise.taxonomy.Taxonomy;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every row of the site submission-filter catalog is classified as it is printed, in the forms logs really arrive in.
@@ -28,28 +24,12 @@ class SiteCatalogTest {
 
     @Test
     void everyCatalogEntryIsClassifiedAsItsMappedKind() {
-        List<MessageCatalog.Entry> entries = SiteCatalog.entries();
-        List<String> wrong = new ArrayList<>();
-        Set<String> texts = new HashSet<>();
-        Map<String, Integer> bySite = new TreeMap<>();
-        Map<String, Integer> byVerdict = new TreeMap<>();
+        MessageCatalog.Checked c = MessageCatalog.checkEvery(SiteCatalog.entries(), TAXONOMY, CLASSIFIER,
+                e -> logs(e).stream().flatMap(log -> LogForms.of(log).stream()).toList(), JobFacts.NONE);
         Set<String> sources = new HashSet<>();
-        for (MessageCatalog.Entry e : entries) {
-            MessageCatalog.checkFields(e, TAXONOMY);
-            assertThat(texts.add(e.text())).as("%s: the same text twice", e).isTrue();
-            for (List<String> log : logs(e)) {
-                for (String form : LogForms.of(log)) {
-                    MessageCatalog.check(CLASSIFIER, e, form, JobFacts.NONE, wrong);
-                }
-            }
-            bySite.merge(e.owner(), 1, Integer::sum);
-            byVerdict.merge(e.verdict(), 1, Integer::sum);
-            sources.add(e.source().startsWith("http") ? e.source() : e.source().replaceFirst(":.*", ""));
-        }
-        System.out.println("Site message catalog: " + entries.size() + " entries from " + bySite.size() + " sites ("
-                + sources.size() + " repositories or pages); by verdict " + byVerdict + "; by site " + bySite);
-        wrong.forEach(w -> System.out.println("WRONG " + w));
-        assertThat(wrong).as("catalog entries classified wrongly").isEmpty();
+        c.entries().forEach(e -> sources.add(e.source().startsWith("http") ? e.source() : e.source().replaceFirst(":.*", "")));
+        c.report("Site message catalog: " + c.entries().size() + " entries from " + c.byOwner().size() + " sites ("
+                + sources.size() + " repositories or pages); by verdict " + c.byVerdict() + "; by site " + c.byOwner());
     }
 
     /**

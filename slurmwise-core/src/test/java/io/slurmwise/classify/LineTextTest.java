@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Text as it really arrives: coloured, overwritten by progress bars, prefixed, lowercased. */
 class LineTextTest {
 
-    private static String kind(String log) {
+    static String kind(String log) {
         return ClassifierTest.CLASSIFIER.classifyText(JobFacts.NONE.withState(JobState.FAILED), log).kindId();
     }
 
@@ -103,5 +103,14 @@ class LineTextTest {
         assertThat(LineText.anchored("(^|[\\r\\]])\\s*Killed")).isTrue();
         assertThat(LineText.anchored("[^:]+: No such file")).isFalse();
         assertThat(LineText.anchored("a\\^b")).isFalse();
+    }
+
+    @Test
+    void markdownQuotesInlineCodeAndLineNumbersAreNoObstacleToAnchoredSignatures() {
+        assertThat(kind("epoch 3\n> Killed\n")).isEqualTo("oom");
+        assertThat(kind("epoch 3\n`Killed`\n")).isEqualTo("oom");
+        assertThat(kind("> > train.sh: 1: srun: not found\n")).isEqualTo("file_not_found");
+        assertThat(kind("    41\tepoch 3\n    42\tKilled\n")).isEqualTo("oom");
+        assertThat(kind(" 41 | epoch 3\n 42 | Killed\n")).isEqualTo("oom");
     }
 }

@@ -1,18 +1,13 @@
 package io.slurmwise.classify;
 
-import io.slurmwise.job.JobState;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Text as pasting, web pages and UTF-8 locales deliver it: no-break spaces, typographic quotes, entities, Markdown. */
+/** Text as pasting, web pages and UTF-8 locales deliver it: no-break spaces, typographic quotes, HTML entities. */
 class PastedTextTest {
-
-    private static String kind(String log) {
-        return ClassifierTest.CLASSIFIER.classifyText(JobFacts.NONE.withState(JobState.FAILED), log).kindId();
-    }
 
     private static String plain(String s) {
         return new String(PastedText.plain(s.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
@@ -64,21 +59,12 @@ class PastedTextTest {
     @Test
     void messagesReadTheSameWhateverTheTypography() {
         // coreutils in a UTF-8 locale quotes with U+2018/U+2019 where the signature was written for the C locale's '
-        assertThat(kind("ls: cannot access \u2018/scratch/u/run42\u2019: No such file or directory\n")).isEqualTo("file_not_found");
+        assertThat(LineTextTest.kind("ls: cannot access \u2018/scratch/u/run42\u2019: No such file or directory\n")).isEqualTo("file_not_found");
         // copied from a web page: no-break spaces between every word
-        assertThat(kind("slurmstepd:\u00a0error:\u00a0Detected\u00a01\u00a0oom_kill\u00a0event\u00a0in\u00a0StepId=7.0.\n"))
+        assertThat(LineTextTest.kind("slurmstepd:\u00a0error:\u00a0Detected\u00a01\u00a0oom_kill\u00a0event\u00a0in\u00a0StepId=7.0.\n"))
                 .isEqualTo("oom");
         // an HTML page's or an XML test report's escaping
-        assertThat(kind("./a.out: /lib64/libc.so.6: version `GLIBC_2.28&#39; not found (required by ./a.out)\n"))
+        assertThat(LineTextTest.kind("./a.out: /lib64/libc.so.6: version `GLIBC_2.28&#39; not found (required by ./a.out)\n"))
                 .isEqualTo("missing_shared_library");
-    }
-
-    @Test
-    void markdownQuotesInlineCodeAndLineNumbersAreNoObstacleToAnchoredSignatures() {
-        assertThat(kind("epoch 3\n> Killed\n")).isEqualTo("oom");
-        assertThat(kind("epoch 3\n`Killed`\n")).isEqualTo("oom");
-        assertThat(kind("> > train.sh: 1: srun: not found\n")).isEqualTo("file_not_found");
-        assertThat(kind("    41\tepoch 3\n    42\tKilled\n")).isEqualTo("oom");
-        assertThat(kind(" 41 | epoch 3\n 42 | Killed\n")).isEqualTo("oom");
     }
 }
