@@ -159,6 +159,7 @@ public final class SignatureScanner {
         long lineIndex = 0;
         int counted = 0; // bytes before this offset are counted into lineIndex/lineStart
         int state = 0;
+        int alt = -1; // the state had the last wrapped break been a space a word wrapper took away, while it differs
         int lineEnd = -1; // end of the current hit's line, found once per line
         Map<Long, String> decoded = new HashMap<>(4);
         Map<String, LineVerdicts> verdicts = new HashMap<>();
@@ -175,11 +176,22 @@ public final class SignatureScanner {
                 boolean wrapped = wraps(text, i, physStart, len);
                 physStart = i + 1;
                 if (wrapped) {
+                    alt = d[(state << 8) | ' '];
                     continue; // a message cut by a terminal's width goes on: so does the literal being read
                 }
+                alt = -1;
             }
-            state = d[(state << 8) | (fold[text[i] & 0xff] & 0xff)];
+            int c = fold[b & 0xff] & 0xff;
+            state = d[(state << 8) | c];
             int[] hits = outputs[state];
+            if (alt >= 0) {
+                alt = d[(alt << 8) | c];
+                if (alt == state) {
+                    alt = -1;
+                } else if (outputs[alt] != null) {
+                    hits = hits == null ? outputs[alt] : concat(hits, outputs[alt]);
+                }
+            }
             if (hits == null) {
                 continue;
             }
@@ -220,10 +232,15 @@ public final class SignatureScanner {
                 LineVerdicts v = verdicts.computeIfAbsent(window, w -> new LineVerdicts());
                 String matched = v.matches(s, window) ? window : null;
                 if (matched == null && wrappedLine) {
-                    // the line is part of a message a terminal wrapped: test the message as it was printed
-                    String joined = joined(text, joinFrom, joinedEnd);
-                    if (verdicts.computeIfAbsent(joined, w -> new LineVerdicts()).matches(s, joined)
-                            && !anyLineMatches(s, text, joinFrom, joinedEnd, verdicts)) {
+                    // the line is part of a message a terminal wrapped: test the message as it was printed, cut
+                    // inside a word (a terminal) or at a space the wrapper turned into the break (a word wrapper)
+                    String joined = joined(text, joinFrom, joinedEnd, false);
+                    boolean across = verdicts.computeIfAbsent(joined, w -> new LineVerdicts()).matches(s, joined);
+                    if (!across) {
+                        joined = joined(text, joinFrom, joinedEnd, true);
+                        across = verdicts.computeIfAbsent(joined, w -> new LineVerdicts()).matches(s, joined);
+                    }
+                    if (across && !anyLineMatches(s, text, joinFrom, joinedEnd, verdicts)) {
                         matched = joined; // only the message across the break matches: it was wrapped
                     }
                 }
@@ -350,18 +367,33 @@ public final class SignatureScanner {
                 && a[end - 1] != ' ' && a[nl + 1] != ' ' && a[nl + 1] != '\t' && a[nl + 1] != '\n' && a[nl + 1] != '\r';
     }
 
-    /** The text from {@code from} to {@code to} with the line breaks that wrapping put in removed. */
-    private static String joined(byte[] text, int from, int to) {
+    /**
+     * The text from {@code from} to {@code to} with the line breaks that wrapping put in removed, or, with
+     * {@code spaced}, each read as the space a word wrapper replaced with it.
+     */
+    private static String joined(byte[] text, int from, int to, boolean spaced) {
         byte[] out = new byte[to - from];
         int n = 0;
         for (int i = from; i < to; i++) {
             byte c = text[i];
-            if (c == '\n' || (c == '\r' && i + 1 < to && text[i + 1] == '\n')) {
+            if (c == '\r' && i + 1 < to && text[i + 1] == '\n') {
+                continue;
+            }
+            if (c == '\n') {
+                if (spaced) {
+                    out[n++] = ' ';
+                }
                 continue;
             }
             out[n++] = c;
         }
         return new String(out, 0, n, StandardCharsets.UTF_8);
+    }
+
+    private static int[] concat(int[] a, int[] b) {
+        int[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
     }
 
     private static int indexOf(byte[] a, byte b, int from, int to) {
