@@ -93,6 +93,13 @@ class LineTextTest {
         assertThat(step).hasSize(80);
         Finding f = ClassifierTest.CLASSIFIER.classifyText(JobFacts.NONE, step + "\n" + job + "\n");
         assertThat(f.evidence()).extracting(Evidence::text).containsExactly(step, job);
+        // a word wrapper breaks at a space and drops it: the message is read with the space back
+        String byWord = "slurmstepd: error: *** JOB 424 ON node12 CANCELLED AT 2024-05-01T10:00:00 DUE TO\nTIME LIMIT ***\n";
+        assertThat(byWord.indexOf('\n')).isEqualTo(80);
+        assertThat(kind("step 100 loss 2.1\n" + byWord)).isEqualTo("time_limit");
+        String errno = "job 42: problem with execution of ./a.out on node12.cluster.example.org: [Errno\n2] No such file or directory\n";
+        assertThat(errno.indexOf('\n')).isEqualTo(79);
+        assertThat(kind(errno)).isEqualTo("file_not_found");
         // a line that is not at a wrap width is a line of its own: nothing joins it to the next
         assertThat(kind("slurmstepd: error: Detected 1 oom_\nkill event in StepId=4242.batch\n")).isEqualTo("unknown");
     }
