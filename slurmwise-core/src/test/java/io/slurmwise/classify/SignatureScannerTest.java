@@ -101,4 +101,14 @@ class SignatureScannerTest {
         assertThat(scan(s, bytes("noise\nmarker number 17 reached\nmarker number 170 reached\n")))
                 .containsExactlyInAnyOrder("k17@1", "k170@2");
     }
+
+    @Test
+    void translatedLiteralsPrefilterAsPrintedAndLowercased() {
+        SignatureScanner s = new SignatureScanner(List.of(sig("seg", "(?i)Speicherzugriffsfehler|段错误|Ошибка сегментирования"),
+                sig("ill", "(?i)Ungültiger Maschinenbefehl")));
+        assertThat(s.unfiltered()).isEmpty();
+        assertThat(scan(s, bytes("a\nZeile 12: 23456 Speicherzugriffsfehler\n段错误 （核心已转储）\nОшибка сегментирования\n"
+                + "ошибка сегментирования\nungültiger maschinenbefehl\nUngültiger Maschinenbefehl\n")))
+                .containsExactly("seg@1", "seg@2", "seg@3", "seg@4", "ill@5", "ill@6");
+    }
 }
