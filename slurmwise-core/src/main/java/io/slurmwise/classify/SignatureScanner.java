@@ -3,7 +3,6 @@ package io.slurmwise.classify;
 import io.slurmwise.taxonomy.Signature;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -52,7 +51,9 @@ public final class SignatureScanner {
     }
 
     private final List<Signature> signatures;
-    private final int[] delta;          // state * 256 + byte -> state
+    private final int[] classOf;        // byte -> its class: each folded byte some literal has, or 0 for all others
+    private final int shift;            // log2 of the row width: the number of classes, rounded up to a power of two
+    private final int[] delta;          // state << shift | class -> state
     private final int[][] outputs;      // state -> signature indexes whose literal ends here
     private final int[] always;         // signatures tested on every line
     private final SignatureRegex[] regexes; // how each signature is tested (lowered (?i), ^ anchors peeled)
@@ -63,65 +64,89 @@ public final class SignatureScanner {
      */
     public SignatureScanner(List<Signature> signatures) {
         this.signatures = List.copyOf(signatures);
-        List<int[]> trie = new ArrayList<>();
-        List<List<Integer>> out = new ArrayList<>();
-        trie.add(newNode());
-        out.add(new ArrayList<>());
         List<Integer> alwaysList = new ArrayList<>();
+        List<List<byte[]>> literalBytes = new ArrayList<>();
+        // the alphabet is the bytes the literals have: a row per state that wide keeps the table small (a few MB for
+        // thousands of literals, not 1 KB a state) and so in the cache while the scan reads it
+        classOf = new int[256];
+        int classes = 1;
+        int bytesTotal = 0;
+        for (Signature sig : this.signatures) {
+            List<byte[]> bytes = new ArrayList<>();
+            for (String lit : Literals.required(sig.pattern())) {
+                byte[] lb = lit.getBytes(StandardCharsets.UTF_8);
+                for (byte b : lb) {
+                    int f = FOLD[b & 0xff] & 0xff;
+                    if (classOf[f] == 0) {
+                        classOf[f] = classes++;
+                    }
+                }
+                bytes.add(lb);
+                bytesTotal += lb.length;
+            }
+            literalBytes.add(bytes);
+        }
+        for (int b = 0; b < 256; b++) {
+            classOf[b] = classOf[FOLD[b] & 0xff];
+        }
+        shift = 32 - Integer.numberOfLeadingZeros(classes - 1);
+        int width = 1 << shift;
+        // the trie of the literals, written into the transition table itself (a child's number, 0 for none)
+        int[] table = new int[(bytesTotal + 1) << shift];
+        List<List<Integer>> own = new ArrayList<>(); // state -> signatures whose literal ends there
+        own.add(null);
         for (int s = 0; s < this.signatures.size(); s++) {
-            List<String> literals = Literals.required(this.signatures.get(s).pattern());
+            List<byte[]> literals = literalBytes.get(s);
             if (literals.isEmpty()) {
                 alwaysList.add(s);
                 continue;
             }
-            for (String lit : literals) {
+            for (byte[] lit : literals) {
                 int state = 0;
-                for (byte b : lit.getBytes(StandardCharsets.UTF_8)) {
-                    int c = FOLD[b & 0xff] & 0xff;
-                    int next = trie.get(state)[c];
-                    if (next <= 0) {
-                        trie.add(newNode());
-                        out.add(new ArrayList<>());
-                        next = trie.size() - 1;
-                        trie.get(state)[c] = next;
+                for (byte b : lit) {
+                    int at = state << shift | classOf[b & 0xff];
+                    if (table[at] == 0) {
+                        table[at] = own.size();
+                        own.add(null);
                     }
-                    state = next;
+                    state = table[at];
                 }
-                if (!out.get(state).contains(s)) {
-                    out.get(state).add(s);
+                if (own.get(state) == null) {
+                    own.set(state, new ArrayList<>(1));
                 }
-            }
-        }
-        // breadth-first failure links, folded into a full transition table
-        int n = trie.size();
-        delta = new int[n * 256];
-        int[] fail = new int[n];
-        ArrayDeque<Integer> queue = new ArrayDeque<>();
-        for (int c = 0; c < 256; c++) {
-            int next = trie.get(0)[c];
-            if (next > 0) {
-                delta[c] = next;
-                fail[next] = 0;
-                queue.add(next);
-            }
-        }
-        while (!queue.isEmpty()) {
-            int state = queue.poll();
-            out.get(state).addAll(out.get(fail[state]).stream().filter(x -> !out.get(state).contains(x)).toList());
-            for (int c = 0; c < 256; c++) {
-                int next = trie.get(state)[c];
-                if (next > 0) {
-                    fail[next] = delta[fail[state] * 256 + c];
-                    delta[state * 256 + c] = next;
-                    queue.add(next);
-                } else {
-                    delta[state * 256 + c] = delta[fail[state] * 256 + c];
+                if (!own.get(state).contains(s)) {
+                    own.get(state).add(s);
                 }
             }
         }
+        // breadth-first failure links, filling each missing transition from the failure state's row (a state's row is
+        // complete before any deeper state reads it); a state outputs its own signatures and its failure state's
+        int n = own.size();
+        delta = Arrays.copyOf(table, n << shift);
         outputs = new int[n][];
-        for (int i = 0; i < n; i++) {
-            outputs[i] = out.get(i).isEmpty() ? null : out.get(i).stream().mapToInt(Integer::intValue).toArray();
+        int[] fail = new int[n];
+        int[] queue = new int[n];
+        int head = 0;
+        int tail = 0;
+        for (int c = 0; c < width; c++) {
+            if (delta[c] > 0) {
+                queue[tail++] = delta[c];
+            }
+        }
+        while (head < tail) {
+            int state = queue[head++];
+            outputs[state] = union(own.get(state), outputs[fail[state]]);
+            int row = state << shift;
+            int failRow = fail[state] << shift;
+            for (int c = 0; c < width; c++) {
+                int next = delta[row | c];
+                if (next > 0) {
+                    fail[next] = delta[failRow | c];
+                    queue[tail++] = next;
+                } else {
+                    delta[row | c] = delta[failRow | c];
+                }
+            }
         }
         always = alwaysList.stream().mapToInt(Integer::intValue).toArray();
         regexes = new SignatureRegex[this.signatures.size()];
@@ -129,10 +154,6 @@ public final class SignatureScanner {
             Signature sig = this.signatures.get(s);
             regexes[s] = SignatureRegex.of(sig.pattern(), sig.regex());
         }
-    }
-
-    private static int[] newNode() {
-        return new int[256];
     }
 
     /** Signatures that no literal could be extracted from (tested on every line: keep this list short). */
@@ -147,7 +168,8 @@ public final class SignatureScanner {
     public void scan(byte[] text, MatchSink sink) {
         int len = text.length;
         int[] d = delta;
-        byte[] fold = FOLD;
+        int[] cls = classOf;
+        int sh = shift;
         long[] lastLineTested = new long[signatures.size()];
         Arrays.fill(lastLineTested, -1);
         int[] testedUpTo = new int[signatures.size()]; // end of the last window a signature's regex saw
@@ -176,16 +198,16 @@ public final class SignatureScanner {
                 boolean wrapped = wraps(text, i, physStart, len);
                 physStart = i + 1;
                 if (wrapped) {
-                    alt = d[(state << 8) | ' '];
+                    alt = d[(state << sh) | cls[' ']];
                     continue; // a message cut by a terminal's width goes on: so does the literal being read
                 }
                 alt = -1;
             }
-            int c = fold[b & 0xff] & 0xff;
-            state = d[(state << 8) | c];
+            int c = cls[b & 0xff];
+            state = d[(state << sh) | c];
             int[] hits = outputs[state];
             if (alt >= 0) {
-                alt = d[(alt << 8) | c];
+                alt = d[(alt << sh) | c];
                 if (alt == state) {
                     alt = -1;
                 } else if (outputs[alt] != null) {
@@ -388,6 +410,26 @@ public final class SignatureScanner {
             out[n++] = c;
         }
         return new String(out, 0, n, StandardCharsets.UTF_8);
+    }
+
+    /** The signatures a state reports: its own, then those of its failure state not among them; null for none. */
+    private static int[] union(List<Integer> own, int[] inherited) {
+        if (own == null) {
+            return inherited;
+        }
+        int[] out = new int[own.size() + (inherited == null ? 0 : inherited.length)];
+        int n = 0;
+        for (int s : own) {
+            out[n++] = s;
+        }
+        if (inherited != null) {
+            for (int s : inherited) {
+                if (!own.contains(s)) {
+                    out[n++] = s;
+                }
+            }
+        }
+        return Arrays.copyOf(out, n);
     }
 
     private static int[] concat(int[] a, int[] b) {
