@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every row of the locale catalog (the C library's, bash's and coreutils' failure messages in the user's language) is
  * classified as the kind its English msgid maps to, through the real classifier, alone and as the log of a job that
- * failed with exit code 1, in the forms logs really arrive in; and every row names a locale and the po file it came from.
+ * failed with exit code 1, in the forms logs really arrive in (a line the notes ignore in English, such as an unreadable
+ * {@code .bashrc}, is ignored in every language too); and every row names a locale and the po file it came from.
  */
 class LocaleCatalogTest {
 
@@ -40,7 +41,6 @@ class LocaleCatalogTest {
             assertThat(r.locales()).as("%s: locale", r.entry()).allMatch(l -> l.matches("[a-z]{2}(_[A-Z]{2})?"));
             assertThat(r.entry().source()).as("%s: the po file or translation it was read from", r.entry())
                     .containsAnyOf(".po", "translation");
-            assertThat(r.entry().isKind()).as("%s: a translated failure message names a kind", r.entry()).isTrue();
         }
     }
 }
