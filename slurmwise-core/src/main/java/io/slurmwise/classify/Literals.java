@@ -10,6 +10,7 @@ import java.util.List;
  */
 final class Literals {
 
+    /** The shortest literal worth prefiltering on, in UTF-8 bytes (the automaton's unit): 3 letters, or one ideograph. */
     private static final int MIN = 3;
 
     private Literals() {
@@ -27,7 +28,7 @@ final class Literals {
         List<String> out = new ArrayList<>();
         for (String alt : alternatives) {
             String lit = longestRun(alt);
-            if (lit.length() < MIN && !(lit.length() > 0 && isRarePunctuation(lit))) {
+            if (utf8Length(lit) < MIN && !(lit.length() > 0 && isRarePunctuation(lit))) {
                 return List.of();
             }
             out.add(distinctive(alt, lit).toLowerCase(java.util.Locale.ROOT));
@@ -260,11 +261,11 @@ final class Literals {
                 consumed = 1;
             } else if ("?*+{".indexOf(c) >= 0) {
                 consumed = 1; // a quantifier on something that was not a literal char
-            } else if (c < 128) {
+            } else if (c < 128 || keepsCase(c)) {
                 literal = c;
                 consumed = 1;
             } else {
-                consumed = 1; // non-ASCII: case folding would not be exact, so end the run here
+                consumed = 1; // a capital non-ASCII letter: the automaton folds only ASCII, so end the run here
             }
             int next = i + consumed;
             char q = next < p.length() ? p.charAt(next) : 0;
@@ -288,6 +289,22 @@ final class Literals {
         runs.add(run.toString());
         runs.removeIf(String::isEmpty);
         return runs;
+    }
+
+    private static int utf8Length(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    }
+
+    /**
+     * Whether a non-ASCII character can stay in a literal the automaton compares byte for byte after folding only
+     * ASCII case: one without case (CJK ideographs, kana, Hangul, full-width punctuation) always matches itself, and a
+     * small letter ({@code ü é ç ł ı}, Cyrillic {@code ж}) matches the text as programs print it and as a tool
+     * lowercases it. A capital non-ASCII letter ends the run, since the lowercased literal would miss it; so does a
+     * small one when the text is all capitals, the one case where the regex alone would have matched.
+     */
+    static boolean keepsCase(char c) {
+        return Character.toLowerCase(c) == c
+                && (Character.toUpperCase(c) == c || Character.isLowerCase(c) && !Character.isSurrogate(c));
     }
 
     private static int skipQuantifier(String p, int i) {

@@ -18,9 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The catalogs of fixed messages written in five tab-separated columns (who prints it, text, verdict, why, source):
- * {@code knowledge/library-messages.tsv}, {@code knowledge/site-messages.tsv} and
- * {@code knowledge/workflow-messages.tsv}. Their rows, the checks every row must pass whatever the catalog, and the one
- * way a row's logs are classified, counted and a wrong answer reported.
+ * {@code knowledge/library-messages.tsv}, {@code knowledge/site-messages.tsv},
+ * {@code knowledge/workflow-messages.tsv} and {@code knowledge/scheduler-messages.tsv}. Their rows, the checks every
+ * row must pass whatever the catalog, and the one way a row's logs are classified, counted and a wrong answer reported.
  */
 final class MessageCatalog {
 

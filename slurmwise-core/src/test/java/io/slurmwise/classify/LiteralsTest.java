@@ -70,8 +70,10 @@ class LiteralsTest {
     }
 
     @Test
-    void nonAsciiEndsARun() {
-        assertThat(Literals.required("ab→cdef")).containsExactly("cdef");
+    void aCapitalNonAsciiLetterEndsARun() {
+        assertThat(Literals.required("abÜcdef")).containsExactly("cdef");
+        // a character without case is compared byte for byte and stays
+        assertThat(Literals.required("ab→cdef")).containsExactly("ab→cdef");
     }
 
     /**
@@ -91,5 +93,25 @@ class LiteralsTest {
             }
         }
         assertThat(without).as("signatures that would run on every log line").isEmpty();
+    }
+
+    @Test
+    void lettersWithoutCaseAndSmallLettersOfOtherScriptsStayInTheLiteral() {
+        // a translated message (glibc's po files): ideographs, kana, Hangul and small accented or Cyrillic letters
+        // are compared byte for byte, so they may prefilter
+        assertThat(Literals.required("段错误|セグメンテーション違反|세그멘테이션 오류"))
+                .containsExactly("段错误", "セグメンテーション違反", "세그멘테이션 오류");
+        assertThat(Literals.required("(?i)Ungültiger Maschinenbefehl")).containsExactly("ungültiger maschinenbefehl");
+        assertThat(Literals.required("(?i)Parçalama arızası")).containsExactly("parçalama arızası");
+        // a capital non-ASCII letter would be lowercased in the literal and miss the text: the run ends before it
+        assertThat(Literals.required("(?i)Ошибка сегментирования")).containsExactly("шибка сегментирования");
+        assertThat(Literals.required("(?i)Åtkomst nekas")).containsExactly("tkomst nekas");
+        assertThat(Literals.keepsCase('ü')).isTrue();
+        assertThat(Literals.keepsCase('核')).isTrue();
+        assertThat(Literals.keepsCase('Ü')).isFalse();
+        assertThat(Literals.keepsCase('İ')).isFalse();
+        // the shortest literal is counted in UTF-8 bytes, as the automaton reads it: two ideographs are six
+        assertThat(Literals.required("中止|Abandon")).containsExactly("中止", "abandon");
+        assertThat(Literals.required("ab|Abandon")).isEmpty();
     }
 }

@@ -67,4 +67,17 @@ class PastedTextTest {
         assertThat(LineTextTest.kind("./a.out: /lib64/libc.so.6: version `GLIBC_2.28&#39; not found (required by ./a.out)\n"))
                 .isEqualTo("missing_shared_library");
     }
+
+    @Test
+    void translatedMessagesAreLeftAsTheyAre() {
+        // what glibc's and bash's translations print (their po files): nothing in them is typography to undo
+        for (String m : new String[] {"Speicherzugriffsfehler (Speicherabzug geschrieben)", "段错误 （核心已转储）",
+                "Ошибка сегментирования", "Błąd szyny", "Parçalama arızası", "Violación de segmento",
+                "세그멘테이션 오류", "共有オブジェクトファイルを開けません", "無法配置記憶體"}) {
+            byte[] b = m.getBytes(StandardCharsets.UTF_8);
+            assertThat(PastedText.plain(b)).as(m).isSameAs(b);
+        }
+        // only the typographic apostrophe of Ukrainian "пам’ять" becomes ASCII, like any other
+        assertThat(plain("Не вдалося розподілити пам\u2019ять")).isEqualTo("Не вдалося розподілити пам'ять");
+    }
 }

@@ -101,4 +101,34 @@ class SignatureScannerTest {
         assertThat(scan(s, bytes("noise\nmarker number 17 reached\nmarker number 170 reached\n")))
                 .containsExactlyInAnyOrder("k17@1", "k170@2");
     }
+
+    @Test
+    void translatedLiteralsPrefilterAsPrintedAndLowercased() {
+        SignatureScanner s = new SignatureScanner(List.of(sig("seg", "(?i)Speicherzugriffsfehler|段错误|Ошибка сегментирования"),
+                sig("ill", "(?i)Ungültiger Maschinenbefehl")));
+        assertThat(s.unfiltered()).isEmpty();
+        assertThat(scan(s, bytes("a\nZeile 12: 23456 Speicherzugriffsfehler\n段错误 （核心已转储）\nОшибка сегментирования\n"
+                + "ошибка сегментирования\nungültiger maschinenbefehl\nUngültiger Maschinenbefehl\n")))
+                .containsExactly("seg@1", "seg@2", "seg@3", "seg@4", "ill@5", "ill@6");
+    }
+
+    @Test
+    void translatedLiteralsDoNotWidenTheTableAndMissNothing() {
+        List<Signature> ascii = List.of(sig("seg", "(?i)Segmentation fault"), sig("oom", "Out Of Memory"));
+        List<Signature> both = new ArrayList<>(ascii);
+        both.add(sig("seg", "(?i)段错误|程式記憶體區段錯誤|Ошибка сегментирования"));
+        both.add(sig("bus", "(?i)总线错误|匯流排錯誤|バスエラー|버스 오류|Ошибка шины"));
+        SignatureScanner s = new SignatureScanner(both);
+        // the ASCII literals' 15 bytes and class 0 fill a row of 16: the translations' 40-odd UTF-8 bytes (no new ASCII
+        // byte) share class 0 rather than double it
+        assertThat(s.rowWidth()).isEqualTo(new SignatureScanner(ascii).rowWidth());
+        assertThat(scan(s, bytes("x\n第 12 行：23456 段错误\nbus: バスエラー\nОшибка шины\nsegmentation fault\n"
+                + "Segmentation Fault\n分段\nOut Of Memory\n")))
+                .containsExactly("seg@1", "bus@2", "bus@3", "seg@4", "seg@5", "oom@7");
+        // every bundled signature's literals: the translated ones fit in the row width of the ASCII alphabet
+        List<Signature> bundled = new ArrayList<>();
+        io.slurmwise.taxonomy.Taxonomy.load(null).kinds().forEach(k -> bundled.addAll(k.signatures()));
+        List<Signature> asciiOnly = bundled.stream().filter(g -> g.pattern().chars().allMatch(c -> c < 128)).toList();
+        assertThat(new SignatureScanner(bundled).rowWidth()).isEqualTo(new SignatureScanner(asciiOnly).rowWidth());
+    }
 }
