@@ -72,6 +72,8 @@ public final class Classifier {
     private volatile SignatureScanner scanner;
     /** Signatures tested only on the last non-blank line of each log. */
     private final List<Signature> lastLineSignatures = new ArrayList<>();
+    /** Per last-line signature, the literals one of which its match needs (lowercase), built on first use. */
+    private volatile List<List<String>> lastLineLiterals;
     private final Map<String, Set<String>> consequences = new HashMap<>();
     private final Map<RecordSignature, String> recordKinds = new java.util.concurrent.ConcurrentHashMap<>();
     /**
@@ -190,6 +192,8 @@ public final class Classifier {
         Map<Signature, Long> guardLine = guardOf.isEmpty() ? Map.of() : new IdentityHashMap<>();
         // refuted signature -> the last line that matched its unless_before regex
         Map<Signature, Long> refuterLine = refuterOf.isEmpty() ? Map.of() : new IdentityHashMap<>();
+        // a line that matches several signatures of one kind is tested against that kind's ignore list once
+        Map<String, Boolean> ignored = new HashMap<>();
         SignatureScanner.MatchSink sink = (sig, lineIndex, line) -> {
             Signature guarded = guardOf.get(sig);
             if (guarded != null) {
@@ -203,7 +207,8 @@ public final class Classifier {
             }
             FailureKind kind = taxonomy.kind(sig.kindId());
             // the one place where a kind's ignore list (benign noise) is applied, for every rule
-            if (sig.appliesTo(tail.stream()) && !kind.ignores(LineText.readable(line))) {
+            if (sig.appliesTo(tail.stream())
+                    && !ignored.computeIfAbsent(kind.id() + '\n' + line, k -> kind.ignores(LineText.readable(line)))) {
                 matches.add(new Match(sig, lineIndex, line));
             }
         };
@@ -257,8 +262,14 @@ public final class Classifier {
     private void scanLastLine(LogTail tail, LogTail.LastLine last, SignatureScanner.MatchSink sink) {
         // what the terminal showed last: a progress bar that \r overwrote is gone, colour codes are invisible
         String shown = LineText.shown(last.text());
+        String lowered = LineText.lowerAscii(shown);
+        List<List<String>> literals = lastLineLiterals();
         long lineIndex = -1;
-        for (Signature sig : lastLineSignatures) {
+        for (int i = 0; i < lastLineSignatures.size(); i++) {
+            Signature sig = lastLineSignatures.get(i);
+            if (!containsAny(lowered, literals.get(i))) {
+                continue; // the literal prefilter of the log scan, for the one line
+            }
             if (LineText.find(sig.regex(), shown, LineText.anchored(sig.pattern()))) {
                 if (lineIndex < 0) {
                     lineIndex = tail.lineIndexAt(last.offset());
@@ -266,6 +277,30 @@ public final class Classifier {
                 sink.match(sig, lineIndex, last.text());
             }
         }
+    }
+
+    private List<List<String>> lastLineLiterals() {
+        List<List<String>> l = lastLineLiterals;
+        if (l == null) {
+            l = lastLineSignatures.stream()
+                    .map(sig -> Literals.required(sig.pattern()).stream().map(LineText::lowerAscii).toList())
+                    .toList();
+            lastLineLiterals = l;
+        }
+        return l;
+    }
+
+    /** Whether {@code line} has one of {@code literals}; an empty list (no literal to require) lets every line by. */
+    private static boolean containsAny(String line, List<String> literals) {
+        if (literals.isEmpty()) {
+            return true;
+        }
+        for (String lit : literals) {
+            if (line.contains(lit)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -69,7 +69,6 @@ public final class SignatureScanner {
         // the alphabet is the bytes the literals have: a row per state that wide keeps the table small (a few MB for
         // thousands of literals, not 1 KB a state) and so in the cache while the scan reads it
         classOf = new int[256];
-        boolean[] high = new boolean[128]; // the UTF-8 bytes (0x80 and up) that literals of translated messages have
         int classes = 1;
         int bytesTotal = 0;
         for (Signature sig : this.signatures) {
@@ -78,9 +77,7 @@ public final class SignatureScanner {
                 byte[] lb = lit.getBytes(StandardCharsets.UTF_8);
                 for (byte b : lb) {
                     int f = FOLD[b & 0xff] & 0xff;
-                    if (f >= 0x80) {
-                        high[f - 0x80] = true; // placed below, in whatever room the ASCII classes leave
-                    } else if (classOf[f] == 0) {
+                    if (classOf[f] == 0) {
                         classOf[f] = classes++;
                     }
                 }
@@ -89,7 +86,6 @@ public final class SignatureScanner {
             }
             literalBytes.add(bytes);
         }
-        classes = placeHigh(high, classes);
         for (int b = 0; b < 256; b++) {
             classOf[b] = classOf[FOLD[b] & 0xff];
         }
@@ -449,36 +445,5 @@ public final class SignatureScanner {
             }
         }
         return to;
-    }
-
-    /** The transition table's row width: the byte classes, rounded up to a power of two. */
-    int rowWidth() {
-        return 1 << shift;
-    }
-
-    /**
-     * Gives the bytes above 0x7F that literals have (the UTF-8 of translated messages: ideographs, Cyrillic, accents)
-     * classes without widening the table: each its own class while the row width the ASCII classes round up to has
-     * room, else they share the room's classes (byte modulo the room), or class 0 with every byte no literal has when
-     * there is no room. A shared class only makes the prefilter pass more lines to the regex, which decides; it never
-     * drops one. Returns the number of classes.
-     */
-    private int placeHigh(boolean[] high, int classes) {
-        int count = 0;
-        for (boolean h : high) {
-            count += h ? 1 : 0;
-        }
-        if (count == 0) {
-            return classes;
-        }
-        int room = (1 << (32 - Integer.numberOfLeadingZeros(Math.max(1, classes - 1)))) - classes;
-        int next = 0;
-        for (int i = 0; i < high.length; i++) {
-            if (!high[i]) {
-                continue;
-            }
-            classOf[0x80 + i] = room <= 0 ? 0 : classes + (room >= count ? next++ : i % room);
-        }
-        return room <= 0 ? classes : classes + Math.min(room, count);
     }
 }
