@@ -66,8 +66,9 @@ public final class SignatureScanner {
         this.signatures = List.copyOf(signatures);
         List<Integer> alwaysList = new ArrayList<>();
         List<List<byte[]>> literalBytes = new ArrayList<>();
-        // the alphabet is the bytes the literals have: a row per state that wide keeps the table small (a few MB for
-        // thousands of literals, not 1 KB a state) and so in the cache while the scan reads it
+        // the alphabet is the bytes the literals have, each a class of its own (a UTF-8 byte of a translation too, so
+        // that no other text stands in for it), all other bytes one class: a row per state is only as wide as that
+        // (64 for ASCII literals, 256 once translations add their bytes), and the whole table stays smaller
         classOf = new int[256];
         int classes = 1;
         int bytesTotal = 0;
