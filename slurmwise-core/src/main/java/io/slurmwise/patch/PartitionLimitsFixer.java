@@ -6,15 +6,29 @@ import io.slurmwise.job.Partition;
 import io.slurmwise.job.SlurmTime;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code partition_limits}: the nearest request its partition can run, for a job asking for more than the partition
- * allows (it pends with PartitionTimeLimit for ever): {@code --time} down to the MaxTime, {@code --mem} down to what
- * one node has; the advice names the partitions that allow the original request.
+ * or one of its nodes has (it is refused, or pends with PartitionTimeLimit or PartitionConfig for ever): {@code
+ * --time} down to the MaxTime, {@code --mem} down to what one node has, tasks per node down to what one node's CPUs
+ * hold (with more nodes, so the job keeps its tasks); GPUs per node above what a node has, or a GPU type or GPUs the
+ * partition does not have, are said with the partitions that have them (a multi-node GPU job needs its launch line
+ * changed too, so that is no mechanical edit). The advice names the partitions that allow the original request.
  */
 final class PartitionLimitsFixer implements Fixer {
+
+    /** A GPU request per node: {@code gpu:a100:8}, {@code gpu:8}, {@code gpu} (one), {@code a100:8}, {@code 8}. */
+    private static final Pattern GRES_GPU = Pattern.compile("(?:^|,)gpu(?::([A-Za-z][\\w.-]*))?(?::(\\d+))?(?=$|,|\\()");
+    private static final Pattern GPUS_PER_NODE = Pattern.compile("^(?:([A-Za-z][\\w.-]*):)?(\\d+)$");
+    private static final Pattern COUNT = Pattern.compile("^\\d+$");
 
     @Override
     public String name() {
@@ -26,7 +40,7 @@ final class PartitionLimitsFixer implements Fixer {
         Step step = Step.none(s);
         Optional<Partition> part = cx.partition(s);
         if (part.isEmpty()) {
-            return step.advise("The partition's limits are unknown here: compare the request with `sinfo -o \"%P %l %m\"`"
+            return step.advise("The partition's limits are unknown here: compare the request with `sinfo -o \"%P %l %c %m %G\"`"
                     + " and `scontrol show partition <name>`.");
         }
         Partition p = part.get();
@@ -53,6 +67,138 @@ final class PartitionLimitsFixer implements Fixer {
                     "a " + p.name() + " node has " + p.memoryPerNode() + ", so a larger --mem per node can never be"
                             + " met there");
         }
-        return step;
+        step = cpusPerNode(step, p);
+        return gpusPerNode(cx, step, p);
+    }
+
+    /** Tasks per node times CPUs per task above a node's CPUs: fewer tasks per node on more nodes. */
+    private static Step cpusPerNode(Step step, Partition p) {
+        BatchScript s = step.script();
+        int cpus = p.cpusPerNode();
+        if (cpus <= 0) {
+            return step;
+        }
+        int perTask = count(s, "cpus-per-task").orElse(1);
+        OptionalInt perNode = count(s, "ntasks-per-node");
+        if (perTask > cpus) {
+            return step.advise("A " + p.name() + " node has " + cpus + " CPUs, so one task with --cpus-per-task=" + perTask
+                    + " can never be placed there (a task runs on one node): ask for at most " + cpus
+                    + " CPUs per task and more tasks, or a partition with larger nodes (`sinfo -o \"%P %c %m\"`).");
+        }
+        if (perNode.isEmpty() || perNode.getAsInt() * perTask <= cpus) {
+            return step;
+        }
+        int was = perNode.getAsInt();
+        int fit = cpus / perTask;
+        String per = perTask == 1 ? "" : " of " + perTask + " CPUs";
+        BatchScript next = s.withOption("ntasks-per-node", Integer.toString(fit));
+        String why = "a " + p.name() + " node has " + cpus + " CPUs, so " + was + " tasks" + per + " per node can never"
+                + " be placed there";
+        OptionalInt nodes = count(s, "nodes");
+        if (nodes.isPresent()) {
+            int tasks = nodes.getAsInt() * was;
+            int more = (tasks + fit - 1) / fit;
+            if (p.nodes() > 0 && more > p.nodes()) {
+                return step.advise(capitalised(why) + "; its " + tasks + " tasks would need " + more + " nodes at "
+                        + fit + " per node, and the partition has " + p.nodes() + ": ask for fewer tasks, or a"
+                        + " partition with more or larger nodes (`sinfo -o \"%P %D %c\"`).");
+            }
+            next = next.withOption("nodes", Integer.toString(more));
+            return step.change(next, "--ntasks-per-node=" + fit + " (was " + was + "), --nodes=" + more
+                    + " (was " + nodes.getAsInt() + ")", why + "; " + more + " nodes of " + fit + " keep its "
+                    + tasks + " tasks");
+        }
+        return step.change(next, "--ntasks-per-node=" + fit + " (was " + was + ")", why);
+    }
+
+    /** GPUs per node above what a node has, a GPU type it does not have, or GPUs in a partition without any. */
+    private static Step gpusPerNode(FixContext cx, Step step, Partition p) {
+        BatchScript s = step.script();
+        Optional<GpuAsk> asked = GpuAsk.of(s);
+        if (asked.isEmpty()) {
+            return step;
+        }
+        GpuAsk ask = asked.get();
+        Map<String, Integer> has = gpus(p.gres());
+        String request = ask.option();
+        if (has.isEmpty()) {
+            return step.advise("Partition " + p.name() + " has no GPUs, so " + request + " can never be met there: submit"
+                    + " to a partition with GPUs" + others(cx, p, ask.type(), 1) + ".");
+        }
+        int count = ask.type() == null ? has.values().stream().mapToInt(Integer::intValue).sum()
+                : has.getOrDefault(ask.type().toLowerCase(Locale.ROOT), 0);
+        if (count == 0) {
+            return step.advise("A " + p.name() + " node has " + p.gres() + " and no " + ask.type() + " GPUs, so " + request
+                    + " can never be met there: ask for a GPU type it has, or submit to a partition that has "
+                    + ask.type() + others(cx, p, ask.type(), ask.count()) + ".");
+        }
+        if (ask.count() <= count) {
+            return step;
+        }
+        String type = ask.type() == null ? "" : ask.type() + ":";
+        int nodes = (ask.count() + count - 1) / count;
+        return step.advise("A " + p.name() + " node has " + count + " GPUs (" + p.gres() + "), so " + ask.count()
+                + " per node (" + request + ") can never be met there: ask for at most " + count + " per node (the "
+                + ask.count() + " GPUs as `--nodes=" + nodes + "` with `--gres=gpu:" + type + count + "`, and one process"
+                + " per GPU on each node: `srun`, or torchrun with `--nnodes=" + nodes + "`), or submit to a partition"
+                + " whose nodes have " + ask.count() + others(cx, p, ask.type(), ask.count()) + ".");
+    }
+
+    /** ": name (gres), ..." for the other up partitions whose nodes have {@code n} GPUs ({@code type} or any). */
+    private static String others(FixContext cx, Partition p, String type, int n) {
+        List<String> fit = cx.partitions().stream()
+                .filter(o -> o.up() && !o.name().equals(p.name()))
+                .filter(o -> gpus(o.gres()).values().stream().mapToInt(Integer::intValue).sum() >= n)
+                .map(o -> o.name() + " (" + o.gres() + (type != null && !gpus(o.gres()).containsKey(type.toLowerCase(Locale.ROOT))
+                        ? "; adjust the GPU type" : "") + ")")
+                .toList();
+        return fit.isEmpty() ? " (none of this cluster's partitions has one)" : ": " + String.join(", ", fit);
+    }
+
+    /** GPUs per node by type ("" for untyped) of a sinfo GRES column such as {@code gpu:a100:4(S:0-1)}. */
+    static Map<String, Integer> gpus(String gres) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        if (gres == null) {
+            return out;
+        }
+        Matcher m = GRES_GPU.matcher(gres.strip());
+        while (m.find()) {
+            String type = m.group(1) == null ? "" : m.group(1).toLowerCase(Locale.ROOT);
+            out.merge(type, m.group(2) == null ? 1 : Integer.parseInt(m.group(2)), Integer::sum);
+        }
+        return out;
+    }
+
+    private static OptionalInt count(BatchScript s, String option) {
+        return s.option(option).map(BatchScript.Option::value).filter(v -> v != null && COUNT.matcher(v.strip()).matches())
+                .map(v -> OptionalInt.of(Integer.parseInt(v.strip()))).orElse(OptionalInt.empty());
+    }
+
+    private static String capitalised(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /** The GPUs one node is asked for, from {@code --gres=gpu[:type][:n]} or {@code --gpus-per-node=[type:]n}. */
+    record GpuAsk(String type, int count, String option) {
+
+        static Optional<GpuAsk> of(BatchScript s) {
+            Optional<BatchScript.Option> perNode = s.option("gpus-per-node");
+            if (perNode.isPresent() && perNode.get().value() != null) {
+                Matcher m = GPUS_PER_NODE.matcher(perNode.get().value().strip());
+                if (m.matches()) {
+                    return Optional.of(new GpuAsk(m.group(1), Integer.parseInt(m.group(2)),
+                            "--gpus-per-node=" + perNode.get().value().strip()));
+                }
+            }
+            Optional<BatchScript.Option> gres = s.option("gres");
+            if (gres.isPresent() && gres.get().value() != null) {
+                Matcher m = GRES_GPU.matcher(gres.get().value().strip());
+                if (m.find()) {
+                    return Optional.of(new GpuAsk(m.group(1), m.group(2) == null ? 1 : Integer.parseInt(m.group(2)),
+                            "--gres=" + gres.get().value().strip()));
+                }
+            }
+            return Optional.empty();
+        }
     }
 }

@@ -118,4 +118,34 @@ class FixersTest {
         assertThat(waiting.optPatch()).isEmpty();
     }
 
+    /** 1056 asks for 192 tasks per node of partition cpu, whose nodes have 128 CPUs: PartitionConfig for ever. */
+    @Test
+    void tasksPerNodeAboveANodesCpusBecomeMoreNodesKeepingTheTasks() {
+        var pending = ((Diagnosis.StatusOnly) PatchSuggesterTest.SW.diagnose("1056")).optPending().orElseThrow();
+        Patch.Suggested s = (Patch.Suggested) pending.optPatch().orElseThrow();
+        assertThat(s.diff()).contains("+#SBATCH --ntasks-per-node=128").contains("+#SBATCH --nodes=12");
+        assertThat(s.changes().get(0).what()).isEqualTo("--ntasks-per-node=128 (was 192), --nodes=12 (was 8)");
+        assertThat(s.changes().get(0).why()).contains("128 CPUs").contains("1536 tasks");
+    }
+
+    /** 1040 asks for gpu:a100:8 on one node of gpuA100x4 (4 per node): said, with the partition that has 8. */
+    @Test
+    void gpusPerNodeAboveANodesGpusAreSaidWithThePartitionsThatHaveThem() {
+        Patch p = PatchSuggesterTest.failed("1040").patch();
+        String advice = String.join(" ", p.advice());
+        assertThat(advice).contains("A gpuA100x4 node has 4 GPUs (gpu:a100:4), so 8 per node (--gres=gpu:a100:8)")
+                .contains("`--nodes=2` with `--gres=gpu:a100:4`").contains("gpuH100x8 (gpu:h100:8; adjust the GPU type)");
+        assertThat(p.changes()).isEmpty();
+    }
+
+    @Test
+    void gpusPerNodeOfASinfoGresColumn() {
+        assertThat(PartitionLimitsFixer.gpus("gpu:a100:4(S:0-1)")).containsEntry("a100", 4).hasSize(1);
+        assertThat(PartitionLimitsFixer.gpus("gpu:4")).containsEntry("", 4);
+        assertThat(PartitionLimitsFixer.gpus("gpu:a100:2,gpu:v100:2,shard:8")).containsEntry("a100", 2)
+                .containsEntry("v100", 2).hasSize(2);
+        assertThat(PartitionLimitsFixer.gpus("")).isEmpty();
+        assertThat(PartitionLimitsFixer.gpus("mps:100")).isEmpty();
+    }
+
 }
