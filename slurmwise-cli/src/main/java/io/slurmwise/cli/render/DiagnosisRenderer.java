@@ -350,6 +350,31 @@ public final class DiagnosisRenderer {
         }
     }
 
+    /** Longest code block shown inline in the compact view; a longer one shows its first command and an ellipsis. */
+    private static final int INLINE_CODE = 80;
+
+    /**
+     * A fix item on one line: each fenced code block becomes inline code of its commands (shebang, comments and blank
+     * lines left out, joined by {@code ; }), or its first command and an ellipsis when that would be long, so the
+     * sentence around it still reads ("start the batch script with `set -euo pipefail; set -x` so ...").
+     */
+    static String compactItem(String item) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?s)```[^\n]*\n?(.*?)(```|$)").matcher(item);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            List<String> cmds = m.group(1).lines().map(String::strip)
+                    .filter(l -> !l.isEmpty() && !(l.startsWith("#") && !l.startsWith("#SBATCH")))
+                    .toList();
+            String code = String.join("; ", cmds);
+            if (code.length() > INLINE_CODE && !cmds.isEmpty()) {
+                code = cmds.get(0) + (cmds.size() > 1 ? "; …" : "");
+            }
+            m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(code.isEmpty() ? " " : " `" + code + "` "));
+        }
+        m.appendTail(out);
+        return out.toString().replaceAll("\\s+", " ").replaceAll(" ([,.;:])", "$1").strip();
+    }
+
     /**
      * The first items of the best Fixes section, each in at most two lines (code blocks left to --full), with
      * where the rest is.
@@ -365,7 +390,7 @@ public final class DiagnosisRenderer {
         }
         panel.heading("Fixes " + style.dim("(" + best.kindId() + "; all of them: slurmwise kb show " + best.kindId() + ")"));
         for (int i = 0; i < Math.min(COMPACT_FIXES, items.size()); i++) {
-            String text = items.get(i).replaceAll("(?s)```.*?(```|$)", " ").replaceAll("\\s+", " ").strip();
+            String text = compactItem(items.get(i));
             panel.item((i + 1) + ".", Panel.truncateLines(text, style.width() - 9, COMPACT_FIX_LINES, ""));
         }
     }

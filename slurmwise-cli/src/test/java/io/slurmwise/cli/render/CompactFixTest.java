@@ -1,0 +1,46 @@
+package io.slurmwise.cli.render;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The compact view's one-line fix items: a code block must not leave a sentence with a hole in it. */
+class CompactFixTest {
+
+    @Test
+    void aShortCodeBlockIsShownInlineWithoutShebangOrComments() {
+        String item = """
+                Make failures visible: start the batch script with
+                   ```
+                   #!/bin/bash
+                   set -euo pipefail
+                   # show each command
+                   set -x
+                   ```
+                   so the failing command and its exit code appear in the log.""";
+        assertThat(DiagnosisRenderer.compactItem(item)).isEqualTo("Make failures visible: start the batch script with "
+                + "`set -euo pipefail; set -x` so the failing command and its exit code appear in the log.");
+    }
+
+    @Test
+    void aLongCodeBlockShowsItsFirstCommandAndAnEllipsis() {
+        String item = """
+                Activate the environment explicitly in the batch script:
+                   ```bash
+                   source ~/miniconda3/etc/profile.d/conda.sh
+                   conda activate myenv
+                   export PYTHONNOUSERSITE=1
+                   ```
+                   or `source /path/to/venv/bin/activate`.""";
+        assertThat(DiagnosisRenderer.compactItem(item)).isEqualTo("Activate the environment explicitly in the batch "
+                + "script: `source ~/miniconda3/etc/profile.d/conda.sh; …` or `source /path/to/venv/bin/activate`.");
+    }
+
+    @Test
+    void sbatchLinesAreKeptAndAnItemWithoutCodeIsOnlyJoined() {
+        assertThat(DiagnosisRenderer.compactItem("Ask for it:\n```\n#SBATCH --requeue\n```\nthen resubmit."))
+                .isEqualTo("Ask for it: `#SBATCH --requeue` then resubmit.");
+        assertThat(DiagnosisRenderer.compactItem("Raise `--mem`\n   to twice the peak.")).isEqualTo("Raise `--mem` to twice the peak.");
+        assertThat(DiagnosisRenderer.compactItem("An open block\n```\nmake -j4")).isEqualTo("An open block `make -j4`");
+    }
+}
