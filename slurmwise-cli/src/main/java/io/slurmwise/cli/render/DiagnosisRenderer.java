@@ -14,6 +14,8 @@ import io.slurmwise.taxonomy.Note;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Terminal panels for diagnoses and findings. The default panel puts the fix first and fits a screen: the cause,
@@ -352,6 +354,8 @@ public final class DiagnosisRenderer {
 
     /** Longest code block shown inline in the compact view; a longer one shows its first command and an ellipsis. */
     private static final int INLINE_CODE = 80;
+    /** A fenced code block (its info string dropped), or an unclosed one running to the item's end. */
+    private static final Pattern FENCED = Pattern.compile("(?s)```[^\n]*\n?(.*?)(```|$)");
 
     /**
      * A fix item on one line: each fenced code block becomes inline code of its commands (shebang, comments and blank
@@ -359,7 +363,7 @@ public final class DiagnosisRenderer {
      * sentence around it still reads ("start the batch script with `set -euo pipefail; set -x` so ...").
      */
     static String compactItem(String item) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?s)```[^\n]*\n?(.*?)(```|$)").matcher(item);
+        Matcher m = FENCED.matcher(item);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
             List<String> cmds = m.group(1).lines().map(String::strip)
@@ -369,14 +373,15 @@ public final class DiagnosisRenderer {
             if (code.length() > INLINE_CODE && !cmds.isEmpty()) {
                 code = cmds.get(0) + (cmds.size() > 1 ? "; …" : "");
             }
-            m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(code.isEmpty() ? " " : " `" + code + "` "));
+            m.appendReplacement(out, Matcher.quoteReplacement(code.isEmpty() ? " " : " `" + code + "` "));
         }
         m.appendTail(out);
         return out.toString().replaceAll("\\s+", " ").replaceAll(" ([,.;:])", "$1").strip();
     }
 
     /**
-     * The first items of the best Fixes section, each in at most two lines (code blocks left to --full), with
+     * The first items of the best Fixes section, each in at most two lines (code blocks as inline commands, whole with
+     * --full), with
      * where the rest is.
      */
     private void addTopFixes(Panel panel, List<FixNote> fixes) {
