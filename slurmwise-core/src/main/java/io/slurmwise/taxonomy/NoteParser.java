@@ -28,7 +28,7 @@ import java.util.Set;
 public final class NoteParser {
 
     private static final Set<String> FIELDS = Set.of("id", "title", "category", "parent", "sacct_states",
-            "exit_signals", "pending_reasons", "explains", "signatures", "ignore", "checks", "fixers");
+            "exit_signals", "wrapper_status", "pending_reasons", "explains", "signatures", "ignore", "checks", "fixers");
     private static final Set<String> SIGNATURE_FIELDS = Set.of("pattern", "weight", "stream", "last_line", "unless_after", "unless_before");
     private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[a-z][a-z0-9_]{0,63}");
 
@@ -77,6 +77,9 @@ public final class NoteParser {
         String parent = null;
         Set<JobState> states = new LinkedHashSet<>();
         Set<Integer> signals = new LinkedHashSet<>();
+        Set<Integer> wrapperStatuses = new LinkedHashSet<>();
+        Double wrapperWeight = null;
+        int wrapperLine = 0;
         List<Pattern> pending = new ArrayList<>();
         Set<String> explains = new LinkedHashSet<>();
         List<RawSignature> signatures = new ArrayList<>();
@@ -136,6 +139,10 @@ public final class NoteParser {
                         }
                     }
                 }
+                case "wrapper_status" -> {
+                    wrapperLine = line(t.getKeyNode());
+                    wrapperWeight = wrapperStatus(v, wrapperStatuses);
+                }
                 case "pending_reasons" -> {
                     for (Node n : list(v, key)) {
                         pending.add(regex(n));
@@ -189,6 +196,13 @@ public final class NoteParser {
         for (RawSignature r : signatures) {
             sigs.add(new Signature(id, r.pattern, r.regex, r.weight, r.stream, r.lastLine, r.unlessAfter, r.unlessBefore));
         }
+        if (wrapperWeight != null) {
+            Set<Integer> statuses = WrapperStatus.statuses(wrapperStatuses, signals);
+            if (statuses.isEmpty()) {
+                throw error(wrapperLine, "wrapper_status has no status: give 'statuses' or the kind's exit_signals");
+            }
+            sigs.add(WrapperStatus.signature(id, statuses, wrapperWeight));
+        }
         Note note = new Note(id, title, sections(body), source);
         for (NoteSection s : note.sections()) {
             List<String> unknown = Placeholders.unknownNames(s.template());
@@ -228,17 +242,7 @@ public final class NoteParser {
                     pattern = scalar(v, "pattern");
                     regex = regex(v);
                 }
-                case "weight" -> {
-                    String w = scalar(v, "weight");
-                    try {
-                        weight = Double.parseDouble(w);
-                    } catch (NumberFormatException e) {
-                        weight = Double.NaN;
-                    }
-                    if (!(weight > 0 && weight <= 1)) {
-                        throw error(line(v), "weight '" + w + "' must be a number in (0, 1]");
-                    }
-                }
+                case "weight" -> weight = weight(v);
                 case "stream" -> {
                     String s = scalar(v, "stream");
                     stream = switch (s) {
@@ -270,6 +274,57 @@ public final class NoteParser {
             throw error(line(n), "a signature needs both 'pattern' and 'weight'");
         }
         return new RawSignature(pattern, regex, weight, stream, lastLine, unlessAfter, unlessBefore);
+    }
+
+    /** Reads {@code wrapper_status: {statuses: [..], weight: w}} into {@code statuses}; returns the weight. */
+    private double wrapperStatus(Node n, Set<Integer> statuses) {
+        if (!(n instanceof MappingNode m)) {
+            throw error(line(n), "wrapper_status must be a mapping with 'weight' and, optionally, 'statuses'");
+        }
+        Double weight = null;
+        for (NodeTuple t : m.getValue()) {
+            String key = scalar(t.getKeyNode(), "field name");
+            Node v = t.getValueNode();
+            switch (key) {
+                case "weight" -> weight = weight(v);
+                case "statuses" -> {
+                    for (Node s : list(v, key)) {
+                        String x = scalar(s, "status");
+                        int status;
+                        try {
+                            status = Integer.parseInt(x);
+                        } catch (NumberFormatException e) {
+                            status = -1;
+                        }
+                        if (status < WrapperStatus.MIN || status > WrapperStatus.MAX) {
+                            throw error(line(s), "exit status '" + x + "' must be a number " + WrapperStatus.MIN + ".."
+                                    + WrapperStatus.MAX);
+                        }
+                        statuses.add(status);
+                    }
+                }
+                default -> throw error(line(t.getKeyNode()), "unknown wrapper_status field '" + key
+                        + "'; allowed: statuses, weight");
+            }
+        }
+        if (weight == null) {
+            throw error(line(n), "wrapper_status needs a 'weight'");
+        }
+        return weight;
+    }
+
+    private double weight(Node v) {
+        String w = scalar(v, "weight");
+        double weight;
+        try {
+            weight = Double.parseDouble(w);
+        } catch (NumberFormatException e) {
+            weight = Double.NaN;
+        }
+        if (!(weight > 0 && weight <= 1)) {
+            throw error(line(v), "weight '" + w + "' must be a number in (0, 1]");
+        }
+        return weight;
     }
 
     private Pattern regex(Node n) {

@@ -116,4 +116,31 @@ class NoteParserTest {
         assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("explains: []", "explains: []\nid: again")))
                 .hasMessageContaining("field 'id' appears twice");
     }
+
+    @Test
+    void wrapperStatusBecomesOneSignatureOfTheOwnStatusesAndThe128PlusNOfTheExitSignals() {
+        FailureKind k = NoteParser.parse("x.md", GOOD.replace("explains: []",
+                "exit_signals: [11, 6]\nwrapper_status:\n  statuses: [70]\n  weight: 0.6\nexplains: []"));
+        assertThat(k.signatures()).hasSize(3);
+        Signature s = k.signatures().get(2);
+        assertThat(s.weight()).isEqualTo(0.6);
+        assertThat(s.pattern()).isEqualTo(WrapperStatus.pattern(java.util.Set.of(70, 134, 139)));
+        assertThat(s.regex().matcher("Command 'x' returned non-zero exit status 139.").find()).isTrue();
+        assertThat(s.regex().matcher("terminated with an error exit status (70)").find()).isTrue();
+        assertThat(s.regex().matcher("terminated with an error exit status (1)").find()).isFalse();
+    }
+
+    @Test
+    void wrapperStatusErrorsSayWhatToFix() {
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("explains: []", "wrapper_status:\n  weight: 0.5\nexplains: []")))
+                .hasMessageStartingWith("x.md:6: wrapper_status has no status");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("explains: []", "wrapper_status:\n  statuses: [127]\nexplains: []")))
+                .hasMessageContaining("wrapper_status needs a 'weight'");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("explains: []", "wrapper_status:\n  statuses: [300]\n  weight: 0.5\nexplains: []")))
+                .hasMessageContaining("exit status '300' must be a number 1..255");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("explains: []", "wrapper_status:\n  status: [127]\n  weight: 0.5\nexplains: []")))
+                .hasMessageContaining("unknown wrapper_status field 'status'; allowed: statuses, weight");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("explains: []", "wrapper_status: [127]\nexplains: []")))
+                .hasMessageContaining("wrapper_status must be a mapping");
+    }
 }

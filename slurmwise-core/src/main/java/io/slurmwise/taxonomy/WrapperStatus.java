@@ -1,0 +1,63 @@
+package io.slurmwise.taxonomy;
+
+import com.google.re2j.Pattern;
+
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * A child's exit status as the programs that wrap a job's commands report it in their own words. A note's
+ * {@code wrapper_status} field turns the statuses that stand for its kind into one signature of this shape, so
+ * the wording of the wrappers lives here once and a note says only which statuses are its and how much they weigh.
+ *
+ * <p>A shell reports a command it did not find as 127 and a command it could not execute as 126 (POSIX, "Exit
+ * Status for Commands"), and a child killed by signal N as 128+N. The wrappers pass the number on:
+ * <ul>
+ *   <li>Nextflow (TaskProcessor): {@code Process `X` terminated with an error exit status (139)};</li>
+ *   <li>Python's subprocess (Lib/subprocess.py, CalledProcessError): {@code Command '...' returned non-zero exit
+ *       status 127.};</li>
+ *   <li>batchtools and other R and shell tools: {@code (exit code 127)}, {@code exited with code 127},
+ *       {@code exit with exit code 134};</li>
+ *   <li>Cromwell (KnownJobFailureException.scala, WrongReturnCode): {@code Job wf.x:NA:1 exited with return code
+ *       137 which has not been declared as a valid return code.}</li>
+ * </ul>
+ * The same number can be a program's own choice of exit code, so a note gives such a line a weak weight.
+ */
+public final class WrapperStatus {
+
+    private WrapperStatus() {
+    }
+
+    /** The smallest and largest status a wrapper can report (an 8-bit exit status, 0 being success). */
+    public static final int MIN = 1;
+    public static final int MAX = 255;
+
+    /** The statuses that stand for a kind: its own ones and 128+N for each of its exit signals. */
+    public static Set<Integer> statuses(Set<Integer> own, Set<Integer> exitSignals) {
+        Set<Integer> all = new TreeSet<>(own);
+        for (int s : exitSignals) {
+            all.add(128 + s);
+        }
+        return all;
+    }
+
+    /** The regex (RE2, case-insensitive) that matches a wrapper's report of one of these statuses. */
+    public static String pattern(Set<Integer> statuses) {
+        if (statuses.isEmpty()) {
+            throw new IllegalArgumentException("no statuses");
+        }
+        String s = "(?:" + new TreeSet<>(statuses).stream().map(String::valueOf).collect(Collectors.joining("|")) + ")";
+        return "(?i)terminated with an error exit status \\(" + s + "\\)"
+                + "|returned non-zero exit status " + s + "\\b"
+                + "|\\(exit code " + s + "\\)"
+                + "|\\bexit(?:ed)? with (?:exit )?code " + s + "\\b"
+                + "|exited with return code " + s + " which";
+    }
+
+    /** One signature of {@code kindId} for a wrapper's report of one of these statuses. */
+    public static Signature signature(String kindId, Set<Integer> statuses, double weight) {
+        String p = pattern(statuses);
+        return new Signature(kindId, p, Pattern.compile(p), weight, null);
+    }
+}

@@ -1,0 +1,38 @@
+package io.slurmwise.taxonomy;
+
+import com.google.re2j.Pattern;
+import org.junit.jupiter.api.Test;
+
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class WrapperStatusTest {
+
+    private static final Pattern P = Pattern.compile(WrapperStatus.pattern(Set.of(127, 139)));
+
+    @Test
+    void eachWrappersWordingOfTheStatusMatches() {
+        assertThat(P.matcher("Process `fastqc (1)` terminated with an error exit status (127)").find()).isTrue();
+        assertThat(P.matcher("subprocess.CalledProcessError: Command 'samtools index x.bam' returned non-zero exit status 139.").find()).isTrue();
+        assertThat(P.matcher("Error: Listing of jobs failed (exit code 127);").find()).isTrue();
+        assertThat(P.matcher("worker exited with code 139").find()).isTrue();
+        assertThat(P.matcher("Process finished: EXIT WITH EXIT CODE 127").find()).isTrue();
+        assertThat(P.matcher("Job wf.align:NA:1 exited with return code 139 which has not been declared as a valid return code.").find()).isTrue();
+    }
+
+    @Test
+    void otherStatusesAndLongerNumbersDoNot() {
+        assertThat(P.matcher("terminated with an error exit status (1)").find()).isFalse();
+        assertThat(P.matcher("returned non-zero exit status 1270.").find()).isFalse();
+        assertThat(P.matcher("exited with code 13").find()).isFalse();
+        assertThat(P.matcher("(exit code 1390)").find()).isFalse();
+    }
+
+    @Test
+    void statusesAreTheOwnOnesAndThe128PlusNOfTheSignals() {
+        assertThat(WrapperStatus.statuses(Set.of(127), Set.of(9, 11))).containsExactly(127, 137, 139);
+        assertThatThrownBy(() -> WrapperStatus.pattern(Set.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+}
