@@ -194,6 +194,21 @@ class CliTest {
     }
 
     @Test
+    void anUnknownLogSaysWhereToReadFirstAndCallsItNoEvidence(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("slurm-78.err");
+        Files.writeString(log, "loading index\nError: Encountered internal HISAT2 exception (#1)\n(ERR): hisat2-align exited with value 1\n");
+        Result r = run("classify", log.toString(), "--no-color");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("no failure recognised").contains("Read first").contains("stderr:3")
+                .contains("Start reading at stderr:2").doesNotContain("Evidence");
+        Result j = run("classify", log.toString(), "--json");
+        assertThat(j.json().at("/finding/kind").asText()).isEqualTo("unknown");
+        assertThat(j.json().at("/finding/evidence").size()).isZero();
+        assertThat(j.json().at("/finding/leads/1/text").asText()).isEqualTo("(ERR): hisat2-align exited with value 1");
+        assertThat(j.json().at("/finding/leads/1/line").asLong()).isEqualTo(3);
+    }
+
+    @Test
     void jobsJsonTimesKeepTheirSecondsOnARealExport() throws IOException {
         // hb-jobinfo's job 7946767 ended at 2024-04-05T11:42:00: JSON said "2024-04-05T11:42"
         String dir = java.nio.file.Path.of("..", "slurmwise-core", "src", "test", "resources", "peers", "hb-jobinfo")

@@ -167,7 +167,12 @@ public final class Classifier {
             ended |= scanLog(tail, scores);
         }
         accountingEvidence(facts == null ? JobFacts.NONE : facts, scores, ended);
-        return decide(facts == null ? JobFacts.NONE : facts, scores);
+        Finding f = decide(facts == null ? JobFacts.NONE : facts, scores);
+        if (f.isUnknown() && !logs.isEmpty()) {
+            // no rule decided: say where a reader should look first (never a cause)
+            return new Finding(f.kind(), f.confidence(), f.evidence(), f.others(), Leads.of(logs));
+        }
+        return f;
     }
 
     /** Classifies a single text as one log (stdout and stderr together). */

@@ -9,8 +9,11 @@ import java.util.List;
  * Always produced by rules; an explainer may reword it but never changes the kind.
  *
  * @param confidence 0..1; for {@code unknown} it is how sure we are that no known kind applies
+ * @param leads      for {@code unknown} only, where a reader should look first: the last log lines that read like an
+ *                   error (or the line a log ends with); never evidence, and empty for a known kind
  */
-public record Finding(FailureKind kind, double confidence, List<Evidence> evidence, List<KindScore> others) {
+public record Finding(FailureKind kind, double confidence, List<Evidence> evidence, List<KindScore> others,
+                      List<Evidence> leads) {
 
     /** A kind that was also seen, with its score after root-cause resolution. */
     public record KindScore(String kindId, double score) {
@@ -19,6 +22,12 @@ public record Finding(FailureKind kind, double confidence, List<Evidence> eviden
     public Finding {
         evidence = List.copyOf(evidence);
         others = List.copyOf(others);
+        leads = List.copyOf(leads);
+    }
+
+    /** A finding without leads (a known kind, or a record without logs). */
+    public Finding(FailureKind kind, double confidence, List<Evidence> evidence, List<KindScore> others) {
+        this(kind, confidence, evidence, others, List.of());
     }
 
     public String kindId() {

@@ -20,7 +20,15 @@ public final class TemplateExplainer implements Explainer {
                 sb.append(" for job ").append(job.id()).append(" (").append(job.status()).append(", exit ")
                         .append(job.exitCode() == null ? "?" : job.exitCode()).append(')');
             }
-            sb.append(". Read the end of its stderr and stdout, and check the job's exit code and resources.");
+            // the earliest of the lines to read first: the others follow it in the log
+            Evidence lead = finding.leads().isEmpty() ? null : finding.leads().get(0);
+            if (lead != null) {
+                sb.append(". Start reading at ").append(lead.location()).append(": \"").append(lead.text())
+                        .append(lead.text().endsWith(".") ? "\"" : ".\"");
+                sb.append(" No note knows that message: check the job's exit code and resources too.");
+            } else {
+                sb.append(". Read the end of its stderr and stdout, and check the job's exit code and resources.");
+            }
             return new Explanation(sb.toString(), "template");
         }
         sb.append(finding.kind().title()).append(" (").append(finding.kindId()).append(", confidence ")

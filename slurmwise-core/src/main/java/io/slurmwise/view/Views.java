@@ -74,6 +74,8 @@ public final class Views {
         m.put("source", f.source());
         m.put("evidence", f.evidence().stream().map(Views::evidence).toList());
         m.put("others", f.others().stream().map(o -> pair("kind", o.kindId(), "score", o.score())).toList());
+        // unknown only: the lines to read first, never evidence
+        m.put("leads", f.leads().stream().map(Views::evidence).toList());
         return m;
     }
 

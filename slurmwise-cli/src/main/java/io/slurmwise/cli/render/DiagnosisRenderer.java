@@ -254,6 +254,12 @@ public final class DiagnosisRenderer {
                 }
             }
         }
+        if (!f.leads().isEmpty()) {
+            // no rule decided: where to start reading, said as such (these lines are not evidence of a cause)
+            panel.heading("Read first");
+            f.leads().forEach(e -> panel.item(style.dim(pad(TerminalText.line(e.location()))),
+                    full ? TerminalText.line(e.text()) : Panel.truncateLines(TerminalText.line(e.text()), style.width() - 19, 1, "")));
+        }
         if (full && !f.others().isEmpty()) {
             panel.row("Also seen", String.join(", ", f.others().stream()
                     .map(o -> o.kindId() + String.format(Locale.ROOT, " (%.2f)", o.score())).toList()));

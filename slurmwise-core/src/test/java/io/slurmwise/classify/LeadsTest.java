@@ -1,0 +1,70 @@
+package io.slurmwise.classify;
+
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.diagnose.TemplateExplainer;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** An unknown finding says where to read first, and never calls those lines evidence. */
+class LeadsTest {
+
+    private static final Classifier C = ClassifierTest.CLASSIFIER;
+
+    private static Finding classify(LogTail... logs) {
+        return C.classify(JobFacts.NONE, List.of(logs));
+    }
+
+    @Test
+    void anUnknownFindingLeadsToTheLastLinesThatReadLikeAnError() {
+        Finding f = classify(LogTail.of(LogStream.STDERR, "job.err", """
+                loading index
+                Error reading _plen[] array: 0, 112320
+                Error: Encountered internal HISAT2 exception (#1)
+                Command: hisat2-align-s --wrapper basic-0 -p 31
+                (ERR): hisat2-align exited with value 1
+                """));
+        assertThat(f.isUnknown()).isTrue();
+        assertThat(f.evidence()).isEmpty();
+        assertThat(f.leads()).extracting(Evidence::location).containsExactly("stderr:2", "stderr:3", "stderr:5");
+        assertThat(f.leads()).allSatisfy(e -> assertThat(e.weight()).isZero());
+        assertThat(new TemplateExplainer().explain(null, f, List.of()).text())
+                .contains("Start reading at stderr:2: \"Error reading _plen[] array: 0, 112320.\"");
+    }
+
+    @Test
+    void atMostThreeLinesStderrFirstRepeatsOnceAndColourGone() {
+        Finding f = classify(
+                LogTail.of(LogStream.STDOUT, "job.out", "step 1\nstep 2 failed, retrying\n"),
+                LogTail.of(LogStream.STDERR, "job.err",
+                        "\u001b[31mERROR\u001b[0m: bad header in sample.dat\nwarning: x\nERROR: bad header in sample.dat\n"
+                                + "fatal: giving up\n"));
+        // a warning has no error word; the repeated line counts once, where it last appears
+        assertThat(f.leads()).extracting(Evidence::text)
+                .containsExactly("ERROR: bad header in sample.dat", "fatal: giving up", "step 2 failed, retrying");
+        assertThat(f.leads()).extracting(Evidence::location).containsExactly("stderr:3", "stderr:4", "stdout:2");
+    }
+
+    @Test
+    void aLogWithoutErrorWordsLeadsToItsLastLine() {
+        Finding f = classify(LogTail.of(LogStream.STDOUT, "job.out", "Archived/Failed\nclamr--CANCELED\nffmpeg--DEP_FAIL\n\n"));
+        // "Failed" is an error word; "DEP_FAIL" is one identifier, not the word
+        assertThat(f.leads()).extracting(Evidence::text).containsExactly("Archived/Failed");
+        Finding quiet = classify(LogTail.of(LogStream.STDOUT, "job.out", "epoch 1\nepoch 2\n  \n"));
+        assertThat(quiet.leads()).extracting(Evidence::location).containsExactly("stdout:2");
+        assertThat(quiet.leads().get(0).text()).isEqualTo("epoch 2");
+    }
+
+    @Test
+    void aKnownKindAndAnEmptyLogHaveNoLeads() {
+        Finding oom = classify(LogTail.of(LogStream.STDERR, "job.err",
+                "slurmstepd: error: Detected 1 oom_kill event in StepId=7.batch. Some of the step tasks have been OOM Killed.\n"));
+        assertThat(oom.isUnknown()).isFalse();
+        assertThat(oom.leads()).isEmpty();
+        assertThat(classify(LogTail.of(LogStream.STDERR, "job.err", "")).leads()).isEmpty();
+        assertThat(C.classify(JobFacts.NONE, List.of()).leads()).isEmpty();
+    }
+}
