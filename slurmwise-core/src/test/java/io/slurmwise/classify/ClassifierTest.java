@@ -281,4 +281,14 @@ class ClassifierTest {
         assertThat(c.classifyText(JobFacts.NONE, "dry run: reaper killed pid 1\n").kindId()).isEqualTo("unknown");
         assertThat(c.classifyText(JobFacts.NONE, "x\ndry run: reaped").kindId()).isEqualTo("unknown");
     }
+
+    @Test
+    void aShebangEndingInACarriageReturnIsAMissingInterpreterAsTheFileOrTheTerminalShowsIt() {
+        // the file holds the \r; a terminal that returned to the line's start shows only what followed it
+        assertThat(classify(JobFacts.NONE, "/usr/bin/env: 'bash\r': No such file or directory\n").kindId()).isEqualTo("file_not_found");
+        assertThat(classify(JobFacts.NONE, "': No such file or directory\n").kindId()).isEqualTo("file_not_found");
+        assertThat(classify(JobFacts.NONE, ": No such file or directory\n").kindId()).isEqualTo("file_not_found");
+        // a file named in the line stays the weak, generic ENOENT
+        assertThat(classify(JobFacts.NONE, "input.dat: No such file or directory\n").isUnknown()).isTrue();
+    }
 }
