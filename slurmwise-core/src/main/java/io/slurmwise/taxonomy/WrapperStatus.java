@@ -47,11 +47,17 @@ public final class WrapperStatus {
         if (statuses.isEmpty()) {
             throw new IllegalArgumentException("no statuses");
         }
-        String s = "(?:" + new TreeSet<>(statuses).stream().map(String::valueOf).collect(Collectors.joining("|")) + ")";
+        TreeSet<Integer> sorted = new TreeSet<>(statuses);
+        String s = sorted.size() == 1 ? String.valueOf(sorted.first())
+                : "(?:" + sorted.stream().map(String::valueOf).collect(Collectors.joining("|")) + ")";
+        // the generic wording's only long literal is the number's ("code 139"): one alternative per status keeps it,
+        // so the scanner's literal prefilter sends only lines with that number to the regex, not every " with "
+        String generic = sorted.stream().map(n -> "|\\bexit(?:ed)? with (?:exit )?code " + n + "\\b")
+                .collect(Collectors.joining());
         return "(?i)terminated with an error exit status \\(" + s + "\\)"
                 + "|returned non-zero exit status " + s + "\\b"
                 + "|\\(exit code " + s + "\\)"
-                + "|\\bexit(?:ed)? with (?:exit )?code " + s + "\\b"
+                + generic
                 + "|exited with return code " + s + " which";
     }
 

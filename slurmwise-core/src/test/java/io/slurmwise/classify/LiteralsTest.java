@@ -114,4 +114,11 @@ class LiteralsTest {
         assertThat(Literals.required("中止|Abandon")).containsExactly("中止", "abandon");
         assertThat(Literals.required("ab|Abandon")).isEmpty();
     }
+
+    @Test
+    void aWrappersExitStatusIsPrefilteredOnItsNumberNotOnACommonWord() {
+        List<String> lits = Literals.required(io.slurmwise.taxonomy.WrapperStatus.pattern(java.util.Set.of(139, 134)));
+        assertThat(lits).contains("code 134", "code 139", "returned non-zero exit status ")
+                .noneMatch(l -> l.strip().equals("with") || l.length() < 8);
+    }
 }

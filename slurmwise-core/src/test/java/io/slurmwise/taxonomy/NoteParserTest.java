@@ -125,6 +125,7 @@ class NoteParserTest {
         Signature s = k.signatures().get(2);
         assertThat(s.weight()).isEqualTo(0.6);
         assertThat(s.pattern()).isEqualTo(WrapperStatus.pattern(java.util.Set.of(70, 134, 139)));
+        assertThat(s.pattern()).contains("code 134\\b|").contains("code 139\\b|");
         assertThat(s.regex().matcher("Command 'x' returned non-zero exit status 139.").find()).isTrue();
         assertThat(s.regex().matcher("terminated with an error exit status (70)").find()).isTrue();
         assertThat(s.regex().matcher("terminated with an error exit status (1)").find()).isFalse();
