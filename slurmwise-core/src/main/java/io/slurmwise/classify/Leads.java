@@ -2,6 +2,7 @@ package io.slurmwise.classify;
 
 import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
+import io.slurmwise.taxonomy.FailureKind;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -64,12 +65,12 @@ final class Leads {
                 lastNonBlank = i;
             }
             if (ERROR_WORDS.matcher(text).find() && seen.add(text)) {
-                found.add(0, new Evidence(source, base + i, inFile, text, io.slurmwise.taxonomy.FailureKind.UNKNOWN, 0));
+                found.add(0, new Evidence(source, base + i, inFile, text, FailureKind.UNKNOWN, 0));
             }
         }
         if (found.isEmpty() && lastNonBlank >= 0) {
             found.add(new Evidence(source, base + lastNonBlank, inFile, LineText.readable(lines.get(lastNonBlank)).strip(),
-                    io.slurmwise.taxonomy.FailureKind.UNKNOWN, 0));
+                    FailureKind.UNKNOWN, 0));
         }
         return found;
     }
