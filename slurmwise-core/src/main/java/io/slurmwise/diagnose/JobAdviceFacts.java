@@ -5,6 +5,7 @@ import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.Partition;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.job.TimeLimit;
+import io.slurmwise.patch.MemoryAdvice;
 
 import java.time.Duration;
 import java.util.Comparator;
@@ -14,7 +15,8 @@ import java.util.Optional;
 
 /**
  * The facts of one job and its cluster that advice is fitted to: its partition and that partition's limits, the
- * partitions that allow longer, its GPU model and the partitions that have it, its measured peak memory. Taken from
+ * partitions that allow longer, its GPU model and the partitions that have it, its measured peak memory and the memory
+ * to ask for after an OOM kill (by {@link MemoryAdvice}, the memory patch's own rule). Taken from
  * the job's accounting record and the backend's partition list (the same one the time fix is capped by).
  *
  * @param job        the job (never null)
@@ -94,7 +96,9 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
             case "other_gpu_partitions" -> gpuModel().map(m -> partitionsWhere(p -> p.gres().contains("gpu")
                     && !hasGpu(p, m)));
             case "peak_mem" -> Optional.ofNullable(job.maxRss()).map(DataSize::toString);
-            case "mem_limit" -> job.memoryLimit().map(DataSize::toString);
+            case "mem_limit" -> job.memoryLimitText();
+            case "suggested_mem" -> MemoryAdvice.perNode(job).map(MemoryAdvice::sbatchSize);
+            case "suggested_mem_per_cpu" -> MemoryAdvice.perCpu(job).map(MemoryAdvice::sbatchSize);
             case "node_mem" -> partition().map(Partition::memoryPerNode).map(DataSize::toString);
             case "work_dir" -> Optional.ofNullable(job.workDir());
             default -> Optional.empty();

@@ -10,12 +10,9 @@ import java.util.Optional;
 
 /**
  * {@code memory}: more memory from the measured peak, in the unit the script asks in (per node, per CPU or per
- * GPU), capped by what one node of the partition has.
+ * GPU), by {@link MemoryAdvice}'s rule, capped by what one node of the partition has.
  */
 final class MemoryFixer implements Fixer {
-
-    /** An OOM-killed job's peak is where it was stopped, not what it needed: ask for half again as much. */
-    static final double MEMORY_HEADROOM = 1.5;
 
     @Override
     public String name() {
@@ -51,32 +48,14 @@ final class MemoryFixer implements Fixer {
             case "mem-per-gpu" -> " per GPU";
             default -> " per node";
         };
-        long wanted;
-        String why;
-        if (limit.isEmpty()) {
-            if (peak == null) {
-                return step.advise("Neither the memory request nor the peak is known: set `#SBATCH --mem=` to about"
-                        + " twice what the job used before, and check the peak with"
-                        + " `sacct -j <jobid> -o JobID,MaxRSS,ReqMem`.");
-            }
-            wanted = (long) (peak.bytes() * MEMORY_HEADROOM);
-            why = "the measured peak (MaxRSS) was " + peak + unit + "; 1.5x that, rounded up";
-        } else if (peak != null && peak.bytes() >= 0.9 * limit.get().bytes()) {
-            wanted = (long) (peak.bytes() * MEMORY_HEADROOM);
-            why = "the measured peak (MaxRSS) " + peak + unit + " reached the " + limit.get() + " limit, where the job was"
-                    + " killed, so it needs more than it showed: 1.5x the peak, rounded up";
-        } else if (peak != null) {
-            wanted = (long) (limit.get().bytes() * MEMORY_HEADROOM);
-            why = "the sampled peak (MaxRSS " + peak + unit + ") stayed below the " + limit.get() + " limit, so a short"
-                    + " spike the sampling missed hit it: 1.5x the limit, rounded up";
-        } else {
-            wanted = limit.get().bytes() * 2;
-            why = "no peak was measured (no MaxRSS), so the " + limit.get() + " limit is doubled";
+        Optional<MemoryAdvice.Need> need = MemoryAdvice.need(limit, peak, unit);
+        if (need.isEmpty()) {
+            return step.advise("Neither the memory request nor the peak is known: set `#SBATCH --mem=` to about"
+                    + " twice what the job used before, and check the peak with"
+                    + " `sacct -j <jobid> -o JobID,MaxRSS,ReqMem`.");
         }
-        long rounded = roundUp(wanted);
-        if (limit.isPresent() && rounded <= limit.get().bytes()) {
-            rounded = roundUp(limit.get().bytes() + 1);
-        }
+        long rounded = need.get().bytes();
+        String why = need.get().why();
         long multiplier = switch (opt) {
             case "mem-per-cpu" -> Math.max(1, job.cpus() / nodes);
             case "mem-per-gpu" -> gpusPerNode;
@@ -108,35 +87,12 @@ final class MemoryFixer implements Fixer {
         return step.change(s.withOption(opt, size(rounded)), "--" + opt + "=" + size(rounded) + was, why);
     }
 
-    /** Rounds up to a unit that suits the size: 256M below 4G, 1G below 16G, 4G below 64G, 16G below 256G, else 64G. */
-    static long roundUp(long bytes) {
-        long step = step(bytes);
-        return (bytes + step - 1) / step * step;
-    }
-
     static long roundDown(long bytes) {
-        long step = step(bytes);
-        return Math.max(step, bytes / step * step);
-    }
-
-    private static long step(long bytes) {
-        if (bytes < 4 * DataSize.GIB) {
-            return 256 * DataSize.MIB;
-        }
-        if (bytes < 16 * DataSize.GIB) {
-            return DataSize.GIB;
-        }
-        if (bytes < 64 * DataSize.GIB) {
-            return 4 * DataSize.GIB;
-        }
-        if (bytes < 256 * DataSize.GIB) {
-            return 16 * DataSize.GIB;
-        }
-        return 64 * DataSize.GIB;
+        return MemoryAdvice.roundDown(bytes);
     }
 
     /** As sbatch takes it: {@code 48G}, or {@code 768M} when not a whole number of G. */
     static String size(long bytes) {
-        return bytes % DataSize.GIB == 0 ? bytes / DataSize.GIB + "G" : Math.max(1, bytes / DataSize.MIB) + "M";
+        return MemoryAdvice.sbatchSize(new DataSize(bytes));
     }
 }

@@ -87,11 +87,11 @@ class ExplanationGuardTest {
     @ParameterizedTest(name = "{0}: {1}")
     @CsvSource(delimiter = '|', textBlock = """
             1001     | Job 1001 ran out of host memory: slurmstepd detected an oom-kill event after its peak reached 31.8G of the 32G limit. Ask for more memory with headroom, for example `#SBATCH --mem=48G`.
-            1001     | The job used 99% of its 32G memory request and the kernel's OOM killer stopped it. Raise --mem to 48G, about 20% above the measured peak, and resubmit.
+            1001     | The job used 99% of its 32G memory request and the kernel's OOM killer stopped it. Raise --mem to 48G, about half again the measured peak, and resubmit.
             1001     | Memory ran out: the cgroup killed the batch step 00:41:12 into an 08:00:00 limit, so time was never the issue. Try the first fix first: a larger memory request.
             1001     | The DataLoader worker that was "killed by signal: Killed" is a consequence: once the step hit its memory limit, the kernel killed its processes. Ask for more memory per node.
             1001     | This was not a segfault or a network problem: the job exceeded its memory and was OOM-killed after 41 minutes.
-            1001     | Host RAM was exhausted: MaxRSS reached 31.8G against a 32G request. Request more memory as the first fix suggests, with 20% headroom.
+            1001     | Host RAM was exhausted: MaxRSS reached 31.8G against a 32G request. Request more memory as the first fix suggests, about half again the limit.
             1001     | Your training job was stopped by SLURM's memory enforcement because it needed more RAM than the 32G it asked for.
             22542799 | Job 22542799 reached its time limit of 12:00:00 and SLURM cancelled it as a result. Save checkpoints regularly so a resubmission can resume, or ask for a longer limit where the partition allows it.
             22542799 | The job ran out of wall time: it was still running when the 12-hour limit came. Checkpoint regularly so the next run can continue.
