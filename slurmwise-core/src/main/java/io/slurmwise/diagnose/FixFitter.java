@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * Fits retrieved fix notes to the job: placeholders are filled from its facts ({@link JobAdviceFacts}), and a piece
  * of advice that contradicts them is rewritten or dropped, never shown as is. A {@code --time} above the partition's
  * MaxTime becomes the MaxTime when that is still more than the job had, else the item goes (the patch's advice names
- * the longer partitions); a typed GPU request for a model the job did not run on names the job's model.
+ * the longer partitions); so does a time_limit fix's {@code --time} that is no more than the job already had; a typed
+ * GPU request for a model the job did not run on names the job's model.
  *
  * <pre>{@code
  * List<FixNote> fitted = new FixFitter(taxonomy).fit(fixes, new JobAdviceFacts(job, backend.partitions()));
@@ -30,6 +31,8 @@ public final class FixFitter {
     /** {@code --gres=gpu:a100:1}, {@code --gpus=h100:2}, {@code --gpus-per-node=a100:4}: a typed GPU request. */
     static final Pattern GPU_TYPE = Pattern.compile("(--gres=gpu:|--gpus(?:-per-(?:node|task|socket))?=)([A-Za-z][\\w.-]*)(?=:\\d)");
     private static final Pattern ITEM = Pattern.compile("^\\d{1,2}\\.\\s");
+    /** The kind whose advice asks for more time than the job had. */
+    private static final String MORE_TIME = "time_limit";
 
     private final Taxonomy taxonomy;
 
@@ -47,6 +50,7 @@ public final class FixFitter {
     }
 
     Optional<FixNote> fit(FixNote n, JobAdviceFacts facts) {
+        boolean moreTime = MORE_TIME.equals(n.kindId());
         Optional<NoteSection> section = template(n);
         String text = section.map(s -> Placeholders.fill(s.template(), facts::value)).orElse(n.text());
         List<String> items = section.map(s -> s.templateItems().stream()
@@ -54,7 +58,7 @@ public final class FixFitter {
         if (!items.isEmpty()) {
             List<String> kept = new ArrayList<>();
             for (String item : items) {
-                fitPiece(item, facts).ifPresent(kept::add);
+                fitPiece(item, facts, moreTime).ifPresent(kept::add);
             }
             if (kept.isEmpty()) {
                 return Optional.empty();
@@ -64,7 +68,7 @@ public final class FixFitter {
         List<String> original = blocks(text);
         List<String> kept = new ArrayList<>();
         for (String block : original) {
-            fitPiece(block, facts).ifPresent(kept::add);
+            fitPiece(block, facts, moreTime).ifPresent(kept::add);
         }
         if (kept.isEmpty()) {
             return Optional.empty();
@@ -87,18 +91,30 @@ public final class FixFitter {
 
     /** One item or paragraph, rewritten to fit the job, or empty when it cannot be made to fit. */
     Optional<String> fitPiece(String piece, JobAdviceFacts facts) {
+        return fitPiece(piece, facts, false);
+    }
+
+    /**
+     * One item or paragraph, rewritten to fit the job, or empty when it cannot be made to fit. With
+     * {@code moreTime} (a note whose advice is to ask for more time) a {@code --time} no longer than the job already
+     * had is a contradiction too: it becomes the partition's MaxTime when that is longer, else the piece goes.
+     */
+    Optional<String> fitPiece(String piece, JobAdviceFacts facts, boolean moreTime) {
         String fitted = piece;
         Optional<Duration> max = facts.maxTime();
-        if (max.isPresent()) {
+        Optional<Duration> had = facts.timeLimit();
+        if (max.isPresent() || (moreTime && had.isPresent())) {
             Matcher m = TIME.matcher(fitted);
             StringBuilder sb = new StringBuilder();
             while (m.find()) {
                 Optional<Duration> asked = SlurmTime.parseDuration(m.group(2));
                 String value = m.group(2);
-                if (asked.isPresent() && asked.get().compareTo(max.get()) > 0) {
-                    boolean more = facts.timeLimit().map(l -> max.get().compareTo(l) > 0).orElse(true);
-                    if (!more) {
-                        return Optional.empty(); // the job already has the most its partition allows
+                boolean aboveMax = asked.isPresent() && max.isPresent() && asked.get().compareTo(max.get()) > 0;
+                boolean noMore = moreTime && asked.isPresent() && had.isPresent() && asked.get().compareTo(had.get()) <= 0;
+                if (aboveMax || noMore) {
+                    boolean roomLeft = max.isPresent() && had.map(l -> max.get().compareTo(l) > 0).orElse(true);
+                    if (!roomLeft) {
+                        return Optional.empty(); // the job already has the most its partition allows, or no maximum is known
                     }
                     value = SlurmTime.format(max.get());
                 }

@@ -78,12 +78,13 @@ final class TimeFixer implements Fixer {
         }
         boolean gpus = cx.usesGpus(s);
         List<String> longer = longer(cx, pname, need, gpus);
+        // the action first: the compact view shows the first two lines of this
         return step.advise("Partition " + pname + " allows at most " + cap + (limit != null && max.compareTo(limit) <= 0
-                ? ", which the job already asked for (so --time stays)" : "") + ", and " + why
-                + ". Either make it resumable (save a checkpoint, and let --requeue with --signal="
-                + RequeueFixer.SIGNAL + " bring it back for the rest), or move it to a partition with a longer MaxTime"
-                + (longer.isEmpty() ? " (none of this cluster's partitions has one" + (gpus ? " with GPUs" : "") + ")"
-                : ": " + String.join(", ", longer) + (gpus ? "; adjust --gres to that partition's GPU type" : ""))
+                ? ", which the job already asked for (so --time stays)" : "") + ": move it to a partition with a longer"
+                + " MaxTime" + (longer.isEmpty() ? " (none of this cluster's partitions has one" + (gpus ? " with GPUs" : "")
+                + ")" : ", " + String.join(", ", longer) + (gpus ? " (adjust --gres to that partition's GPU type)" : ""))
+                + ", or make it resumable (save a checkpoint, and let --requeue with --signal=" + RequeueFixer.SIGNAL
+                + " bring it back for the rest), since " + why
                 + ". A QOS may limit the time too (`sacctmgr show qos format=Name,MaxWall`).");
     }
 

@@ -41,6 +41,7 @@ class FittedAdviceTest {
     static final Slurmwise SW = Slurmwise.builder().backend(CLUSTER).build();
     static final Taxonomy TAXONOMY = SW.taxonomy();
     private static final Pattern TIME = Pattern.compile("(?:--time[= ]|TimeLimit=)([0-9][0-9:-]*)");
+    private static final Pattern MEM = Pattern.compile("--mem(-per-cpu)?=(\\d+[KMGT])\\b");
     private static final Pattern GPU = Pattern.compile("(?:--gres=gpu:|--gpus(?:-per-[a-z]+)?=)([A-Za-z][\\w.-]*):\\d");
 
     @AfterAll
@@ -50,6 +51,14 @@ class FittedAdviceTest {
 
     /** What in {@code text} asks for more time than the partition allows, or a GPU type the job did not run on. */
     static List<String> contradictions(String text, JobAdviceFacts facts) {
+        return contradictions(text, facts, "");
+    }
+
+    /**
+     * As above, and for the kinds whose advice is "more": a time_limit fix's {@code --time} no longer than the job
+     * had, an oom or shm_bus_error fix's {@code --mem}/{@code --mem-per-cpu} no more than it had per node.
+     */
+    static List<String> contradictions(String text, JobAdviceFacts facts, String kind) {
         List<String> out = new ArrayList<>();
         Optional<Duration> max = facts.maxTime();
         Matcher t = TIME.matcher(text);
@@ -57,6 +66,21 @@ class FittedAdviceTest {
             Optional<Duration> asked = SlurmTime.parseDuration(t.group(1));
             if (max.isPresent() && asked.isPresent() && asked.get().compareTo(max.get()) > 0) {
                 out.add(t.group() + " above the partition's MaxTime " + SlurmTime.format(max.get()));
+            }
+            if (kind.equals("time_limit") && asked.isPresent() && facts.timeLimit().isPresent()
+                    && asked.get().compareTo(facts.timeLimit().get()) <= 0) {
+                out.add(t.group() + " is no more than the " + SlurmTime.format(facts.timeLimit().get()) + " it had");
+            }
+        }
+        Optional<DataSize> perNode = facts.job().memoryPerNode();
+        if ((kind.equals("oom") || kind.equals("shm_bus_error")) && perNode.isPresent()) {
+            Matcher m = MEM.matcher(text);
+            int cpusPerNode = Math.max(1, facts.job().cpus() / facts.job().nodes());
+            while (m.find()) {
+                long asked = DataSize.tryParse(m.group(2)).map(DataSize::bytes).orElse(0L) * (m.group(1) == null ? 1 : cpusPerNode);
+                if (asked > 0 && asked <= perNode.get().bytes()) {
+                    out.add(m.group() + " is no more than the " + perNode.get() + " per node it had");
+                }
             }
         }
         Matcher g = GPU.matcher(text);
@@ -73,11 +97,16 @@ class FittedAdviceTest {
         assertThat(text).as(what + " has an unfilled placeholder").doesNotContain("{{");
     }
 
+    static void assertFits(String what, String text, JobAdviceFacts facts, String kind) {
+        assertThat(contradictions(text, facts, kind)).as(what + ":\n" + text).isEmpty();
+        assertThat(text).as(what + " has an unfilled placeholder").doesNotContain("{{");
+    }
+
     static void assertFits(String what, List<FixNote> fixes, Patch patch, JobAdviceFacts facts) {
         for (FixNote n : fixes) {
-            assertFits(what + " " + n.kindId() + " › " + n.section(), n.text(), facts);
+            assertFits(what + " " + n.kindId() + " › " + n.section(), n.text(), facts, n.kindId());
             for (String item : n.items()) {
-                assertFits(what + " " + n.kindId() + " item", item, facts);
+                assertFits(what + " " + n.kindId() + " item", item, facts, n.kindId());
             }
         }
         if (patch != null) {
@@ -164,10 +193,46 @@ class FittedAdviceTest {
     @Test
     void withoutAJobThePlaceholdersAreTheirFallbackWords() {
         FixNote raw = new NoteLookupRetriever().retrieve(finding(CLUSTER.get("1001"), "oom"), null, 1).get(0);
-        assertThat(raw.items().get(0)).contains("(`sacct -j <jobid> -o JobID,MaxRSS` shows it)").doesNotContain("{{");
+        assertThat(raw.items().get(0)).contains("(its limit, measured peak in `sacct -j <jobid> -o JobID,ReqMem,MaxRSS`)")
+                .contains("`#SBATCH --mem=48G`").doesNotContain("{{");
         FixNote fit = new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(CLUSTER.get("1001"),
                 CLUSTER.partitions())).get(0);
-        assertThat(fit.items().get(0)).contains("peak you measured\n(31.8G)");
+        assertThat(fit.items().get(0)).contains("(32G, measured peak 31.8G)").contains("`#SBATCH --mem=48G`")
+                .contains("`#SBATCH --mem-per-cpu=3G`");
+    }
+
+    /** The number the oom fix names is the number the memory patch writes, for a big node and for a per-CPU request. */
+    @Test
+    void theOomFixAsksForWhatThePatchAsksFor() {
+        // 1011: 500G, peak 499.9G: the fix once said "--mem=48G", a tenth of what the job already had
+        Diagnosis.Failed big = (Diagnosis.Failed) SW.diagnose("1011");
+        String fix = big.fixes().stream().filter(n -> n.kindId().equals("oom") && n.section().equals("Fixes"))
+                .findFirst().orElseThrow().items().get(0);
+        assertThat(fix).contains("(500G, measured peak 499.9G)").contains("`#SBATCH --mem=768G`")
+                .contains("`#SBATCH --mem-per-cpu=12G`");
+        assertThat(big.patch().changes()).extracting(Patch.Change::what).anyMatch(w -> w.startsWith("--mem=768G"));
+        // 1024: --mem-per-cpu=1G on 4 nodes of 128 CPUs, peak 1023.6M per task
+        Diagnosis.Failed perCpu = (Diagnosis.Failed) SW.diagnose("1024");
+        String fix2 = perCpu.fixes().stream().filter(n -> n.kindId().equals("oom") && n.section().equals("Fixes"))
+                .findFirst().orElseThrow().items().get(0);
+        assertThat(fix2).contains("`#SBATCH --mem-per-cpu=1536M`").contains("128G per node (512G in all)");
+        assertThat(perCpu.patch().changes()).extracting(Patch.Change::what)
+                .anyMatch(w -> w.startsWith("--mem-per-cpu=1536M"));
+    }
+
+    /** A job that already had its partition's MaxTime is not told to ask for it. */
+    @Test
+    void aTimeLimitJobAtItsPartitionsMaximumIsNotToldToAskForIt() {
+        Diagnosis.Failed f = (Diagnosis.Failed) SW.diagnose("1016"); // 2-00:00:00 on cpu, whose MaxTime is 2-00:00:00
+        assertThat(f.fixes().stream().flatMap(n -> n.items().stream()))
+                .noneMatch(i -> i.contains("--time=2-00:00:00"));
+        // a limit above the note's example, with room left: the example becomes the MaxTime
+        JobRecord j = CLUSTER.get("1016").toBuilder().timeLimit(TimeLimit.of(Duration.ofHours(60))).partition("long")
+                .build();
+        JobAdviceFacts facts = new JobAdviceFacts(j, CLUSTER.partitions());
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(j, "time_limit"), j, 1).get(0);
+        FixNote fit = new FixFitter(TAXONOMY).fit(List.of(raw), facts).get(0);
+        assertThat(fit.items().get(0)).contains("`#SBATCH --time=7-00:00:00`");
     }
 
     /** The real lab's job 11 asked for 1:00:00 on gpuA100x4, whose MaxTime is 00:30:00: PartitionTimeLimit. */
