@@ -194,6 +194,16 @@ class CliTest {
     }
 
     @Test
+    void aJobThatNeverStartedIsNotShownWithZeroCpusOrSlurmsNoneAssigned() {
+        String out = run(Map.of("COLUMNS", "120"), false, "diagnose", "1040", "--rules-only").out();
+        String job = out.lines().filter(l -> l.startsWith("│ Job ")).findFirst().orElseThrow();
+        assertThat(job).contains("no node (never started)").contains("partition gpuA100x4")
+                .doesNotContain("0 CPU").doesNotContain("None assigned");
+        // the evidence still quotes the record as SLURM wrote it
+        assertThat(out).contains("NodeList is 'None assigned'");
+    }
+
+    @Test
     void anUnknownLogSaysWhereToReadFirstAndCallsItNoEvidence(@TempDir Path dir) throws IOException {
         Path log = dir.resolve("slurm-78.err");
         Files.writeString(log, "loading index\nError: Encountered internal HISAT2 exception (#1)\n(ERR): hisat2-align exited with value 1\n");
@@ -269,6 +279,13 @@ class CliTest {
         assertThat(classified.get("truncated").asBoolean()).isTrue();
         assertThat(run("jobs", "--json", "--last", "2").json().get("count").asInt()).isEqualTo(2);
         assertThat(run("jobs", "--json", "--last", "1", "--oldest-first").json().at("/jobs/0/id").asText()).isEqualTo("1001");
+        // from records only, a failure the record cannot explain is "?", never an "unknown" that diagnose contradicts
+        String row1047 = all.out().lines().filter(l -> l.startsWith("1047 ")).findFirst().orElseThrow();
+        assertThat(row1047).doesNotContain("unknown").containsPattern("\\s\\?\\s*$");
+        assertThat(all.out()).contains("? where a record alone does not say");
+        String classifiedRow = run(Map.of("COLUMNS", "220"), false, "jobs", "--classify").out().lines()
+                .filter(l -> l.startsWith("1047 ")).findFirst().orElseThrow();
+        assertThat(classifiedRow).contains("allocation_exhausted");
     }
 
     @Test

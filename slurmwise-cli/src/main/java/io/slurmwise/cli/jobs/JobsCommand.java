@@ -14,6 +14,7 @@ import io.slurmwise.job.JobState;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.job.UserNames;
 import io.slurmwise.stats.FleetScan;
+import io.slurmwise.taxonomy.FailureKind;
 import io.slurmwise.job.Outcome;
 import io.slurmwise.view.Views;
 import picocli.CommandLine.Command;
@@ -113,15 +114,24 @@ public final class JobsCommand implements Callable<Integer> {
                             TerminalText.line(UserNames.describe(j.status(), sw.backend()::userName))),
                     !started || j.exitCode() == null ? "" : j.exitCode().toString(),
                     !started || j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()), j.timeLimit().toString(),
-                    j.end() == null ? "" : j.end().toString().replace('T', ' '), nz(kind(kinds, j)),
+                    j.end() == null ? "" : j.end().toString().replace('T', ' '), shownKind(kind(kinds, j), classify),
                     TerminalText.line(j.optPendingReason().orElse("")));
         }
         t.print(cli.out());
         io.slurmwise.cli.render.Panel.println(cli.out(), st.dim(r.jobs().size() + " job" + (r.jobs().size() == 1 ? "" : "s")
                 + (r.truncated() ? " of " + r.matched() : "") + (oldestFirst ? ", oldest first" : ", newest first")
-                + " · KIND from " + (classify ? "records and logs" : "records (--classify reads logs)") + " · "
+                + " · KIND from " + (classify ? "records and logs" : "records, ? where a record alone does not say"
+                + " (--classify reads the logs)") + " · "
                 + TerminalText.line(sw.backendReason())), st.width());
         return 0;
+    }
+
+    /**
+     * The KIND cell: from records only, a failure the record cannot explain is "?", not "unknown", which would read as
+     * the verdict that diagnose (reading the logs) then contradicts.
+     */
+    static String shownKind(String kind, boolean fromLogs) {
+        return kind == null ? "" : !fromLogs && kind.equals(FailureKind.UNKNOWN) ? "?" : kind;
     }
 
     private static String kind(FleetScan kinds, JobRecord j) {

@@ -131,10 +131,12 @@ public final class DiagnosisRenderer {
             parts.add("memory peak " + (j.maxRss() == null ? "unknown" : j.maxRss().toString()) + " of "
                     + j.memoryLimit().map(Object::toString).orElse("?"));
         }
-        parts.add(j.cpus() + " CPU" + (j.gpus() > 0 ? ", " + j.gpus() + " GPU"
-                + j.allocTres().gpuModel().map(m -> " " + m).orElse("") : ""));
+        if (j.cpus() > 0 || j.gpus() > 0) { // a job that never started was allocated nothing: no "0 CPU"
+            parts.add(j.cpus() + " CPU" + (j.gpus() > 0 ? ", " + j.gpus() + " GPU"
+                    + j.allocTres().gpuModel().map(m -> " " + m).orElse("") : ""));
+        }
         if (j.nodeList() != null) {
-            parts.add(j.nodeList());
+            parts.add(j.nodeList().equals("None assigned") ? "no node (never started)" : j.nodeList());
         }
         if (j.partition() != null) {
             parts.add("partition " + j.partition());
@@ -203,7 +205,8 @@ public final class DiagnosisRenderer {
                 panel.item("+", Panel.truncateLines(TerminalText.text(c.what() + " — " + c.why()), style.width() - 9, 2, ""));
             }
         }
-        if (!(patch instanceof Patch.Suggested) && !patch.advice().isEmpty()) {
+        // the first advice (what no line of the diff can say: a longer partition, a bigger node, a network to test)
+        if (!patch.advice().isEmpty()) {
             panel.item("›", Panel.truncateLines(TerminalText.text(patch.advice().get(0)), style.width() - 9, 2, ""));
         }
     }
@@ -382,7 +385,8 @@ public final class DiagnosisRenderer {
             m.appendReplacement(out, Matcher.quoteReplacement(code.isEmpty() ? " " : " `" + code + "` "));
         }
         m.appendTail(out);
-        return out.toString().replaceAll("\\s+", " ").replaceAll(" ([,.;:])", "$1").strip();
+        // a space left before punctuation by a removed block goes, but not the one of a command's "./prog"
+        return out.toString().replaceAll("\\s+", " ").replaceAll(" ([,.;:])(?=\\s|$)", "$1").strip();
     }
 
     /**

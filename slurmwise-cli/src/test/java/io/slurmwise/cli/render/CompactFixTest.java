@@ -43,4 +43,14 @@ class CompactFixTest {
         assertThat(DiagnosisRenderer.compactItem("Raise `--mem`\n   to twice the peak.")).isEqualTo("Raise `--mem` to twice the peak.");
         assertThat(DiagnosisRenderer.compactItem("An open block\n```\nmake -j4")).isEqualTo("An open block `make -j4`");
     }
+
+    @Test
+    void aCommandsDotSlashKeepsItsSpace() {
+        // "timeout 2h srun ./prog" once read "srun./prog": the space before a removed block's punctuation goes, not this one
+        assertThat(DiagnosisRenderer.compactItem("Add `timeout` around steps (`timeout 2h srun ./prog`) and logging."))
+                .isEqualTo("Add `timeout` around steps (`timeout 2h srun ./prog`) and logging.");
+        assertThat(DiagnosisRenderer.compactItem("then `gdb ./prog core.<pid>` and `bt`."))
+                .isEqualTo("then `gdb ./prog core.<pid>` and `bt`.");
+        assertThat(DiagnosisRenderer.compactItem("Run it:\n```\nsrun ./prog\n```\n.")).isEqualTo("Run it: `srun ./prog`.");
+    }
 }
