@@ -1,5 +1,6 @@
 package io.slurmwise.diagnose;
 
+import io.slurmwise.job.Partition;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.taxonomy.NoteSection;
 import io.slurmwise.taxonomy.Placeholders;
@@ -17,7 +18,8 @@ import java.util.regex.Pattern;
  * Fits retrieved fix notes to the job: placeholders are filled from its facts ({@link JobAdviceFacts}), and a piece
  * of advice that contradicts them is rewritten or dropped, never shown as is. A {@code --time} above the partition's
  * MaxTime becomes the MaxTime when that is still more than the job had, else the item goes (the patch's advice names
- * the longer partitions); so does a time_limit fix's {@code --time} that is no more than the job already had; a typed
+ * the longer partitions); so does a time_limit fix's {@code --time} that is no more than the job already had, and its
+ * "more cores" ({@code --cpus-per-task}) twice what the job had within a node, or it goes; a typed
  * GPU request for a model the job did not run on names the job's model.
  *
  * <pre>{@code
@@ -31,6 +33,8 @@ public final class FixFitter {
     /** {@code --gres=gpu:a100:1}, {@code --gpus=h100:2}, {@code --gpus-per-node=a100:4}: a typed GPU request. */
     static final Pattern GPU_TYPE = Pattern.compile("(--gres=gpu:|--gpus(?:-per-(?:node|task|socket))?=)([A-Za-z][\\w.-]*)(?=:\\d)");
     private static final Pattern ITEM = Pattern.compile("^\\d{1,2}\\.\\s");
+    /** {@code --cpus-per-task=16}: the cores a piece asks for. */
+    static final Pattern CPUS = Pattern.compile("(--cpus-per-task[= ])(\\d+)(?!\\d)");
     /** The kind whose advice asks for more time than the job had. */
     private static final String MORE_TIME = "time_limit";
 
@@ -117,6 +121,27 @@ public final class FixFitter {
                         return Optional.empty(); // the job already has the most its partition allows, or no maximum is known
                     }
                     value = SlurmTime.format(max.get());
+                }
+                m.appendReplacement(sb, Matcher.quoteReplacement(m.group(1) + value));
+            }
+            m.appendTail(sb);
+            fitted = sb.toString();
+        }
+        if (moreTime && facts.job().cpus() > 0) {
+            // "more cores": a --cpus-per-task no more than the job already had on a node (or more than a node has) becomes
+            // twice what it had, within a node of its partition; the piece goes when the job had every core of a node
+            int cpus = facts.job().cpus() / facts.job().nodes();
+            int node = facts.partition().map(Partition::cpusPerNode).orElse(0);
+            Matcher m = CPUS.matcher(fitted);
+            StringBuilder sb = new StringBuilder();
+            while (m.find()) {
+                int asked = Integer.parseInt(m.group(2));
+                int value = asked;
+                if (asked <= cpus || (node > 0 && asked > node)) {
+                    if (node > 0 && node <= cpus) {
+                        return Optional.empty();
+                    }
+                    value = node > 0 ? Math.min(node, 2 * cpus) : 2 * cpus;
                 }
                 m.appendReplacement(sb, Matcher.quoteReplacement(m.group(1) + value));
             }

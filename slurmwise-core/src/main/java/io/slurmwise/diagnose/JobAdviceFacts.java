@@ -92,6 +92,8 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
                         : String.join(", ", longer.stream().map(JobAdviceFacts::describe).toList());
             });
             case "gpu_model" -> gpuModel();
+            case "gpus_per_node" -> job.gpus() > 0 ? Optional.of(Integer.toString(Math.max(1, job.gpus() / job.nodes())))
+                    : Optional.empty();
             case "gpu_partitions" -> gpuModel().map(m -> partitionsWhere(p -> hasGpu(p, m)));
             case "other_gpu_partitions" -> gpuModel().map(m -> partitionsWhere(p -> p.gres().contains("gpu")
                     && !hasGpu(p, m)));

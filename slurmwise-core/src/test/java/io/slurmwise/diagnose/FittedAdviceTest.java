@@ -41,6 +41,8 @@ class FittedAdviceTest {
     static final Slurmwise SW = Slurmwise.builder().backend(CLUSTER).build();
     static final Taxonomy TAXONOMY = SW.taxonomy();
     private static final Pattern TIME = Pattern.compile("(?:--time[= ]|TimeLimit=)([0-9][0-9:-]*)");
+    private static final Pattern CPUS = Pattern.compile("--cpus-per-task=(\\d+)");
+    private static final Pattern TASKS_PER_GPU = Pattern.compile("--ntasks-per-node=(\\d+)`, `#SBATCH --gpus-per-task=1");
     private static final Pattern MEM = Pattern.compile("--mem(-per-cpu)?=(\\d+[KMGT])\\b");
     private static final Pattern GPU = Pattern.compile("(?:--gres=gpu:|--gpus(?:-per-[a-z]+)?=)([A-Za-z][\\w.-]*):\\d");
 
@@ -70,6 +72,20 @@ class FittedAdviceTest {
             if (kind.equals("time_limit") && asked.isPresent() && facts.timeLimit().isPresent()
                     && asked.get().compareTo(facts.timeLimit().get()) <= 0) {
                 out.add(t.group() + " is no more than the " + SlurmTime.format(facts.timeLimit().get()) + " it had");
+            }
+        }
+        int coresPerNode = facts.job().cpus() / facts.job().nodes();
+        Matcher c = CPUS.matcher(text);
+        while (kind.equals("time_limit") && coresPerNode > 0 && c.find()) {
+            if (Integer.parseInt(c.group(1)) <= coresPerNode) {
+                out.add(c.group() + " as more cores for a job that had " + coresPerNode + " per node");
+            }
+        }
+        Matcher t2 = TASKS_PER_GPU.matcher(text);
+        int gpusPerNode = facts.job().gpus() / facts.job().nodes();
+        while (kind.equals("nccl") && gpusPerNode > 0 && t2.find()) {
+            if (Integer.parseInt(t2.group(1)) != gpusPerNode) {
+                out.add(t2.group() + " as one task per GPU for a job with " + gpusPerNode + " GPUs per node");
             }
         }
         Optional<DataSize> perNode = facts.job().memoryPerNode();
@@ -218,6 +234,19 @@ class FittedAdviceTest {
         assertThat(fix2).contains("`#SBATCH --mem-per-cpu=1536M`").contains("128G per node (512G in all)");
         assertThat(perCpu.patch().changes()).extracting(Patch.Change::what)
                 .anyMatch(w -> w.startsWith("--mem-per-cpu=1536M"));
+    }
+
+    /** "More cores" means more than the job had; "one task per GPU" means as many tasks as it has GPUs per node. */
+    @Test
+    void moreCoresAndOneTaskPerGpuAreCountedFromTheJob() {
+        // 22542799: 16 CPUs on one gpuA100x4 node; the note's example was --cpus-per-task=16
+        Diagnosis.Failed time = (Diagnosis.Failed) SW.diagnose("22542799");
+        assertThat(time.fixes().stream().flatMap(n -> n.items().stream()).filter(i -> i.startsWith("Make it faster")))
+                .singleElement().asString().contains("--cpus-per-task=32").doesNotContain("--cpus-per-task=16");
+        // 1041: 16 H100s on 2 nodes; the note's example was --ntasks-per-node=4
+        Diagnosis.Failed nccl = (Diagnosis.Failed) SW.diagnose("1041");
+        assertThat(nccl.fixes().stream().flatMap(n -> n.items().stream()).filter(i -> i.startsWith("Launch one task")))
+                .singleElement().asString().contains("--ntasks-per-node=8`").doesNotContain("--ntasks-per-node=4`");
     }
 
     /** A job that already had its partition's MaxTime is not told to ask for it. */
