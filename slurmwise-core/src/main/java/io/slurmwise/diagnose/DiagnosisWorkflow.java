@@ -100,13 +100,13 @@ public final class DiagnosisWorkflow {
         Finding finding = classifier.classify(JobFacts.of(job), logs);
         // the partitions fit the advice to the job's limits, patch or not (sinfo asks slurmctld, not slurmdbd)
         List<Partition> partitions = partitions(notices);
-        List<FixNote> fixes = fittedFixes(finding, job, partitions);
-        Explanation explanation = explainer.explain(job, finding, fixes);
-        String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
-                + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
         Patch patch = suggestPatch ? patch(job, finding, logs, partitions, notices)
                 : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
                 + job.id() + "` for it", List.of(), List.of());
+        List<FixNote> fixes = fittedFixes(finding, job, partitions, patch);
+        Explanation explanation = explainer.explain(job, finding, fixes);
+        String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
+                + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
         return new Diagnosis.Failed(job, finding, logs, fixes, explanation, method, notices, patch);
     }
 
@@ -182,16 +182,19 @@ public final class DiagnosisWorkflow {
             String meaning = m.text() + (reason.startsWith("Dependency") && suggestPatch ? dependencies(job) : "");
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
             List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
-            List<FixNote> fixes = finding.isUnknown() ? List.of() : fittedFixes(finding, job, partitions);
+            // a job that can never start as submitted gets the nearest request that can, as a patch
+            Patch patch = suggestPatch && m.startability() == PendingReasons.Startability.NEVER && !finding.isUnknown()
+                    ? patch(job, finding, List.of(), partitions, notices) : null;
+            List<FixNote> fixes = finding.isUnknown() ? List.of() : fittedFixes(finding, job, partitions, patch);
+            if (m.startability() == PendingReasons.Startability.WILL) {
+                fixes = FixOrder.forWaiting(fixes); // it needs no change: waiting is the first advice
+            }
             String summary = "job " + job.id() + " " + job.name() + " is PENDING (" + reason + "): " + meaning
                     + switch (m.startability()) {
                         case WILL -> "; it will start without changes.";
                         case MAY -> "; it may start if the cluster changes.";
                         case NEVER -> "; it can never start as submitted.";
                     };
-            // a job that can never start as submitted gets the nearest request that can, as a patch
-            Patch patch = suggestPatch && m.startability() == PendingReasons.Startability.NEVER && !finding.isUnknown()
-                    ? patch(job, finding, List.of(), partitions, notices) : null;
             return new Diagnosis.StatusOnly(job, summary, new PendingInfo(reason, m.startability(), meaning,
                     finding.isUnknown() ? null : finding, fixes, patch));
         }
@@ -258,12 +261,12 @@ public final class DiagnosisWorkflow {
     }
 
     /**
-     * The retrieved notes fitted to the job; a note that fitting leaves out (every item contradicts the job) gives
+     * The retrieved notes fitted to the job and agreeing with its patch; a note that fitting leaves out (every item contradicts the job) gives
      * its place to the next best, so a diagnosis still shows {@code fixCount} notes.
      */
-    private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions) {
+    private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions, Patch patch) {
         List<FixNote> fitted = FixOrder.byEvidence(fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
-                new JobAdviceFacts(job, partitions)), finding);
+                new JobAdviceFacts(job, partitions), patch), finding);
         if (fitted.size() <= fixCount) {
             return fitted;
         }

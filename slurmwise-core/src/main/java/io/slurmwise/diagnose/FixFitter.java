@@ -1,14 +1,19 @@
 package io.slurmwise.diagnose;
 
+import io.slurmwise.job.DataSize;
 import io.slurmwise.job.Partition;
 import io.slurmwise.job.SlurmTime;
+import io.slurmwise.patch.MemoryAdvice;
+import io.slurmwise.patch.Patch;
 import io.slurmwise.taxonomy.NoteSection;
 import io.slurmwise.taxonomy.Placeholders;
 import io.slurmwise.taxonomy.Taxonomy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -19,7 +24,9 @@ import java.util.regex.Pattern;
  * of advice that contradicts them is rewritten or dropped, never shown as is. A {@code --time} above the partition's
  * MaxTime becomes the MaxTime when that is still more than the job had, else the item goes (the patch's advice names
  * the longer partitions); so does a time_limit fix's {@code --time} that is no more than the job already had, and its
- * "more cores" ({@code --cpus-per-task}) twice what the job had within a node, or it goes; a typed
+ * "more cores" ({@code --cpus-per-task}) twice what the job had within a node, or it goes; a {@code --mem} (or
+ * {@code --mem-per-cpu}) above one node of the partition becomes what a node has, as the memory patch caps it, when that
+ * is still more than the job had, else the item goes; a typed
  * GPU request for a model the job did not run on names the job's model.
  *
  * <pre>{@code
@@ -33,6 +40,10 @@ public final class FixFitter {
     /** {@code --gres=gpu:a100:1}, {@code --gpus=h100:2}, {@code --gpus-per-node=a100:4}: a typed GPU request. */
     static final Pattern GPU_TYPE = Pattern.compile("(--gres=gpu:|--gpus(?:-per-(?:node|task|socket))?=)([A-Za-z][\\w.-]*)(?=:\\d)");
     private static final Pattern ITEM = Pattern.compile("^\\d{1,2}\\.\\s");
+    /** {@code --time-min=12:00:00}: the shortest time a piece lets the scheduler start the job with. */
+    static final Pattern TIME_MIN = Pattern.compile("--time-min[= ](\\d+(?:-\\d{1,2})?(?::\\d{1,2}){0,2})(?![\\d:])");
+    /** {@code --mem=48G}, {@code --mem-per-cpu=4G}: the memory a piece asks for (sbatch's default unit is M). */
+    static final Pattern MEM = Pattern.compile("(--mem(-per-cpu)?[= ])(\\d+[KMGT]?)(?![\\w.])");
     /** {@code --cpus-per-task=16}: the cores a piece asks for. */
     static final Pattern CPUS = Pattern.compile("(--cpus-per-task[= ])(\\d+)(?!\\d)");
     /** The kind whose advice asks for more time than the job had. */
@@ -49,6 +60,65 @@ public final class FixFitter {
         List<FixNote> out = new ArrayList<>();
         for (FixNote n : fixes) {
             fit(n, facts).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    /**
+     * As {@link #fit(List, JobAdviceFacts)}, and an option the patch sets is named with the patch's value wherever a
+     * fix names it: the patch that doubles an 8-hour job's time to 17:00:00 and the fix beside it that says
+     * {@code --time=2-00:00:00} would be two answers to one question.
+     */
+    public List<FixNote> fit(List<FixNote> fixes, JobAdviceFacts facts, Patch patch) {
+        Map<String, String> options = patchOptions(patch);
+        List<FixNote> fitted = fit(fixes, facts);
+        if (options.isEmpty()) {
+            return fitted;
+        }
+        List<FixNote> out = new ArrayList<>();
+        for (FixNote n : fitted) {
+            List<String> items = n.items().stream().map(i -> agree(i, options)).toList();
+            String text = agree(n.text(), options);
+            out.add(text.equals(n.text()) && items.equals(n.items()) ? n : n.withContent(text, items));
+        }
+        return out;
+    }
+
+    /** {@code --time=17:00:00 (was 08:00:00)}, {@code --requeue and --signal=B:USR1@300}: an option and its value. */
+    private static final Pattern SET_OPTION = Pattern.compile("(?<![\\w-])--([a-z][a-z-]*)=([^\\s,;()`]+)");
+
+    /** The options a patch sets (or would set), by name: {@code time -> 17:00:00}; empty without a patch. */
+    static Map<String, String> patchOptions(Patch patch) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (patch == null) {
+            return out;
+        }
+        for (Patch.Change c : patch.changes()) {
+            Matcher m = SET_OPTION.matcher(c.what());
+            while (m.find()) {
+                out.putIfAbsent(m.group(1), m.group(2));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@code piece} with each of {@code options} it names given the patch's value; a {@code <placeholder>} and a
+     * {@code 0} ({@code --mem=0}: all of a node's memory) are other advice and stay.
+     */
+    static String agree(String piece, Map<String, String> options) {
+        String out = piece;
+        for (Map.Entry<String, String> o : options.entrySet()) {
+            if (!out.contains("--" + o.getKey())) {
+                continue;
+            }
+            Matcher m = Pattern.compile("(?<![\\w-])(--" + Pattern.quote(o.getKey()) + "[= ])(?!<|0(?![\\w.]))([^\\s`)\\],;]+)").matcher(out);
+            StringBuilder sb = new StringBuilder();
+            while (m.find()) {
+                m.appendReplacement(sb, Matcher.quoteReplacement(m.group(1) + o.getValue()));
+            }
+            m.appendTail(sb);
+            out = sb.toString();
         }
         return out;
     }
@@ -126,6 +196,9 @@ public final class FixFitter {
             }
             m.appendTail(sb);
             fitted = sb.toString();
+            if (!timeMinBelowTime(fitted)) {
+                return Optional.empty(); // a --time-min the fitted --time came down to says nothing
+            }
         }
         if (moreTime && facts.job().cpus() > 0) {
             // "more cores": a --cpus-per-task no more than the job already had on a node (or more than a node has) becomes
@@ -148,6 +221,30 @@ public final class FixFitter {
             m.appendTail(sb);
             fitted = sb.toString();
         }
+        Optional<DataSize> node = facts.partition().map(Partition::memoryPerNode);
+        if (node.isPresent()) {
+            // memory above one node of the partition: what a node has, as the memory patch caps it, when that is still
+            // more than the job had; else the piece goes (the high-memory partitions are another fix)
+            int perNode = Math.max(1, facts.job().cpus() / facts.job().nodes());
+            Matcher m = MEM.matcher(fitted);
+            StringBuilder sb = new StringBuilder();
+            while (m.find()) {
+                long asked = DataSize.tryParse(m.group(3)).map(DataSize::bytes).orElse(0L);
+                int multiplier = m.group(2) == null ? 1 : perNode;
+                String value = m.group(3);
+                if (asked > 0 && asked * multiplier > node.get().bytes()) {
+                    long capped = MemoryAdvice.roundDown(node.get().bytes() / multiplier);
+                    Optional<DataSize> jobMem = facts.job().memoryPerNode();
+                    if (jobMem.isPresent() && capped * multiplier <= jobMem.get().bytes()) {
+                        return Optional.empty();
+                    }
+                    value = MemoryAdvice.sbatchSize(new DataSize(capped));
+                }
+                m.appendReplacement(sb, Matcher.quoteReplacement(m.group(1) + value));
+            }
+            m.appendTail(sb);
+            fitted = sb.toString();
+        }
         Optional<String> model = facts.gpuModel();
         if (model.isPresent()) {
             Matcher m = GPU_TYPE.matcher(fitted);
@@ -160,6 +257,27 @@ public final class FixFitter {
             fitted = sb.toString();
         }
         return Optional.of(fitted);
+    }
+
+    /** Whether each {@code --time-min} of a piece is below the longest {@code --time} it names (true without one). */
+    static boolean timeMinBelowTime(String piece) {
+        Matcher min = TIME_MIN.matcher(piece);
+        if (!min.find()) {
+            return true;
+        }
+        Duration longest = Duration.ZERO;
+        Matcher t = TIME.matcher(piece);
+        while (t.find()) {
+            Duration d = SlurmTime.parseDuration(t.group(2)).orElse(Duration.ZERO);
+            longest = d.compareTo(longest) > 0 ? d : longest;
+        }
+        do {
+            Optional<Duration> d = SlurmTime.parseDuration(min.group(1));
+            if (longest.isZero() || d.isEmpty() || d.get().compareTo(longest) >= 0) {
+                return longest.isZero(); // no --time to compare with: nothing contradicts
+            }
+        } while (min.find());
+        return true;
     }
 
     /** The section's text with its numbered list replaced by {@code items}, renumbered. */

@@ -64,6 +64,32 @@ public final class FixOrder {
         return n.withContent(FixFitter.numbered(n.text(), named), named);
     }
 
+    /** An item that says to wait: {@code wait}, {@code waiting} as a word. */
+    private static final Pattern WAIT = Pattern.compile("(?i)\\bwait(?:ing)?\\b(?!\\s+\"?\\$)"); // not the shell's wait "$PID"
+
+    /**
+     * For a pending job that will start without changes: the items that say to wait come first, so that the first
+     * thing a user reads is not to change a job that needs no change. The note's order is kept within both groups.
+     */
+    public static List<FixNote> forWaiting(List<FixNote> fixes) {
+        List<FixNote> out = new ArrayList<>(fixes.size());
+        for (FixNote n : fixes) {
+            List<String> items = n.items().isEmpty() ? NoteSection.itemsOf(n.text()) : n.items();
+            List<String> waits = new ArrayList<>();
+            List<String> rest = new ArrayList<>();
+            for (String item : items) {
+                (WAIT.matcher(item).find() ? waits : rest).add(item);
+            }
+            if (waits.isEmpty() || rest.isEmpty() || items.subList(0, waits.size()).equals(waits)) {
+                out.add(n);
+                continue;
+            }
+            waits.addAll(rest);
+            out.add(n.withContent(FixFitter.numbered(n.text(), waits), waits));
+        }
+        return List.copyOf(out);
+    }
+
     /** True when a backticked quote of the item occurs in one of the (normalised) evidence lines. */
     static boolean quotes(String item, List<String> lines) {
         // backticks pair up in order: the odd pieces between them are the quotes

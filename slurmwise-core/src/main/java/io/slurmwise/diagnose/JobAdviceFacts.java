@@ -102,9 +102,70 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
             case "suggested_mem" -> MemoryAdvice.perNode(job).map(MemoryAdvice::sbatchSize);
             case "suggested_mem_per_cpu" -> MemoryAdvice.perCpu(job).map(MemoryAdvice::sbatchSize);
             case "node_mem" -> partition().map(Partition::memoryPerNode).map(DataSize::toString);
+            case "java_heap" -> javaHeap();
+            case "shorter_time" -> timeLimit().filter(t -> t.toMinutes() >= 2)
+                    .map(t -> SlurmTime.format(Duration.ofMinutes(t.toMinutes() / 2)));
+            case "step_timeout" -> timeLimit().filter(t -> t.toMinutes() >= 2).map(JobAdviceFacts::stepTimeout);
+            case "more_nodes" -> moreNodes();
+            case "shard_gpus" -> shardGpus();
             case "work_dir" -> Optional.ofNullable(job.workDir());
             default -> Optional.empty();
         };
+    }
+
+    /** A Java heap ({@code -Xmx}) that leaves a fifth of the job's memory per node to the JVM and the rest. */
+    private Optional<String> javaHeap() {
+        return job.memoryPerNode().filter(m -> m.bytes() >= 512 * DataSize.MIB).map(m -> {
+            long heap = MemoryAdvice.roundDown((long) (m.bytes() * 0.8));
+            return heap % DataSize.GIB == 0 ? heap / DataSize.GIB + "g" : heap / DataSize.MIB + "m";
+        });
+    }
+
+    /**
+     * A {@code timeout} for the work inside the job that ends it before the job's own limit, in GNU timeout's units:
+     * 90% of the limit, in whole hours from two hours up ({@code 21h} for a day), else in minutes.
+     */
+    static String stepTimeout(Duration limit) {
+        long minutes = limit.toMinutes() * 9 / 10;
+        return minutes >= 120 ? minutes / 60 + "h" : Math.max(1, minutes) + "m";
+    }
+
+    /** "more nodes" with twice the job's nodes, within its partition; words that say so when the partition has no more. */
+    private Optional<String> moreNodes() {
+        int had = job.nodes();
+        int total = partition().map(Partition::nodes).orElse(0);
+        if (total > 0 && total <= had) {
+            return Optional.of("more nodes than this partition's " + total + ", on another partition");
+        }
+        int more = total > 0 ? Math.min(total, 2 * had) : 2 * had;
+        return Optional.of("more nodes (`#SBATCH --nodes=" + more + "`)");
+    }
+
+    /** The GPUs of one node of the job's partition, from its gres ({@code gpu:h100:8}); 0 when it does not say. */
+    public int nodeGpus() {
+        return partition().map(p -> gpuCount(p.gres())).orElse(0);
+    }
+
+    static int gpuCount(String gres) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:^|,)gpu(?::[^:,(]+)?:(\\d+)").matcher(gres);
+        int n = 0;
+        while (m.find()) {
+            n += Integer.parseInt(m.group(1));
+        }
+        return n;
+    }
+
+    /** The request that spreads a model over more GPUs than the job had: all of a node's, or more nodes of them. */
+    private Optional<String> shardGpus() {
+        int node = nodeGpus();
+        int had = job.gpus() / Math.max(1, job.nodes());
+        if (job.gpus() <= 0 || node <= 0) {
+            return Optional.empty();
+        }
+        if (node > had) {
+            return Optional.of("`#SBATCH --gpus-per-node=" + node + "`");
+        }
+        return moreNodes().map(n -> n + " with all " + node + " GPUs of each");
     }
 
     private String partitionsWhere(java.util.function.Predicate<Partition> p) {

@@ -87,7 +87,8 @@ public final class MemoryAdvice {
         return (bytes + step - 1) / step * step;
     }
 
-    static long roundDown(long bytes) {
+    /** Rounds down the same way, never below one step. */
+    public static long roundDown(long bytes) {
         long step = step(bytes);
         return Math.max(step, bytes / step * step);
     }

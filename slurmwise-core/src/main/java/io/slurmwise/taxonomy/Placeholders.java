@@ -24,7 +24,8 @@ public final class Placeholders {
     /** The facts a note may name. */
     public static final Set<String> NAMES = Set.of("job_id", "partition", "max_time", "longer_partitions",
             "gpu_model", "gpus_per_node", "gpu_partitions", "other_gpu_partitions", "peak_mem", "mem_limit",
-            "suggested_mem", "suggested_mem_per_cpu", "node_mem", "work_dir");
+            "suggested_mem", "suggested_mem_per_cpu", "node_mem", "work_dir", "java_heap", "shorter_time",
+            "step_timeout", "more_nodes", "shard_gpus");
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([a-z_]+)\\s*(?:\\|([^}]*))?}}");
 

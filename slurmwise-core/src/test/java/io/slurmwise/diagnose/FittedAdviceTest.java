@@ -99,10 +99,110 @@ class FittedAdviceTest {
                 }
             }
         }
+        out.addAll(sizeContradictions(text, facts));
         Matcher g = GPU.matcher(text);
         while (g.find()) {
             if (facts.gpuModel().isPresent() && !g.group(1).toLowerCase(Locale.ROOT).equals(facts.gpuModel().get())) {
                 out.add(g.group() + " on a job that ran on " + facts.gpuModel().get());
+            }
+        }
+        return out;
+    }
+
+    private static final Pattern TIMEOUT = Pattern.compile("\\btimeout (\\d+)([smhd]?) ");
+    private static final Pattern SHORT_TIME = Pattern.compile("short[^.]{0,20}--time[= ]([0-9][0-9:-]*)");
+    private static final Pattern XMX = Pattern.compile("-Xmx(\\d+)([gGmM])");
+    private static final Pattern NODES = Pattern.compile("--nodes=(\\d+)");
+    private static final Pattern GPUS_PER_NODE = Pattern.compile("--gpus-per-node=(\\d+)");
+    private static final Pattern MEM_PER_CPU = Pattern.compile("--mem-per-cpu=(\\d+[KMGT])\\b");
+    private static final Pattern MEM_PER_NODE = Pattern.compile("--mem=(\\d+[KMGT])\\b");
+
+    /**
+     * The numbers any fix may ask for, checked against the job and its partition whatever the kind: a {@code timeout}
+     * for the work inside the job ends before the job's limit; a "short" {@code --time} is shorter than the job's; a
+     * Java heap fits the job's memory per node; "more nodes", "more GPUs" and "more memory" are more than the job had,
+     * and no request is more than one node of its partition has.
+     */
+    static List<String> sizeContradictions(String text, JobAdviceFacts facts) {
+        List<String> out = new ArrayList<>();
+        JobRecord job = facts.job();
+        String lower = text.toLowerCase(Locale.ROOT);
+        Optional<Duration> limit = facts.timeLimit();
+        Matcher t = TIMEOUT.matcher(text);
+        while (t.find() && limit.isPresent()) {
+            long n = Long.parseLong(t.group(1));
+            Duration d = switch (t.group(2)) {
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                case "d" -> Duration.ofDays(n);
+                default -> Duration.ofSeconds(n);
+            };
+            if (d.compareTo(limit.get()) >= 0) {
+                out.add(t.group().strip() + " is no shorter than the job's " + SlurmTime.format(limit.get()) + " limit");
+            }
+        }
+        Matcher st = SHORT_TIME.matcher(lower);
+        while (st.find() && limit.isPresent()) {
+            Optional<Duration> asked = SlurmTime.parseDuration(st.group(1));
+            if (asked.isPresent() && asked.get().compareTo(limit.get()) >= 0) {
+                out.add(st.group() + " as short, for a job that had " + SlurmTime.format(limit.get()));
+            }
+        }
+        if (!FixFitter.timeMinBelowTime(text)) {
+            out.add("a --time-min not below the --time beside it");
+        }
+        Optional<DataSize> perNode = job.memoryPerNode();
+        Matcher x = XMX.matcher(text);
+        while (x.find() && perNode.isPresent()) {
+            long heap = Long.parseLong(x.group(1)) * (x.group(2).equalsIgnoreCase("g") ? DataSize.GIB : DataSize.MIB);
+            if (heap >= perNode.get().bytes()) {
+                out.add(x.group() + " is not below the job's " + perNode.get() + " per node");
+            }
+        }
+        int total = facts.partition().map(Partition::nodes).orElse(0);
+        Matcher n = NODES.matcher(text);
+        while (n.find()) {
+            int asked = Integer.parseInt(n.group(1));
+            if (lower.contains("more nodes") && asked <= job.nodes()) {
+                out.add(n.group() + " as more nodes, for a job that had " + job.nodes());
+            }
+            if (total > 0 && asked > total) {
+                out.add(n.group() + " on a partition of " + total + " nodes");
+            }
+        }
+        int nodeGpus = facts.nodeGpus();
+        int hadGpus = job.gpus() / job.nodes();
+        Matcher g = GPUS_PER_NODE.matcher(text);
+        while (g.find()) {
+            int asked = Integer.parseInt(g.group(1));
+            if (nodeGpus > 0 && asked > nodeGpus) {
+                out.add(g.group() + " on nodes of " + nodeGpus + " GPUs");
+            }
+            if (lower.contains("more gpus") && hadGpus > 0 && asked <= hadGpus) {
+                out.add(g.group() + " as more GPUs, for a job that had " + hadGpus + " per node");
+            }
+        }
+        int cpusPerNode = Math.max(1, job.cpus() / job.nodes());
+        Matcher c = MEM_PER_CPU.matcher(text);
+        while (c.find() && lower.contains("more memory") && perNode.isPresent()) {
+            long asked = DataSize.tryParse(c.group(1)).map(DataSize::bytes).orElse(0L) * cpusPerNode;
+            if (asked > 0 && asked <= perNode.get().bytes()) {
+                out.add(c.group() + " as more memory, for a job that had " + perNode.get() + " per node");
+            }
+        }
+        Optional<DataSize> nodeMem = facts.partition().map(Partition::memoryPerNode);
+        Matcher mn = MEM_PER_NODE.matcher(text);
+        while (mn.find() && nodeMem.isPresent()) {
+            long asked = DataSize.tryParse(mn.group(1)).map(DataSize::bytes).orElse(0L);
+            if (asked > nodeMem.get().bytes()) {
+                out.add(mn.group() + " on nodes of " + nodeMem.get());
+            }
+        }
+        Optional<Integer> nodeCpus = facts.partition().map(Partition::cpusPerNode).filter(v -> v > 0);
+        Matcher cp = CPUS.matcher(text);
+        while (cp.find() && nodeCpus.isPresent()) {
+            if (Integer.parseInt(cp.group(1)) > nodeCpus.get()) {
+                out.add(cp.group() + " on nodes of " + nodeCpus.get() + " CPUs");
             }
         }
         return out;
@@ -126,6 +226,17 @@ class FittedAdviceTest {
             }
         }
         if (patch != null) {
+            // one answer: a fix that names an option the patch sets names the patch's value
+            for (var o : FixFitter.patchOptions(patch).entrySet()) {
+                Pattern named = Pattern.compile("(?<![\\w-])--" + Pattern.quote(o.getKey()) + "[= ](?!<|0(?![\\w.]))([^\\s`)\\],;]+)");
+                for (FixNote n : fixes) {
+                    Matcher m = named.matcher(n.text() + "\n" + String.join("\n", n.items()));
+                    while (m.find()) {
+                        assertThat(m.group(1)).as(what + " " + n.kindId() + " › " + n.section() + " names --" + o.getKey()
+                                + " as the patch sets it").isEqualTo(o.getValue());
+                    }
+                }
+            }
             for (Patch.Change c : patch.changes()) {
                 assertFits(what + " patch change", c.what(), facts);
                 assertThat(c.what()).as(what + " a change is a change").doesNotContain("unchanged");
@@ -247,6 +358,69 @@ class FittedAdviceTest {
         Diagnosis.Failed nccl = (Diagnosis.Failed) SW.diagnose("1041");
         assertThat(nccl.fixes().stream().flatMap(n -> n.items().stream()).filter(i -> i.startsWith("Launch one task")))
                 .singleElement().asString().contains("--ntasks-per-node=8`").doesNotContain("--ntasks-per-node=4`");
+    }
+
+    /** Every number a fix asks for that depends on the job is counted from it, not a fixed example of the note's. */
+    @Test
+    void jobDependentNumbersInFixesAreCountedFromTheJob() {
+        // 1029: a segfault on 4 CPUs with 16G (4G per CPU); "more memory per rank" was the note's --mem-per-cpu=4G
+        assertThat(shownItems("1029")).anyMatch(i -> i.contains("`#SBATCH --mem-per-cpu=6G`"))
+                .noneMatch(i -> i.contains("--mem-per-cpu=4G"));
+        // 1001: 32G on one node: a Java heap below it (the note said -Xmx40g), and twice the nodes
+        List<String> oom = allItems("1001", "oom");
+        assertThat(oom).anyMatch(i -> i.contains("`java -Xmx24g`")).anyMatch(i -> i.contains("more nodes (`#SBATCH --nodes=2`)"))
+                .noneMatch(i -> i.contains("-Xmx40g"));
+        // 1018: an 8-hour limit; a timeout inside the job ends before it (the note said 23h)
+        assertThat(allItems("1018", "time_limit")).anyMatch(i -> i.contains("`timeout 7h srun ./prog`"));
+        // 1039: preempted with a day's limit; "keep jobs short" halves it (the note said 02:00:00)
+        assertThat(allItems("1039", "preempted")).anyMatch(i -> i.contains("short (`#SBATCH --time=12:00:00`)"));
+        // 1008: all 8 H100s of one node already; more GPUs means more nodes. 1004: one A100 of a 4-GPU node
+        assertThat(allItems("1008", "cuda_oom")).anyMatch(i -> i.contains("more nodes (`#SBATCH --nodes=2`) with all 8 GPUs"));
+        assertThat(allItems("1004", "cuda_oom")).anyMatch(i -> i.contains("`#SBATCH --gpus-per-node=4`"));
+    }
+
+    /** The patch and the fixes beside it give one answer: the fix names the value the patch writes. */
+    @Test
+    void theFixNamesWhatThePatchWrites() {
+        // 1018: 8 hours, no progress in the logs; the patch doubles what it ran, the fix once said 2-00:00:00
+        Diagnosis.Failed f = (Diagnosis.Failed) SW.diagnose("1018");
+        assertThat(f.patch().changes()).extracting(Patch.Change::what).contains("--time=17:00:00 (was 08:00:00)");
+        assertThat(shownItems("1018")).anyMatch(i -> i.startsWith("Ask for more time") && i.contains("`#SBATCH --time=17:00:00`"))
+                .noneMatch(i -> i.contains("--time=2-00:00:00"));
+        // --mem=0 (all of a node) is other advice, and a <placeholder> stays one
+        assertThat(FixFitter.agree("use `--mem=0` or `--mem=32G`, `--exclude=<node>`", java.util.Map.of("mem", "48G", "exclude", "cn1")))
+                .isEqualTo("use `--mem=0` or `--mem=48G`, `--exclude=<node>`");
+    }
+
+    /** Memory above one node of the partition is what a node has, as the patch caps it, or the piece goes. */
+    @Test
+    void memoryAboveANodeIsCappedAsThePatchCapsIt() {
+        // 1005: 240G per node on the cpu partition's 250G nodes, no peak: twice the limit cannot be had there
+        JobAdviceFacts facts = new JobAdviceFacts(CLUSTER.get("1005"), CLUSTER.partitions());
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(facts.job(), "oom"), facts.job(), 1).get(0);
+        FixNote fit = new FixFitter(TAXONOMY).fit(List.of(raw), facts).get(0);
+        assertThat(facts.value("suggested_mem")).contains("512G");
+        assertThat(fit.items()).noneMatch(i -> i.startsWith("Ask for more memory"))
+                .anyMatch(i -> i.startsWith("If one node cannot hold it"));
+        // a job with room left on the node: the request becomes what the node has, rounded down as the patch does
+        JobRecord small = CLUSTER.get("1029");
+        FixNote site = new FixNote("oom", "t", "Fixes", "1. More: `#SBATCH --mem=1T`.", 1, "site.md", List.of("More: `#SBATCH --mem=1T`."));
+        assertThat(new FixFitter(TAXONOMY).fit(List.of(site), new JobAdviceFacts(small, CLUSTER.partitions())).get(0).items())
+                .containsExactly("More: `#SBATCH --mem=240G`.");
+    }
+
+    /** The items of the fixes a diagnosis shows. */
+    private static List<String> shownItems(String id) {
+        Diagnosis.Failed f = (Diagnosis.Failed) SW.diagnose(id);
+        return f.fixes().stream().flatMap(n -> n.items().stream()).toList();
+    }
+
+    /** Every item of a kind's Fixes section, fitted to the job (shown or not). */
+    private static List<String> allItems(String id, String kind) {
+        JobRecord j = CLUSTER.get(id);
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(j, kind), j, 1).get(0);
+        assertThat(raw.section()).isEqualTo("Fixes");
+        return new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(j, CLUSTER.partitions())).get(0).items();
     }
 
     /** A job that already had its partition's MaxTime is not told to ask for it. */

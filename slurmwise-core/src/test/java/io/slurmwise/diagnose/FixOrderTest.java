@@ -39,6 +39,25 @@ class FixOrderTest {
         assertThat(n.items().get(0)).startsWith("Correct the option");
     }
 
+    /** 1059 waits on its QOS's per-user GPU limit and will start without changes; 1057 asks for more than a job may. */
+    @Test
+    void aPendingJobThatWillStartIsToldToWaitFirstAndOneThatCannotToChange() {
+        try (io.slurmwise.Slurmwise sw = io.slurmwise.Slurmwise.builder()
+                .backend(new io.slurmwise.testing.FixtureCluster()).build()) {
+            PendingInfo will = ((Diagnosis.StatusOnly) sw.diagnose("1059")).pending();
+            assertThat(will.startability()).isEqualTo(PendingReasons.Startability.WILL);
+            assertThat(will.fixes().get(0).items().get(0)).startsWith("For pending jobs on per-user or group limits, wait");
+            assertThat(will.fixes().get(0).text()).startsWith("1. For pending jobs on per-user or group limits, wait");
+            PendingInfo never = ((Diagnosis.StatusOnly) sw.diagnose("1057")).pending();
+            assertThat(never.startability()).isEqualTo(PendingReasons.Startability.NEVER);
+            assertThat(never.fixes().get(0).items().get(0)).startsWith("Request within the limit");
+        }
+        // the shell's wait "$PID" is not advice to wait
+        FixNote n = new FixNote("k", "t", "Fixes", "1. Trap it: `wait \"$PID\"`.\n2. Or wait.", 1, "s",
+                List.of("Trap it: `wait \"$PID\"`.", "Or wait."));
+        assertThat(FixOrder.forWaiting(List.of(n)).get(0).items()).containsExactly("Or wait.", "Trap it: `wait \"$PID\"`.");
+    }
+
     @Test
     void withoutAQuotedMessageInTheEvidenceTheNotesOrderStands() {
         FixNote n = ownFixes("sbatch: error: Batch job submission failed: Requested time limit is invalid (missing or exceeds some limit)\n");
