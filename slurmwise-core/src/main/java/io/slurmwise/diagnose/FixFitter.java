@@ -84,6 +84,9 @@ public final class FixFitter {
         return out;
     }
 
+    /** Options whose {@code <slot>} in a fix is the value the patch writes: the node to leave out is that node. */
+    private static final java.util.Set<String> SLOTS_THE_PATCH_FILLS = java.util.Set.of("exclude");
+
     /** {@code --time=17:00:00 (was 08:00:00)}, {@code --requeue and --signal=B:USR1@300}: an option and its value. */
     private static final Pattern SET_OPTION = Pattern.compile("(?<![\\w-])--([a-z][a-z-]*)=([^\\s,;()`]+)");
 
@@ -104,7 +107,8 @@ public final class FixFitter {
 
     /**
      * {@code piece} with each of {@code options} it names given the patch's value; a {@code <placeholder>} and a
-     * {@code 0} ({@code --mem=0}: all of a node's memory) are other advice and stay.
+     * {@code 0} ({@code --mem=0}: all of a node's memory) are other advice and stay, except the node that
+     * {@code --exclude=<node>} leaves to the reader when the patch names it.
      */
     static String agree(String piece, Map<String, String> options) {
         String out = piece;
@@ -112,7 +116,8 @@ public final class FixFitter {
             if (!out.contains("--" + o.getKey())) {
                 continue;
             }
-            Matcher m = Pattern.compile("(?<![\\w-])(--" + Pattern.quote(o.getKey()) + "[= ])(?!<|0(?![\\w.]))([^\\s`)\\],;]+)").matcher(out);
+            String slot = SLOTS_THE_PATCH_FILLS.contains(o.getKey()) ? "" : "<|";
+            Matcher m = Pattern.compile("(?<![\\w-])(--" + Pattern.quote(o.getKey()) + "[= ])(?!" + slot + "0(?![\\w.]))([^\\s`)\\],;]+)").matcher(out);
             StringBuilder sb = new StringBuilder();
             while (m.find()) {
                 m.appendReplacement(sb, Matcher.quoteReplacement(m.group(1) + o.getValue()));

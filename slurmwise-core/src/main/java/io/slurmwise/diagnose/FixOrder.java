@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
 /**
  * Puts first the fixes that answer what the deciding evidence says. A note's Fixes list covers every way its kind
  * happens (a partition's time limit, an option SLURM cannot parse, a step that waits inside its job); an item that
- * quotes a message in backticks (words, such as {@code `step creation temporarily disabled`}) is about that message, so when a log
- * line of the finding's evidence contains the quote, the item moves ahead of the others. Nothing is dropped and the
+ * quotes a message in backticks (words, such as {@code `step creation temporarily disabled`}, or a SLURM reason's one
+ * CamelCase word, {@code `AssocGrpBillingMinutes`}) is about that message, so when a line of the finding's evidence (a
+ * log line, or the record's {@code Reason=...}) contains the quote, the item moves ahead of the others. Nothing is dropped and the
  * note's order is kept within both groups: without such a line the list is as the note wrote it.
  *
  * <pre>{@code
@@ -28,6 +29,8 @@ public final class FixOrder {
      */
     static final int MIN_QUOTE = 12;
     private static final Pattern SPACE = Pattern.compile("\\s+");
+    /** A SLURM reason is one CamelCase word, a message too: {@code AssocGrpBillingMinutes}, {@code QOSMaxWallDurationPerJobLimit}. */
+    private static final Pattern REASON = Pattern.compile("(?:[A-Z]+[a-z]+){3,}[A-Za-z]*");
 
     private FixOrder() {
     }
@@ -36,9 +39,7 @@ public final class FixOrder {
     public static List<FixNote> byEvidence(List<FixNote> fixes, Finding finding) {
         List<String> lines = new ArrayList<>();
         for (Evidence e : finding.evidence()) {
-            if (e.isLogLine()) {
-                lines.add(normal(e.text()));
-            }
+            lines.add(normal(e.text())); // a log line, or the record's own words (Reason=AssocGrpBillingMinutes)
         }
         if (lines.isEmpty()) {
             return fixes;
@@ -96,7 +97,8 @@ public final class FixOrder {
         String[] pieces = item.split("`", -1);
         for (int i = 1; i < pieces.length - 1; i += 2) {
             String quote = normal(pieces[i]);
-            if (quote.length() >= MIN_QUOTE && quote.indexOf(' ') > 0 && lines.stream().anyMatch(l -> l.contains(quote))) {
+            boolean message = quote.indexOf(' ') > 0 || REASON.matcher(pieces[i].strip()).matches();
+            if (quote.length() >= MIN_QUOTE && message && lines.stream().anyMatch(l -> l.contains(quote))) {
                 return true;
             }
         }

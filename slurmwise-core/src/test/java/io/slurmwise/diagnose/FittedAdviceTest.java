@@ -388,8 +388,11 @@ class FittedAdviceTest {
         assertThat(shownItems("1018")).anyMatch(i -> i.startsWith("Ask for more time") && i.contains("`#SBATCH --time=17:00:00`"))
                 .noneMatch(i -> i.contains("--time=2-00:00:00"));
         // --mem=0 (all of a node) is other advice, and a <placeholder> stays one
-        assertThat(FixFitter.agree("use `--mem=0` or `--mem=32G`, `--exclude=<node>`", java.util.Map.of("mem", "48G", "exclude", "cn1")))
-                .isEqualTo("use `--mem=0` or `--mem=48G`, `--exclude=<node>`");
+        assertThat(FixFitter.agree("use `--mem=0` or `--mem=32G`, `--mem=<its share>`", java.util.Map.of("mem", "48G")))
+                .isEqualTo("use `--mem=0` or `--mem=48G`, `--mem=<its share>`");
+        // the node a fix leaves to the reader is the one the patch excludes (1015: gpua023 failed)
+        assertThat(shownItems("1015")).anyMatch(i -> i.contains("`#SBATCH --exclude=gpua023`"))
+                .noneMatch(i -> i.contains("--exclude=<node>"));
     }
 
     /** Memory above one node of the partition is what a node has, as the patch caps it, or the piece goes. */

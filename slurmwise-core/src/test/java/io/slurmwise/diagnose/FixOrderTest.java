@@ -39,6 +39,19 @@ class FixOrderTest {
         assertThat(n.items().get(0)).startsWith("Correct the option");
     }
 
+    /** The fix about the message comes first: a used-up allocation, a shell without `module`, a directory not ours. */
+    @Test
+    void aReasonWordOrACoreutilsMessageBringsItsFixFirst() {
+        assertThat(ownFixes("sbatch: error: AssocGrpBillingMinutes\n").items().get(0)).startsWith("For a used-up allocation");
+        assertThat(ownFixes("/var/spool/slurmd/job01012/slurm_script: line 12: module: command not found\n").items().get(0))
+                .startsWith("Initialise the module system");
+        assertThat(ownFixes("mkdir: cannot create directory '/projects/lab/shared/cache': Permission denied\n").items().get(0))
+                .startsWith("Write to directories you own");
+        // an option is not a message: `--mem-per-cpu` in an item never reorders
+        assertThat(FixOrder.quotes("Use `--mem-per-cpu-gpu-x`.", List.of("--mem-per-cpu-gpu-x"))).isFalse();
+        assertThat(FixOrder.quotes("See `AssocGrpBillingMinutes`.", List.of("reason=assocgrpbillingminutes"))).isTrue();
+    }
+
     /** 1059 waits on its QOS's per-user GPU limit and will start without changes; 1057 asks for more than a job may. */
     @Test
     void aPendingJobThatWillStartIsToldToWaitFirstAndOneThatCannotToChange() {
@@ -48,6 +61,11 @@ class FixOrderTest {
             assertThat(will.startability()).isEqualTo(PendingReasons.Startability.WILL);
             assertThat(will.fixes().get(0).items().get(0)).startsWith("For pending jobs on per-user or group limits, wait");
             assertThat(will.fixes().get(0).text()).startsWith("1. For pending jobs on per-user or group limits, wait");
+            // a pending job's reason is evidence too: 1054's used-up GPU minutes, 1052's maintenance reservation
+            assertThat(((Diagnosis.StatusOnly) sw.diagnose("1054")).pending().fixes().get(0).items().get(0))
+                    .startsWith("For a used-up allocation");
+            assertThat(((Diagnosis.StatusOnly) sw.diagnose("1052")).pending().fixes().get(0).items().get(0))
+                    .startsWith("For maintenance reservations");
             PendingInfo never = ((Diagnosis.StatusOnly) sw.diagnose("1057")).pending();
             assertThat(never.startability()).isEqualTo(PendingReasons.Startability.NEVER);
             assertThat(never.fixes().get(0).items().get(0)).startsWith("Request within the limit");
