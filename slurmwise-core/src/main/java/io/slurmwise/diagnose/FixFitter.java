@@ -23,11 +23,12 @@ import java.util.regex.Pattern;
  * Fits retrieved fix notes to the job: placeholders are filled from its facts ({@link JobAdviceFacts}), and a piece
  * of advice that contradicts them is rewritten or dropped, never shown as is. A {@code --time} above the partition's
  * MaxTime becomes the MaxTime when that is still more than the job had, else the item goes (the patch's advice names
- * the longer partitions); so does a time_limit fix's {@code --time} that is no more than the job already had, and its
- * "more cores" ({@code --cpus-per-task}) twice what the job had within a node, or it goes; a {@code --mem} (or
+ * the longer partitions); so does the {@code --time} of a note that asks for more time (its {@code fixers:} list the
+ * {@code time} fixer: time_limit) when it is no more than the job already had, and its "more cores"
+ * ({@code --cpus-per-task}) is twice what the job had within a node, or it goes; a {@code --mem} (or
  * {@code --mem-per-cpu}) above one node of the partition becomes what a node has, as the memory patch caps it, when that
- * is still more than the job had, else the item goes; a typed
- * GPU request for a model the job did not run on names the job's model.
+ * is still more than the job had, else the item goes; a typed GPU request for a model the job did not run on names the
+ * job's model; an option the patch sets is named with the patch's value.
  *
  * <pre>{@code
  * List<FixNote> fitted = new FixFitter(taxonomy).fit(fixes, new JobAdviceFacts(job, backend.partitions()));
@@ -46,8 +47,8 @@ public final class FixFitter {
     static final Pattern MEM = Pattern.compile("(--mem(-per-cpu)?[= ])(\\d+[KMGT]?)(?![\\w.])");
     /** {@code --cpus-per-task=16}: the cores a piece asks for. */
     static final Pattern CPUS = Pattern.compile("(--cpus-per-task[= ])(\\d+)(?!\\d)");
-    /** The kind whose advice asks for more time than the job had. */
-    private static final String MORE_TIME = "time_limit";
+    /** The fixer that asks for more time: a note listing it in {@code fixers:} advises more time than the job had. */
+    private static final String MORE_TIME_FIXER = "time";
 
     private final Taxonomy taxonomy;
 
@@ -129,7 +130,7 @@ public final class FixFitter {
     }
 
     Optional<FixNote> fit(FixNote n, JobAdviceFacts facts) {
-        boolean moreTime = MORE_TIME.equals(n.kindId());
+        boolean moreTime = taxonomy.find(n.kindId()).map(k -> k.fixers().contains(MORE_TIME_FIXER)).orElse(false);
         Optional<NoteSection> section = template(n);
         String text = section.map(s -> Placeholders.fill(s.template(), facts::value)).orElse(n.text());
         List<String> items = section.map(s -> s.templateItems().stream()
