@@ -37,9 +37,20 @@ public final class FixOrder {
 
     /** The notes with the items of each reordered so that those quoting the evidence's log lines come first. */
     public static List<FixNote> byEvidence(List<FixNote> fixes, Finding finding) {
+        return byEvidence(fixes, finding, List.of());
+    }
+
+    /**
+     * As {@link #byEvidence(List, Finding)}, with more of the record's own words that decide which fix applies
+     * ({@code State=CANCELLED by 0}: root, an admin or SLURM itself, cancelled it).
+     */
+    public static List<FixNote> byEvidence(List<FixNote> fixes, Finding finding, List<String> record) {
         List<String> lines = new ArrayList<>();
         for (Evidence e : finding.evidence()) {
             lines.add(normal(e.text())); // a log line, or the record's own words (Reason=AssocGrpBillingMinutes)
+        }
+        for (String r : record) {
+            lines.add(normal(r));
         }
         if (lines.isEmpty()) {
             return fixes;

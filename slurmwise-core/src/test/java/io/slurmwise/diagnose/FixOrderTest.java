@@ -66,6 +66,9 @@ class FixOrderTest {
                     .startsWith("For a used-up allocation");
             assertThat(((Diagnosis.StatusOnly) sw.diagnose("1052")).pending().fixes().get(0).items().get(0))
                     .startsWith("For maintenance reservations");
+            // 1048 was cancelled by uid 0 (root): the admin's fix first; 1017, cancelled by its user's uid, keeps the order
+            assertThat(((Diagnosis.Failed) sw.diagnose("1048")).fixes().get(0).items().get(0)).startsWith("If an admin cancelled it");
+            assertThat(((Diagnosis.Failed) sw.diagnose("1017")).fixes().get(0).items().get(0)).startsWith("If you cancelled it by mistake");
             PendingInfo never = ((Diagnosis.StatusOnly) sw.diagnose("1057")).pending();
             assertThat(never.startability()).isEqualTo(PendingReasons.Startability.NEVER);
             assertThat(never.fixes().get(0).items().get(0)).startsWith("Request within the limit");
