@@ -256,6 +256,9 @@ class CliTest {
         assertThat(all.out()).contains("KIND").contains("REASON").contains("newest first");
         // who cancelled, by name (the mock cluster's uid 1001 is alice; uid 0 is root)
         assertThat(all.out()).contains("CANCELLED by alice").contains("CANCELLED by root").doesNotContain("by 1001");
+        // diagnose names them as jobs does (its header once said "CANCELLED by 0" where jobs said "by root")
+        assertThat(run("diagnose", "1048").out()).contains("[CANCELLED by root]").doesNotContain("by 0]");
+        assertThat(run("diagnose", "1017").out()).contains("[CANCELLED by alice]");
         JsonNode json = run("jobs", "--json").json();
         JsonNode first = json.at("/jobs/0");
         for (JsonNode j : json.get("jobs")) {

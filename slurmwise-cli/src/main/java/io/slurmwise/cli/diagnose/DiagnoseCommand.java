@@ -85,7 +85,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
         } else if (d instanceof Diagnosis.NotFound nf) {
             cli.err().println("slurmwise: " + nf.message() + " (" + sw.backendReason() + ")");
         } else {
-            new DiagnosisRenderer(cli.style(), full).print(cli.out(), d, sw.backendReason());
+            new DiagnosisRenderer(cli.style(), full, sw.backend()::userName).print(cli.out(), d, sw.backendReason());
         }
         sw.explainer().fallbackReason().filter(r -> worthSaying(r, cli))
                 .ifPresent(r -> cli.err().println(cli.style().dim("slurmwise: " + r)));

@@ -32,20 +32,30 @@ public final class DiagnosisRenderer {
     private static final int COMPACT_FIX_LINES = 2;
     private final Style style;
     private final boolean full;
+    private final java.util.function.LongFunction<java.util.Optional<String>> userNames;
 
     public DiagnosisRenderer(Style style) {
         this(style, false);
     }
 
     public DiagnosisRenderer(Style style, boolean full) {
-        this.style = style;
-        this.full = full;
+        this(style, full, io.slurmwise.job.UserNames::local);
     }
 
-    /** {@code job 1001 train_llama_sft [OUT_OF_MEMORY] exit 0:125 00:41:12/08:00:00}; a long name is cut. */
+    /** @param userNames who a uid is ({@code CANCELLED by 0} reads {@code CANCELLED by root}, as {@code jobs} shows it) */
+    public DiagnosisRenderer(Style style, boolean full, java.util.function.LongFunction<java.util.Optional<String>> userNames) {
+        this.style = style;
+        this.full = full;
+        this.userNames = userNames;
+    }
+
+    /**
+     * {@code job 1001 train_llama_sft [OUT_OF_MEMORY] exit 0:125 00:41:12/08:00:00}; a long name is cut, and who
+     * cancelled a job is named as {@code jobs} names them.
+     */
     public String headline(JobRecord j) {
         String elapsed = j.elapsed() == null ? "?" : SlurmTime.format(j.elapsed());
-        String rest = " [" + style.state(j.state().outcome(), TerminalText.line(j.status().toString())) + "] exit "
+        String rest = " [" + style.state(j.state().outcome(), TerminalText.line(io.slurmwise.job.UserNames.describe(j.status(), userNames))) + "] exit "
                 + (j.exitCode() == null ? "?" : j.exitCode()) + " " + elapsed + "/" + j.timeLimit();
         String head = "job " + j.id() + " ";
         int room = style.width() - 3 - head.length() - Panel.visibleLength(rest);
