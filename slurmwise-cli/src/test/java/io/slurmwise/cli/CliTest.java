@@ -256,6 +256,17 @@ class CliTest {
         assertThat(all.out()).contains("KIND").contains("REASON").contains("newest first");
         // who cancelled, by name (the mock cluster's uid 1001 is alice; uid 0 is root)
         assertThat(all.out()).contains("CANCELLED by alice").contains("CANCELLED by root").doesNotContain("by 1001");
+        // with --classify, every KIND jobs shows is the kind diagnose names (1027, cancelled while stuck on a full quota,
+        // was blank in jobs and disk_quota in diagnose)
+        int compared = 0;
+        for (JsonNode j : run("jobs", "--classify", "--json").json().get("jobs")) {
+            if (j.hasNonNull("kind")) {
+                JsonNode d = run("diagnose", j.get("id").asText(), "--json").json();
+                assertThat(d.at("/finding/kind").asText()).as("job " + j.get("id").asText()).isEqualTo(j.get("kind").asText());
+                compared++;
+            }
+        }
+        assertThat(compared).isGreaterThanOrEqualTo(40);
         // diagnose names them as jobs does (its header once said "CANCELLED by 0" where jobs said "by root")
         assertThat(run("diagnose", "1048").out()).contains("[CANCELLED by root]").doesNotContain("by 0]");
         assertThat(run("diagnose", "1017").out()).contains("[CANCELLED by alice]");
@@ -267,7 +278,8 @@ class CliTest {
                 case "PENDING" -> {
                     assertThat(j.get("pending_reason").asText()).isNotBlank();
                 }
-                case "FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL" -> assertThat(j.get("kind").asText()).isNotBlank();
+                case "FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "CANCELLED", "PREEMPTED" ->
+                        assertThat(j.get("kind").asText()).isNotBlank();
                 default -> assertThat(j.get("kind").isNull()).isTrue();
             }
         }

@@ -31,8 +31,9 @@ import java.util.concurrent.Callable;
 /** {@code slurmwise jobs}: list jobs of a window, newest first, with why each failed or waits. */
 @Command(name = "jobs",
         header = "List jobs from the cluster's accounting.", mixinStandardHelpOptions = true,
-        description = {"List jobs from the cluster's accounting, newest first: KIND says why a failed job failed (from",
-                "its record; --classify reads its logs too), REASON why a pending job waits.",
+        description = {"List jobs from the cluster's accounting, newest first: KIND says why a failed, cancelled or",
+                "preempted job ended (from its record; --classify reads its logs too, as diagnose does), REASON why a",
+                "pending job waits.",
                 "Example: slurmwise jobs --state FAILED,TIMEOUT,OUT_OF_MEMORY --since today --last 10"})
 public final class JobsCommand implements Callable<Integer> {
 
@@ -134,8 +135,10 @@ public final class JobsCommand implements Callable<Integer> {
         return kind == null ? "" : !fromLogs && kind.equals(FailureKind.UNKNOWN) ? "?" : kind;
     }
 
+    /** The kind of a job that diagnose diagnoses (failed, cancelled, preempted), by the same classifier; else none. */
     private static String kind(FleetScan kinds, JobRecord j) {
-        return Outcome.of(j.state()) == Outcome.FAILED ? kinds.failureKind(j) : null;
+        Outcome o = Outcome.of(j.state());
+        return o == Outcome.FAILED || o == Outcome.CANCELLED || o == Outcome.PREEMPTED ? kinds.failureKind(j) : null;
     }
 
     private static String nz(String s) {
