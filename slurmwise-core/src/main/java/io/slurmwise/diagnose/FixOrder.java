@@ -55,25 +55,27 @@ public final class FixOrder {
         if (lines.isEmpty()) {
             return fixes;
         }
-        List<FixNote> out = new ArrayList<>(fixes.size());
-        for (FixNote n : fixes) {
-            out.add(reorder(n, lines));
-        }
-        return List.copyOf(out);
+        return firstWhere(fixes, item -> quotes(item, lines));
     }
 
-    private static FixNote reorder(FixNote n, List<String> lines) {
-        List<String> items = n.items().isEmpty() ? NoteSection.itemsOf(n.text()) : n.items();
-        List<String> named = new ArrayList<>();
-        List<String> rest = new ArrayList<>();
-        for (String item : items) {
-            (quotes(item, lines) ? named : rest).add(item);
+    /** The notes with the items of each that {@code first} accepts moved ahead, the note's order kept within both groups. */
+    private static List<FixNote> firstWhere(List<FixNote> fixes, java.util.function.Predicate<String> first) {
+        List<FixNote> out = new ArrayList<>(fixes.size());
+        for (FixNote n : fixes) {
+            List<String> items = n.items().isEmpty() ? NoteSection.itemsOf(n.text()) : n.items();
+            List<String> ahead = new ArrayList<>();
+            List<String> rest = new ArrayList<>();
+            for (String item : items) {
+                (first.test(item) ? ahead : rest).add(item);
+            }
+            if (ahead.isEmpty() || rest.isEmpty() || items.subList(0, ahead.size()).equals(ahead)) {
+                out.add(n);
+                continue;
+            }
+            ahead.addAll(rest);
+            out.add(n.withContent(FixFitter.numbered(n.text(), ahead), ahead));
         }
-        if (named.isEmpty() || rest.isEmpty() || items.subList(0, named.size()).equals(named)) {
-            return n;
-        }
-        named.addAll(rest);
-        return n.withContent(FixFitter.numbered(n.text(), named), named);
+        return List.copyOf(out);
     }
 
     /** An item that says to wait: {@code wait}, {@code waiting} as a word. */
@@ -84,22 +86,7 @@ public final class FixOrder {
      * thing a user reads is not to change a job that needs no change. The note's order is kept within both groups.
      */
     public static List<FixNote> forWaiting(List<FixNote> fixes) {
-        List<FixNote> out = new ArrayList<>(fixes.size());
-        for (FixNote n : fixes) {
-            List<String> items = n.items().isEmpty() ? NoteSection.itemsOf(n.text()) : n.items();
-            List<String> waits = new ArrayList<>();
-            List<String> rest = new ArrayList<>();
-            for (String item : items) {
-                (WAIT.matcher(item).find() ? waits : rest).add(item);
-            }
-            if (waits.isEmpty() || rest.isEmpty() || items.subList(0, waits.size()).equals(waits)) {
-                out.add(n);
-                continue;
-            }
-            waits.addAll(rest);
-            out.add(n.withContent(FixFitter.numbered(n.text(), waits), waits));
-        }
-        return List.copyOf(out);
+        return firstWhere(fixes, item -> WAIT.matcher(item).find());
     }
 
     /** True when a backticked quote of the item occurs in one of the (normalised) evidence lines. */
