@@ -277,10 +277,13 @@ public final class FixFitter {
             Duration d = SlurmTime.parseDuration(t.group(2)).orElse(Duration.ZERO);
             longest = d.compareTo(longest) > 0 ? d : longest;
         }
+        if (longest.isZero()) {
+            return true; // no --time to compare with: nothing contradicts
+        }
         do {
             Optional<Duration> d = SlurmTime.parseDuration(min.group(1));
-            if (longest.isZero() || d.isEmpty() || d.get().compareTo(longest) >= 0) {
-                return longest.isZero(); // no --time to compare with: nothing contradicts
+            if (d.isPresent() && d.get().compareTo(longest) >= 0) {
+                return false;
             }
         } while (min.find());
         return true;

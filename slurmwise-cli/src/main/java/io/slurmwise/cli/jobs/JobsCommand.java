@@ -70,7 +70,7 @@ public final class JobsCommand implements Callable<Integer> {
     @Option(names = "--oldest-first", description = "Oldest first, as sacct lists them (default: newest first).")
     private boolean oldestFirst;
 
-    @Option(names = "--classify", description = "Read failed jobs' logs for KIND (slower: two log tails per failed job).")
+    @Option(names = "--classify", description = "Read the logs of failed, cancelled and preempted jobs for KIND (slower: two log tails per such job).")
     private boolean classify;
 
     @Mixin
