@@ -83,6 +83,14 @@ public final class Classifier {
     private final Map<Signature, Signature> guardOf = new IdentityHashMap<>();
     /** The {@code unless_before} regex of a signature, scanned the same way: marker -> the signature it refutes. */
     private final Map<Signature, Signature> refuterOf = new IdentityHashMap<>();
+    /**
+     * Each kind's ignore list, compiled as signatures are tested ({@link SignatureRegex}: the lowered program), each
+     * pattern with the lowercase literals one of which a line it matches has (empty: none to require).
+     */
+    private final Map<String, List<IgnorePattern>> ignoreOf = new HashMap<>();
+
+    private record IgnorePattern(SignatureRegex regex, List<String> literals) {
+    }
 
     public Classifier(Taxonomy taxonomy) {
         this.taxonomy = taxonomy;
@@ -107,6 +115,8 @@ public final class Classifier {
         this.anyLine = List.copyOf(anyLine);
         for (FailureKind k : taxonomy.kinds()) {
             consequences.put(k.id(), k.explains());
+            ignoreOf.put(k.id(), k.ignore().stream().map(p -> new IgnorePattern(SignatureRegex.of(p.pattern(), p),
+                    Literals.required(p.pattern()).stream().map(LineText::lowerAscii).toList())).toList());
         }
     }
 
@@ -197,9 +207,9 @@ public final class Classifier {
         Map<Signature, Long> guardLine = guardOf.isEmpty() ? Map.of() : new IdentityHashMap<>();
         // refuted signature -> the last line that matched its unless_before regex
         Map<Signature, Long> refuterLine = refuterOf.isEmpty() ? Map.of() : new IdentityHashMap<>();
-        // a line that matches several signatures of one kind is tested against that kind's ignore list once
-        Map<String, Boolean> ignored = new HashMap<>();
-        SignatureScanner.MatchSink sink = (sig, lineIndex, line) -> {
+        // a line that matches several signatures is read once for the ignore lists, and once per kind
+        Map<String, Benign> benign = new HashMap<>();
+        SignatureScanner.MatchSink sink = (sig, lineIndex, line, message) -> {
             Signature guarded = guardOf.get(sig);
             if (guarded != null) {
                 guardLine.merge(guarded, lineIndex, Math::min);
@@ -211,9 +221,9 @@ public final class Classifier {
                 return;
             }
             FailureKind kind = taxonomy.kind(sig.kindId());
-            // the one place where a kind's ignore list (benign noise) is applied, for every rule
-            if (sig.appliesTo(tail.stream())
-                    && !ignored.computeIfAbsent(kind.id() + '\n' + line, k -> kind.ignores(LineText.readable(line)))) {
+            // the one place where a kind's ignore list (benign noise) is applied, for every rule; it reads the
+            // whole message, when a terminal wrapped the benign words onto another line than the matching ones
+            if (sig.appliesTo(tail.stream()) && !benign.computeIfAbsent(message, Benign::new).to(kind)) {
                 matches.add(new Match(sig, lineIndex, line));
             }
         };
@@ -256,6 +266,42 @@ public final class Classifier {
         return ending != Long.MAX_VALUE;
     }
 
+    /**
+     * One matched message as the kinds' ignore lists read it: lowered once for their literals, read once as a
+     * signature reads a line ({@link LineText.Reading}, only when a pattern's literal is there), one verdict per kind.
+     */
+    private final class Benign {
+        private final String message;
+        private String lowered;
+        private LineText.Reading reading;
+        private final Map<String, Boolean> verdicts = new HashMap<>(4);
+
+        Benign(String message) {
+            this.message = message;
+        }
+
+        /** Whether the kind's ignore list calls the message benign noise for that kind. */
+        boolean to(FailureKind kind) {
+            return verdicts.computeIfAbsent(kind.id(), id -> {
+                for (IgnorePattern p : ignoreOf.get(id)) {
+                    if (lowered == null) {
+                        lowered = LineText.lowerAscii(LineText.readable(message));
+                    }
+                    if (!containsAny(lowered, p.literals())) {
+                        continue; // the scan's prefilter, for this one line
+                    }
+                    if (reading == null) {
+                        reading = new LineText.Reading(message);
+                    }
+                    if (reading.find(p.regex())) {
+                        return true;
+                    }
+                }
+                return false;
+            });
+        }
+    }
+
     private boolean endsTheJob(Signature sig) {
         return sig.weight() >= ENDING_EVENT_WEIGHT && taxonomy.kind(sig.kindId()).category() == Category.TERMINAL;
     }
@@ -279,7 +325,7 @@ public final class Classifier {
                 if (lineIndex < 0) {
                     lineIndex = tail.lineIndexAt(last.offset());
                 }
-                sink.match(sig, lineIndex, last.text());
+                sink.match(sig, lineIndex, last.text(), last.text());
             }
         }
     }

@@ -18,9 +18,11 @@ final class LineText {
             + "\\[[^\\]\\n]{0,80}\\]:?"                                                   // [rank3]: [2024-05-01 10:00:00]
             + "|\\d{4}-\\d\\d-\\d\\d[T ]\\d\\d:\\d\\d:\\d\\d[.,\\d]*(?:Z|[+-]\\d\\d:?\\d\\d)?:?" // ISO timestamp
             + "|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \\d]?\\d \\d\\d:\\d\\d:\\d\\d(?: [A-Z]{3,4})?(?: \\d{4})?:?" // date(1)
-            + "|[A-Z][a-z]{2} [ \\d]?\\d \\d\\d:\\d\\d:\\d\\d:?"                           // syslog
+            + "|[A-Z][a-z]{2} [ \\d]?\\d \\d\\d:\\d\\d:\\d\\d(?: [\\w.-]+ [\\w./@-]+(?:\\[\\d+\\])?:)?:?" // syslog: "Mar  1 10:00:00 host tag[pid]:"
             + "|\\d\\d:\\d\\d:\\d\\d[.,\\d]*:?"                                           // clock
             + "|(?:CRITICAL|ERROR|WARNING|INFO|DEBUG):[\\w.]*:"                             // Python logging's BASIC_FORMAT (before CRASH:)
+            + "|-\\s+[\\w.]+\\s+-\\s+(?:CRITICAL|ERROR|WARNING|INFO|DEBUG)\\s+-"              // logging's "%(asctime)s - %(name)s - %(levelname)s - "
+            + "|\\|\\s*(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL)\\s*\\|(?:\\s*[\\w.<>]+:[\\w.<>]+:\\d+\\s+-)?" // loguru's "| ERROR | mod:fn:12 -"
             + "|(?i:crash|error|fatal|warning)\\s*:"                                      // CRASH: ERROR:
             + "|(?:srun|sbatch|salloc|slurmstepd|slurmd|slurmctld)(?:-\\S+)?(?:\\[\\d+\\])?:(?: (?:error|warning|fatal|info|debug\\d?):)?"
             + "|[A-Za-z][\\w.-]{0,63}\\d:"                                                // node12: (a host name ends in a digit)
@@ -224,6 +226,10 @@ final class LineText {
         java.util.List<String> forms = new java.util.ArrayList<>(2);
         forms.add(seg);
         String s = seg;
+        if (!s.isEmpty() && Character.isWhitespace(s.charAt(0))) {
+            s = s.stripLeading(); // an indented message (a quoted log, a wrapper's report) starts after its indent
+            forms.add(s);
+        }
         for (int n = 0; n < MAX_PREFIXES; n++) {
             Matcher m = PREFIX.matcher(s);
             if (!m.find() || m.end() == 0) {

@@ -26,9 +26,16 @@ public final class SignatureScanner {
     private static final byte[] FOLD = new byte[256];
     /**
      * Widths that terminals, {@code fold} and mail clients wrap lines at: a line of exactly such a width followed by
-     * a line that does not start with white space is read as one message cut in two (a pasted terminal log).
+     * a line that does not start with an indent is read as one message cut in two (a pasted terminal log). A text
+     * can also show its own terminal's width ({@link #terminalWidth}).
      */
     private static final boolean[] WRAP_WIDTH = new boolean[257];
+    /** The narrowest terminal width read from a text's own lines; narrower equal lines are a table, not a wrap. */
+    private static final int MIN_TERMINAL_WIDTH = 60;
+    /** The widest one: a terminal is rarely wider, and wider equal lines are more often records than a wrap. */
+    private static final int MAX_TERMINAL_WIDTH = 512;
+    /** Bytes from a text's start that its terminal width is read from: a wrapped paste shows it early. */
+    private static final int WIDTH_SAMPLE = 256 * 1024;
     /** At most this many physical lines are joined into one wrapped message. */
     private static final int MAX_JOINED = 8;
 
@@ -47,7 +54,12 @@ public final class SignatureScanner {
     /** Receives each (signature, line) match. */
     @FunctionalInterface
     public interface MatchSink {
-        void match(Signature signature, long lineIndex, String line);
+        /**
+         * @param line    the line that matched (the whole message when only the message across a wrap matched)
+         * @param message the whole message the line is part of when a terminal wrapped it, else {@code line}: what
+         *                a rule that reads the line's context (a benign message's words) reads
+         */
+        void match(Signature signature, long lineIndex, String line, String message);
     }
 
     private final List<Signature> signatures;
@@ -168,6 +180,7 @@ public final class SignatureScanner {
      */
     public void scan(byte[] text, MatchSink sink) {
         int len = text.length;
+        int width = terminalWidth(text, len);
         int[] d = delta;
         int[] cls = classOf;
         int sh = shift;
@@ -192,11 +205,11 @@ public final class SignatureScanner {
                 i = skipEscape(text, i, len) - 1; // colour codes are invisible: the automaton reads through them
                 continue;
             }
-            if (b == '\r' && i + 1 < len && text[i + 1] == '\n' && wraps(text, i + 1, physStart, len)) {
+            if (b == '\r' && i + 1 < len && text[i + 1] == '\n' && wraps(text, i + 1, physStart, len, width)) {
                 continue; // the CR of a wrapped CRLF line
             }
             if (b == '\n') {
-                boolean wrapped = wraps(text, i, physStart, len);
+                boolean wrapped = wraps(text, i, physStart, len, width);
                 physStart = i + 1;
                 if (wrapped) {
                     alt = d[(state << sh) | cls[' ']];
@@ -220,7 +233,7 @@ public final class SignatureScanner {
             }
             for (; counted <= i; counted++) {
                 if (text[counted] == '\n') {
-                    if (!wraps(text, counted, lineStart, len)) {
+                    if (!wraps(text, counted, lineStart, len, width)) {
                         logicalStart = counted + 1;
                     }
                     lineIndex++;
@@ -234,7 +247,7 @@ public final class SignatureScanner {
                 lineEnd = indexOf(text, (byte) '\n', i, len);
                 joinedEnd = lineEnd;
                 int from = lineStart;
-                for (int n = 0; n < MAX_JOINED && joinedEnd < len && wraps(text, joinedEnd, from, len); n++) {
+                for (int n = 0; n < MAX_JOINED && joinedEnd < len && wraps(text, joinedEnd, from, len, width); n++) {
                     from = joinedEnd + 1;
                     joinedEnd = indexOf(text, (byte) '\n', from, len);
                 }
@@ -269,7 +282,8 @@ public final class SignatureScanner {
                 }
                 if (matched != null) {
                     testedUpTo[s] = lineEnd; // report a signature once per line
-                    sink.match(signatures.get(s), lineIndex, matched);
+                    String message = wrappedLine && matched == window ? joined(text, joinFrom, joinedEnd, false) : matched;
+                    sink.match(signatures.get(s), lineIndex, matched, message);
                 }
             }
         }
@@ -288,7 +302,7 @@ public final class SignatureScanner {
                 LineText.Reading reading = new LineText.Reading(s);
                 for (int a : always) {
                     if (lastLineTested[a] != line && reading.find(regexes[a])) {
-                        sink.match(signatures.get(a), line, s);
+                        sink.match(signatures.get(a), line, s, s);
                     }
                 }
             }
@@ -382,12 +396,68 @@ public final class SignatureScanner {
         return false;
     }
 
-    /** Whether the newline at {@code nl} ends a line that a terminal wrapped (see {@link #WRAP_WIDTH}). */
-    private static boolean wraps(byte[] a, int nl, int lineStart, int len) {
+    /**
+     * Whether the newline at {@code nl} ends a line that a terminal wrapped: a line of one of the {@link #WRAP_WIDTH
+     * usual widths} or of the text's own {@code terminal} width, followed by a line that goes on. A terminal cuts a
+     * message wherever the width falls, so the cut can fall on either side of a space; an indent of two or more
+     * spaces or a tab starts a line of its own (a traceback's frames, a table's rows).
+     */
+    private static boolean wraps(byte[] a, int nl, int lineStart, int len, int terminal) {
         int end = nl > lineStart && a[nl - 1] == '\r' ? nl - 1 : nl;
         int width = end - lineStart;
-        return width < WRAP_WIDTH.length && WRAP_WIDTH[width] && nl + 1 < len
-                && a[end - 1] != ' ' && a[nl + 1] != ' ' && a[nl + 1] != '\t' && a[nl + 1] != '\n' && a[nl + 1] != '\r';
+        if (!(width < WRAP_WIDTH.length && WRAP_WIDTH[width] || width == terminal) || nl + 1 >= len) {
+            return false;
+        }
+        byte next = a[nl + 1];
+        if (next == '\n' || next == '\r' || next == '\t' || startsAlike(a, lineStart, nl + 1, len)) {
+            return false;
+        }
+        return next != ' ' || nl + 2 < len && a[nl + 2] != ' ' && a[nl + 2] != '\t' && a[nl + 2] != '\n'
+                && a[end - 1] != ' ';
+    }
+
+    /** Bytes two lines must start with alike to be two records of one logger (a timestamp, a host, a rank). */
+    private static final int RECORD_PREFIX = 5;
+
+    /**
+     * Whether the lines at {@code line} and {@code next} start with the same {@link #RECORD_PREFIX} bytes: then the
+     * next line is the logger's next record ({@code [rank3]:}, a timestamp, a host name), not the rest of this one,
+     * however wide this one is; the piece a terminal cuts off starts mid-message.
+     */
+    private static boolean startsAlike(byte[] a, int line, int next, int len) {
+        return next + RECORD_PREFIX <= len && Arrays.equals(a, line, line + RECORD_PREFIX, a, next, next + RECORD_PREFIX);
+    }
+
+    /**
+     * The width of the terminal a pasted text was wrapped at, read from the text itself: the length of its longest
+     * lines, when at least two different lines reach it exactly (a terminal cuts every longer line at its width, so
+     * no line is longer and the cut pieces are all that long). 0 when the text shows no such width, or when it is
+     * narrower than {@link #MIN_TERMINAL_WIDTH} or wider than {@link #MAX_TERMINAL_WIDTH}. Read from the first
+     * {@link #WIDTH_SAMPLE} bytes only.
+     */
+    static int terminalWidth(byte[] a, int len) {
+        int to = Math.min(len, WIDTH_SAMPLE);
+        int max = 0;
+        int firstAtMax = -1;
+        boolean twoDifferent = false;
+        int start = 0;
+        while (start < to) {
+            int nl = indexOf(a, (byte) '\n', start, to);
+            if (nl >= to) {
+                break; // the last line may be cut by the sample, or be the short end of a wrapped message
+            }
+            int end = nl > start && a[nl - 1] == '\r' ? nl - 1 : nl;
+            int w = end - start;
+            if (w > max) {
+                max = w;
+                firstAtMax = start;
+                twoDifferent = false;
+            } else if (w == max && !twoDifferent && w > 0) {
+                twoDifferent = !Arrays.equals(a, firstAtMax, firstAtMax + w, a, start, end);
+            }
+            start = nl + 1;
+        }
+        return twoDifferent && max >= MIN_TERMINAL_WIDTH && max <= MAX_TERMINAL_WIDTH ? max : 0;
     }
 
     /**

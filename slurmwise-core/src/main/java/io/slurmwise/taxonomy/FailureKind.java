@@ -13,7 +13,8 @@ import java.util.Set;
  *
  * @param parent        the broader kind this refines (e.g. illegal_instruction -> segfault), or null
  * @param explains      kinds this one commonly causes downstream: when both are seen, this one is the root cause
- * @param ignore        lines matching one of these are never evidence for this kind (benign noise)
+ * @param ignore        lines matching one of these are never evidence for this kind (benign noise), read as a
+ *                      signature reads a line (the classifier's {@code LineText})
  * @param fixers        names of the mechanical script fixes for this kind, in order ({@code fixers:} in the note)
  */
 public record FailureKind(String id, String title, Category category, String parent, Set<JobState> sacctStates,
@@ -40,15 +41,5 @@ public record FailureKind(String id, String title, Category category, String par
 
     public boolean isUnknown() {
         return UNKNOWN.equals(id);
-    }
-
-    /** True when a line is benign noise for this kind. */
-    public boolean ignores(String line) {
-        for (Pattern p : ignore) {
-            if (p.matcher(line).find()) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -105,6 +105,73 @@ class LineTextTest {
     }
 
     @Test
+    void aTerminalCutAtASpaceOrAtItsOwnWidthIsReadWhole() {
+        // a hard wrap at 80 columns whose cut falls just before a space: the rest starts with that space
+        String account = "sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified";
+        int cut = account.indexOf(" combination");
+        String padded = "x".repeat(80 - cut) + account;
+        assertThat(padded.charAt(80)).isEqualTo(' ');
+        assertThat(kind(padded.substring(0, 80) + "\n" + padded.substring(80) + "\n")).isEqualTo("allocation_exhausted");
+        // a 97-column terminal, which no table of usual widths has: its width is read from the lines it cut
+        String time = "slurmstepd: error: *** JOB 4242 ON node12 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***";
+        String log = ("[2024-05-01 10:00:00] epoch 1 " + "loss 2.1 ".repeat(20)).substring(0, 97) + "\n"
+                + "tail of the epoch line\n" + ("step 9 of 9 " + "x".repeat(120)).substring(0, 97) + "\n" + "rest\n"
+                + ("[2024-05-01 10:00:05] " + time).substring(0, 97) + "\n" + ("[2024-05-01 10:00:05] " + time).substring(97) + "\n";
+        assertThat(SignatureScanner.terminalWidth(log.getBytes(), log.length())).isEqualTo(97);
+        assertThat(kind(log)).isEqualTo("time_limit");
+        // two copies of one line are not a width; lines narrower than a terminal are a table
+        String twice = "y".repeat(97) + "\n" + "y".repeat(97) + "\nend\n";
+        assertThat(SignatureScanner.terminalWidth(twice.getBytes(), twice.length())).isZero();
+        String table = "a".repeat(40) + "\n" + "b".repeat(40) + "\nend\n";
+        assertThat(SignatureScanner.terminalWidth(table.getBytes(), table.length())).isZero();
+    }
+
+    @Test
+    void aLineThatStartsLikeTheOneBeforeIsTheLoggersNextRecordNotItsRest() {
+        // a 120-wide NCCL INFO record, then the next record of the same rank: the error is not the INFO line's rest,
+        // so NCCL INFO (benign for nccl) does not hide it
+        String info = ("[rank6]: n124:312249:326968 [2] NCCL INFO comm 0x12464df00 rank 6 nranks 8 cudaDev 2 " + "x".repeat(80))
+                .substring(0, 120);
+        String log = info + "\n[rank6]: [E624 04:14:29.224103812 ProcessGroupNCCL.cpp:684] [Rank 6] Some NCCL operations "
+                + "have failed or timed out.\n";
+        assertThat(kind(log)).isEqualTo("nccl");
+    }
+
+    @Test
+    void benignWordsThatATerminalCutOntoTheLineBeforeStillMakeTheMessageBenign() {
+        String warning = "libibverbs: Warning: couldn't load driver 'librxe-rdmav25.so': librxe-rdmav25.so: cannot open shared "
+                + "object file: No such file or directory";
+        assertThat(kind(warning + "\n")).isEqualTo("unknown");
+        assertThat(kind(warning.substring(0, 80) + "\n" + warning.substring(80) + "\n")).isEqualTo("unknown");
+    }
+
+    @Test
+    void anIgnoredMessageIsReadBehindAPrefixAsASignatureIs() {
+        // dash's "not found" for a bash builtin is the script's shell, not a missing file (file_not_found's ignore list)
+        assertThat(kind("run.sh: 18: source: not found\n")).isEqualTo("unknown");
+        assertThat(kind("[rank3]: run.sh: 18: source: not found\n")).isEqualTo("unknown");
+        assertThat(kind("[rank3]: run.sh: 18: fastqc: not found\n")).isEqualTo("file_not_found");
+    }
+
+    @Test
+    void fixedTextsOfLibrariesAndSlurmReadTheSameLowercased() {
+        assertThat(kind("environment: line 17: /usr/share/lmod/lmod/libexec/lmod: no such file or directory\n")).isEqualTo("module_load");
+        assertThat(kind("slurmstepd: error: execve(): /tmp/slurmd/job00089/slurm_script: no such file or directory\n"))
+                .isEqualTo("node_fail");
+        assertThat(kind("libibverbs: warning: couldn't load driver 'librxe-rdmav25.so': librxe-rdmav25.so: cannot open shared "
+                + "object file: no such file or directory\n")).isEqualTo("unknown");
+        assertThat(kind("[ 1234.5] out of memory: killed process 4242 (python)\n")).isEqualTo("oom");
+    }
+
+    @Test
+    void loggingFormatsSyslogAndIndentsAreNoObstacleToAnchoredSignatures() {
+        assertThat(kind("2024-03-01 10:00:00,123 - root - ERROR - Killed\n")).isEqualTo("oom");
+        assertThat(kind("2024-03-01 10:00:00.123 | ERROR    | train:main:42 - Killed\n")).isEqualTo("oom");
+        assertThat(kind("Mar  1 10:00:00 node12 job[4242]: run.sh: 3: fastqc: not found\n")).isEqualTo("file_not_found");
+        assertThat(kind("    run.sh: 3: fastqc: not found\n")).isEqualTo("file_not_found");
+    }
+
+    @Test
     void anchorsAreFoundOutsideCharacterClassesOnly() {
         assertThat(LineText.anchored("^\\s*Killed")).isTrue();
         assertThat(LineText.anchored("(^|[\\r\\]])\\s*Killed")).isTrue();

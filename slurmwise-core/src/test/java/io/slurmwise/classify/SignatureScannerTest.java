@@ -19,7 +19,7 @@ class SignatureScannerTest {
 
     private static List<String> scan(SignatureScanner s, byte[] text) {
         List<String> hits = new ArrayList<>();
-        s.scan(text, (sig, line, l) -> hits.add(sig.kindId() + "@" + line));
+        s.scan(text, (sig, line, l, message) -> hits.add(sig.kindId() + "@" + line));
         return hits;
     }
 
@@ -62,7 +62,7 @@ class SignatureScannerTest {
         log[junk.length + 1] = (byte) 0x28;
         System.arraycopy(tail, 0, log, junk.length + 2, tail.length);
         List<String> lines = new ArrayList<>();
-        s.scan(log, (sig, line, l) -> lines.add(l));
+        s.scan(log, (sig, line, l, message) -> lines.add(l));
         assertThat(lines).singleElement().asString().contains("Segmentation fault").doesNotEndWith("\r");
     }
 

@@ -1,0 +1,125 @@
+package io.slurmwise.classify;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Text as it really arrives, on every dev case of the benchmark: each log is rewritten the way tools and terminals
+ * rewrite logs (a launcher's or logger's prefix on every line, colour, CRLF, a progress bar that {@code \r}
+ * overwrote, HTML escaping, a Markdown quote, an indent, a terminal that cut every long line at its width), and the
+ * classifier must answer exactly what it answers on the log as collected. {@link LineTextTest} has one example of
+ * each form; this test is the census.
+ */
+class TextFormsTest {
+
+    /** The forms, each a rewrite of a whole log. */
+    static Map<String, UnaryOperator<String>> forms() {
+        Map<String, UnaryOperator<String>> f = new LinkedHashMap<>();
+        f.put("ISO timestamp", log -> prefixed(log, "2024-03-01T10:00:00.123Z "));
+        f.put("[rank3]:", log -> prefixed(log, "[rank3]: "));
+        f.put("srun --label", log -> prefixed(log, "  3: "));
+        f.put("CRASH:", log -> prefixed(log, "CRASH: "));
+        f.put("Python logging", log -> prefixed(log, "2024-03-01 10:00:00,123 - root - ERROR - "));
+        f.put("loguru", log -> prefixed(log, "2024-03-01 10:00:00.123 | ERROR    | train:main:42 - "));
+        f.put("syslog", log -> prefixed(log, "Mar  1 10:00:00 node12 job[4242]: "));
+        f.put("Markdown quote", log -> prefixed(log, "> "));
+        f.put("indent", log -> prefixed(log, "    "));
+        f.put("colour", log -> eachLine(log, l -> "\u001b[1;31m" + l + "\u001b[0m"));
+        f.put("CRLF", log -> log.replace("\n", "\r\n"));
+        f.put("progress bar", log -> eachLine(log, l -> " 3%|#   | 3/100\r 50%|#####  | 50/100\r" + l));
+        f.put("HTML", log -> log.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
+                .replace("'", "&#x27;"));
+        f.put("terminal 80", log -> wrapped(log, 80));
+        f.put("terminal 132", log -> wrapped(log, 132));
+        return f;
+    }
+
+    @Test
+    void everyDevCaseReadsTheSameInEveryForm() throws IOException {
+        Classifier c = ClassifierTest.CLASSIFIER;
+        Map<String, UnaryOperator<String>> forms = forms();
+        List<String> changed = new ArrayList<>();
+        int cases = 0;
+        int readings = 0;
+        for (BenchmarkCasesTest.Case k : BenchmarkCasesTest.load()) {
+            if (!k.split().equals("dev")) {
+                continue;
+            }
+            cases++;
+            String plain = c.classifyText(k.facts(), k.log()).kindId();
+            for (Map.Entry<String, UnaryOperator<String>> form : forms.entrySet()) {
+                String log = form.getValue().apply(k.log());
+                if (log.equals(k.log())) {
+                    continue; // the form does not apply (a terminal does not cut a log whose lines all fit)
+                }
+                readings++;
+                String kind = c.classifyText(k.facts(), log).kindId();
+                if (!kind.equals(plain)) {
+                    changed.add(k.id() + " as " + form.getKey() + ": " + plain + " -> " + kind);
+                }
+            }
+        }
+        System.out.printf("text forms: %d dev cases, %d rewritten readings in %d forms, %d changed%n", cases, readings,
+                forms.size(), changed.size());
+        assertThat(cases).isGreaterThan(800);
+        assertThat(changed).isEmpty();
+    }
+
+    /**
+     * Each line rewritten by {@code f}; a log that a terminal already cut (a line 72 to 80 wide, the widths the
+     * collected logs were cut at, before another line) is left as it is: a prefix, a colour or a progress bar is
+     * written before a terminal cuts the line, and would move the cut.
+     */
+    private static String eachLine(String log, UnaryOperator<String> f) {
+        String[] lines = log.split("\n", -1);
+        for (int i = 0; i + 1 < lines.length; i++) {
+            if (lines[i].length() >= 72 && lines[i].length() <= 80 && !lines[i + 1].isEmpty()) {
+                return log;
+            }
+        }
+        return rewritten(lines, f);
+    }
+
+    private static String rewritten(String[] lines, UnaryOperator<String> f) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < lines.length; i++) {
+            if (i > 0) {
+                out.append('\n');
+            }
+            out.append(lines[i].isEmpty() && i == lines.length - 1 ? "" : f.apply(lines[i]));
+        }
+        return out.toString();
+    }
+
+    private static String prefixed(String log, String prefix) {
+        return eachLine(log, l -> prefix + l);
+    }
+
+    /**
+     * The log as a terminal of {@code width} columns showed it: every longer line cut into pieces of that width. Only
+     * for a log of ASCII text without {@code \r}: a terminal counts columns, not bytes, and shows what {@code \r}
+     * left, so on other logs the rewrite would not be what a terminal shows (the scanner counts bytes).
+     */
+    private static String wrapped(String log, int width) {
+        if (log.indexOf('\r') >= 0 || !log.chars().allMatch(ch -> ch < 128)) {
+            return log;
+        }
+        return rewritten(log.split("\n", -1), l -> {
+            StringBuilder b = new StringBuilder();
+            String rest = l;
+            while (rest.length() > width) {
+                b.append(rest, 0, width).append('\n');
+                rest = rest.substring(width);
+            }
+            return b.append(rest).toString();
+        });
+    }
+}
