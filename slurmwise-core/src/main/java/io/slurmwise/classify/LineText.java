@@ -19,6 +19,11 @@ final class LineText {
             + "|\\d{4}-\\d\\d-\\d\\d[T ]\\d\\d:\\d\\d:\\d\\d[.,\\d]*(?:Z|[+-]\\d\\d:?\\d\\d)?:?" // ISO timestamp
             + "|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \\d]?\\d \\d\\d:\\d\\d:\\d\\d(?: [A-Z]{3,4})?(?: \\d{4})?:?" // date(1)
             + "|[A-Z][a-z]{2} [ \\d]?\\d \\d\\d:\\d\\d:\\d\\d(?: [\\w.-]+ [\\w./@-]+(?:\\[\\d+\\])?:)?:?" // syslog: "Mar  1 10:00:00 host tag[pid]:"
+            + "|\\d{4}/\\d\\d/\\d\\d \\d\\d:\\d\\d:\\d\\d[.\\d]*"                            // Go's log package
+            + "|[\\w.-]+ [\\w./@-]+\\[\\d+\\]:"                                            // journalctl after its timestamp: "host tag[pid]:"
+            + "|(?:stdout|stderr) [FP] "                                                  // a container runtime's (CRI) log line after its timestamp
+            + "|<std(?:out|err|diag)>:"                                                    // Open MPI's --tag-output after its "[1,3]"
+            + "|E(?: {2,}|\\t)"                                                             // pytest's failure lines: "E       RuntimeError: ..."
             + "|\\d\\d:\\d\\d:\\d\\d[.,\\d]*:?"                                           // clock
             + "|(?:CRITICAL|ERROR|WARNING|INFO|DEBUG):[\\w.]*:"                             // Python logging's BASIC_FORMAT (before CRASH:)
             + "|-\\s+[\\w.]+\\s+-\\s+(?:CRITICAL|ERROR|WARNING|INFO|DEBUG)\\s+-"              // logging's "%(asctime)s - %(name)s - %(levelname)s - "

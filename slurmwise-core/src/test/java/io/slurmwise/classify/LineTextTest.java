@@ -169,6 +169,11 @@ class LineTextTest {
         assertThat(kind("2024-03-01 10:00:00.123 | ERROR    | train:main:42 - Killed\n")).isEqualTo("oom");
         assertThat(kind("Mar  1 10:00:00 node12 job[4242]: run.sh: 3: fastqc: not found\n")).isEqualTo("file_not_found");
         assertThat(kind("    run.sh: 3: fastqc: not found\n")).isEqualTo("file_not_found");
+        assertThat(kind("2024-03-01T10:00:00+0000 node12 job[4242]: Killed\n")).isEqualTo("oom");
+        assertThat(kind("2024-03-01T10:00:00.123456789Z stderr F Killed\n")).isEqualTo("oom");
+        assertThat(kind("2024/03/01 10:00:00 Killed\n")).isEqualTo("oom");
+        assertThat(kind("[1,3]<stderr>:Killed\n")).isEqualTo("oom");
+        assertThat(kind("E       Killed\n")).isEqualTo("oom");
     }
 
     @Test

@@ -30,6 +30,11 @@ class TextFormsTest {
         f.put("Python logging", log -> prefixed(log, "2024-03-01 10:00:00,123 - root - ERROR - "));
         f.put("loguru", log -> prefixed(log, "2024-03-01 10:00:00.123 | ERROR    | train:main:42 - "));
         f.put("syslog", log -> prefixed(log, "Mar  1 10:00:00 node12 job[4242]: "));
+        f.put("journalctl -o short-iso", log -> prefixed(log, "2024-03-01T10:00:00+0000 node12 slurmstepd[4242]: "));
+        f.put("container runtime (CRI)", log -> prefixed(log, "2024-03-01T10:00:00.123456789Z stderr F "));
+        f.put("Go log", log -> prefixed(log, "2024/03/01 10:00:00 "));
+        f.put("Open MPI --tag-output", log -> prefixed(log, "[1,3]<stderr>:"));
+        f.put("pytest", log -> prefixed(log, "E       "));
         f.put("Markdown quote", log -> prefixed(log, "> "));
         f.put("indent", log -> prefixed(log, "    "));
         f.put("colour", log -> eachLine(log, l -> "\u001b[1;31m" + l + "\u001b[0m"));
