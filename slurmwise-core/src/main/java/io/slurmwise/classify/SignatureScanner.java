@@ -56,8 +56,9 @@ public final class SignatureScanner {
     public interface MatchSink {
         /**
          * @param line    the line that matched (the whole message when only the message across a wrap matched)
-         * @param message the whole message the line is part of when a terminal wrapped it, else {@code line}: what
-         *                a rule that reads the line's context (a benign message's words) reads
+         * @param message the whole message the line is part of when a terminal wrapped it at the width the text
+         *                shows ({@link #terminalWidth}), else {@code line}: what a rule that reads the line's context
+         *                (a benign message's words) reads
          */
         void match(Signature signature, long lineIndex, String line, String message);
     }
@@ -282,7 +283,10 @@ public final class SignatureScanner {
                 }
                 if (matched != null) {
                     testedUpTo[s] = lineEnd; // report a signature once per line
-                    String message = wrappedLine && matched == window ? joined(text, joinFrom, joinedEnd, false) : matched;
+                    // the whole message, for the benign words of a line a terminal cut, when the text shows its
+                    // terminal's width: one line of a usual width before a new record is no cut to trust so far
+                    String message = wrappedLine && matched == window && width > 0
+                            ? joined(text, joinFrom, joinedEnd, false) : matched;
                     sink.match(signatures.get(s), lineIndex, matched, message);
                 }
             }

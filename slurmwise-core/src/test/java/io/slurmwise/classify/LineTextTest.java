@@ -142,7 +142,15 @@ class LineTextTest {
         String warning = "libibverbs: Warning: couldn't load driver 'librxe-rdmav25.so': librxe-rdmav25.so: cannot open shared "
                 + "object file: No such file or directory";
         assertThat(kind(warning + "\n")).isEqualTo("unknown");
-        assertThat(kind(warning.substring(0, 80) + "\n" + warning.substring(80) + "\n")).isEqualTo("unknown");
+        // the terminal cut two lines at 80: its width is in the text, and the warning's rest is read with its start
+        String other = "[2024-05-01 10:00:00] loading the training set from /scratch/u/data/shards, 64 shards of 2 GB each";
+        String log = other.substring(0, 80) + "\n" + other.substring(80) + "\n" + warning.substring(0, 80) + "\n"
+                + warning.substring(80) + "\n";
+        assertThat(SignatureScanner.terminalWidth(log.getBytes(), log.length())).isEqualTo(80);
+        assertThat(kind(log)).isEqualTo("unknown");
+        // one benign line that happens to be 80 wide, then an error of its own: the error is not the line's rest
+        String info = ("gpua017:1234:1240 [0] NCCL INFO Channel 00/24 : 0 1 2 3 4 5 6 7 " + "8 ".repeat(20)).substring(0, 80);
+        assertThat(kind(info + "\nRuntimeError: CUDA error: an illegal memory access was encountered\n")).isEqualTo("cuda_error");
     }
 
     @Test

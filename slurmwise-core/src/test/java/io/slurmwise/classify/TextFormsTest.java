@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -111,10 +112,17 @@ class TextFormsTest {
     /**
      * The log as a terminal of {@code width} columns showed it: every longer line cut into pieces of that width. Only
      * for a log of ASCII text without {@code \r}: a terminal counts columns, not bytes, and shows what {@code \r}
-     * left, so on other logs the rewrite would not be what a terminal shows (the scanner counts bytes).
+     * left, so on other logs the rewrite would not be what a terminal shows (the scanner counts bytes). And only when
+     * the terminal cut two pieces at its width, so that the text shows the width: a single line of a usual width is as
+     * often a record of its own, and the benign words at its start are then not read with the line after it.
      */
     private static String wrapped(String log, int width) {
         if (log.indexOf('\r') >= 0 || !log.chars().allMatch(ch -> ch < 128)) {
+            return log;
+        }
+        long pieces = Arrays.stream(log.split("\n", -1)).mapToLong(l -> l.length() / width - (l.length() % width == 0 ? 1 : 0))
+                .filter(n -> n > 0).sum();
+        if (pieces < 2) {
             return log;
         }
         return rewritten(log.split("\n", -1), l -> {
