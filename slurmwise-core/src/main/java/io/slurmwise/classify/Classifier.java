@@ -115,8 +115,8 @@ public final class Classifier {
         this.anyLine = List.copyOf(anyLine);
         for (FailureKind k : taxonomy.kinds()) {
             consequences.put(k.id(), k.explains());
-            ignoreOf.put(k.id(), k.ignore().stream().map(p -> new IgnorePattern(SignatureRegex.of(p.pattern(), p),
-                    Literals.required(p.pattern()).stream().map(LineText::lowerAscii).toList())).toList());
+            ignoreOf.put(k.id(), k.ignore().stream()
+                    .map(p -> new IgnorePattern(SignatureRegex.of(p.pattern(), p), loweredLiterals(p.pattern()))).toList());
         }
     }
 
@@ -283,10 +283,11 @@ public final class Classifier {
         /** Whether the kind's ignore list calls the message benign noise for that kind. */
         boolean to(FailureKind kind) {
             return verdicts.computeIfAbsent(kind.id(), id -> {
-                for (IgnorePattern p : ignoreOf.get(id)) {
-                    if (lowered == null) {
-                        lowered = LineText.lowerAscii(LineText.readable(message));
-                    }
+                List<IgnorePattern> ignore = ignoreOf.get(id);
+                if (!ignore.isEmpty() && lowered == null) {
+                    lowered = LineText.lowerAscii(LineText.readable(message));
+                }
+                for (IgnorePattern p : ignore) {
                     if (!containsAny(lowered, p.literals())) {
                         continue; // the scan's prefilter, for this one line
                     }
@@ -334,11 +335,16 @@ public final class Classifier {
         List<List<String>> l = lastLineLiterals;
         if (l == null) {
             l = lastLineSignatures.stream()
-                    .map(sig -> Literals.required(sig.pattern()).stream().map(LineText::lowerAscii).toList())
+                    .map(sig -> loweredLiterals(sig.pattern()))
                     .toList();
             lastLineLiterals = l;
         }
         return l;
+    }
+
+    /** The literals one of which a match of {@code pattern} has ({@link Literals#required}), ASCII-lowered. */
+    private static List<String> loweredLiterals(String pattern) {
+        return Literals.required(pattern).stream().map(LineText::lowerAscii).toList();
     }
 
     /** Whether {@code line} has one of {@code literals}; an empty list (no literal to require) lets every line by. */
