@@ -50,7 +50,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
 
     /** The GPU model the job ran on ({@code a100}), from its allocation. */
     public Optional<String> gpuModel() {
-        return job.allocTres().gpuModel().map(m -> m.toLowerCase(Locale.ROOT));
+        return job.gpuModel().map(m -> m.toLowerCase(Locale.ROOT));
     }
 
     /** Whether the job used or asked for GPUs, as far as its record says. */

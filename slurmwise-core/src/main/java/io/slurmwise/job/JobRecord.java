@@ -78,8 +78,21 @@ public record JobRecord(
         return allocCpus > 0 ? allocCpus : allocTres.cpus() > 0 ? allocTres.cpus() : reqTres.cpus();
     }
 
+    /**
+     * GPUs: the allocated ones (AllocTRES); for a job that has no allocation yet (pending, or cancelled before it
+     * started) the requested ones (ReqTRES), as {@link #cpus()} does, so a pending GPU job is never shown as a CPU job.
+     */
     public int gpus() {
-        return allocTres.gpus();
+        return allocated() ? allocTres.gpus() : reqTres.gpus();
+    }
+
+    /** The GPU model of a typed GRES ({@code gres/gpu:a100=1} -> {@code a100}), from the same TRES as {@link #gpus()}. */
+    public Optional<String> gpuModel() {
+        return (allocated() ? allocTres : reqTres).gpuModel();
+    }
+
+    private boolean allocated() {
+        return !allocTres.values().isEmpty();
     }
 
     /** Nodes: the TRES node count, else NNodes; at least 1. */

@@ -356,7 +356,7 @@ public final class EnergyModel {
         int gpus = job.gpus();
         double w = job.cpus() * cpuWattsPerCore(job.partition());
         if (gpus > 0) {
-            w += gpus * gpuWatts(job.partition(), job.allocTres().gpuModel().orElse(null));
+            w += gpus * gpuWatts(job.partition(), job.gpuModel().orElse(null));
         }
         if (memoryWattsPerGb > 0) {
             w += job.memoryLimit().map(d -> d.bytes() / GIB).orElse(0.0) * memoryWattsPerGb;

@@ -52,7 +52,7 @@ public final class Views {
         m.put("max_rss_bytes", j.maxRss() == null ? null : j.maxRss().bytes());
         m.put("cpus", j.cpus());
         m.put("gpus", j.gpus());
-        m.put("gpu_model", j.allocTres().gpuModel().orElse(null));
+        m.put("gpu_model", j.gpuModel().orElse(null));
         m.put("nodes", j.nodes());
         m.put("node_list", j.nodeList());
         m.put("alloc_tres", j.allocTres().toString());

@@ -142,6 +142,30 @@ class PeerFixturesTest {
     }
 
     @Test
+    void aPendingJobHasTheGpusItAsksForAndARunJobTheGpusItWasGiven() throws IOException {
+        // hb-jobinfo's pending 8323312: AllocTRES empty, ReqTRES billing=1,cpu=1,gres/gpu=1 (was 0 GPUs, a CPU job)
+        JobRecord pending = job("hb-jobinfo", "8323312");
+        assertThat(pending.state()).isEqualTo(JobState.PENDING);
+        assertThat(pending.allocTres().values()).isEmpty();
+        assertThat(pending.gpus()).isEqualTo(1);
+        assertThat(pending.cpus()).isEqualTo(1);
+        // a job that was allocated counts what AllocTRES gave, never what it asked for
+        JobRecord ran = SacctReader.stream(new java.io.StringReader("""
+                JobID|State|AllocTRES|ReqTRES
+                7|COMPLETED|billing=4,cpu=4,node=1|billing=4,cpu=4,gres/gpu:a100=2,node=1
+                8|PENDING||billing=4,cpu=4,gres/gpu:a100=2,node=1
+                """)).filter(j -> j.id().toString().equals("7")).findFirst().orElseThrow();
+        assertThat(ran.gpus()).isZero();
+        assertThat(ran.gpuModel()).isEmpty();
+        JobRecord typed = SacctReader.stream(new java.io.StringReader("""
+                JobID|State|AllocTRES|ReqTRES
+                8|PENDING||billing=4,cpu=4,gres/gpu:a100=2,node=1
+                """)).findFirst().orElseThrow();
+        assertThat(typed.gpus()).isEqualTo(2);
+        assertThat(typed.gpuModel()).contains("a100");
+    }
+
+    @Test
     void legacyPerNodeAndPerCpuSuffixesMultiplyByTheNodesAndCpusSacctGives() throws IOException {
         // 191846Mn on NNodes=20, no TRES: 20 x 191846M (was 191846M: the node count came from TRES only)
         JobRecord perNode = job("reportseff/conftest", "6196869");

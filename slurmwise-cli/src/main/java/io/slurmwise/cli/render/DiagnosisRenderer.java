@@ -129,7 +129,7 @@ public final class DiagnosisRenderer {
 
     private static String resources(JobRecord j) {
         return j.cpus() + " CPU" + (j.gpus() > 0 ? ", " + j.gpus() + " GPU"
-                + j.allocTres().gpuModel().map(m -> " (" + m + ")").orElse("") : "")
+                + j.gpuModel().map(m -> " (" + m + ")").orElse("") : "")
                 + (j.nodeList() == null ? "" : " on " + j.nodeList())
                 + (j.partition() == null ? "" : ", partition " + j.partition());
     }
@@ -143,7 +143,7 @@ public final class DiagnosisRenderer {
         }
         if (j.cpus() > 0 || j.gpus() > 0) { // a job that never started was allocated nothing: no "0 CPU"
             parts.add(j.cpus() + " CPU" + (j.gpus() > 0 ? ", " + j.gpus() + " GPU"
-                    + j.allocTres().gpuModel().map(m -> " " + m).orElse("") : ""));
+                    + j.gpuModel().map(m -> " " + m).orElse("") : ""));
         }
         if (j.nodeList() != null) {
             parts.add(j.nodeList().equals("None assigned") ? "no node (never started)" : j.nodeList());
