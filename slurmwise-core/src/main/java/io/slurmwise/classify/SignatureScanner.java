@@ -36,6 +36,11 @@ public final class SignatureScanner {
     private static final int MAX_TERMINAL_WIDTH = 512;
     /** Bytes from a text's start that its terminal width is read from: a wrapped paste shows it early. */
     private static final int WIDTH_SAMPLE = 256 * 1024;
+    /**
+     * The widest width a word wrapper is read at ({@code textwrap}'s 70, mail's 72 to 78, Rich's 80 off a terminal,
+     * {@code fmt}, {@code fold -s}); wider texts with lines that merely end near their longest are logs, not prose.
+     */
+    private static final int MAX_WORD_WRAP_WIDTH = 160;
     /** At most this many physical lines are joined into one wrapped message. */
     private static final int MAX_JOINED = 8;
 
@@ -56,8 +61,9 @@ public final class SignatureScanner {
     public interface MatchSink {
         /**
          * @param line    the line that matched (the whole message when only the message across a wrap matched)
-         * @param message the whole message the line is part of when a terminal wrapped it at the width the text
-         *                shows ({@link #terminalWidth}), else {@code line}: what a rule that reads the line's context
+         * @param message the whole message the line is part of when a terminal or a word wrapper wrapped it at the
+         *                width the text shows ({@link #terminalWidth}, {@link #wordWrapWidth}), else {@code line}:
+         *                what a rule that reads the line's context
          *                (a benign message's words) reads
          */
         void match(Signature signature, long lineIndex, String line, String message);
@@ -182,6 +188,7 @@ public final class SignatureScanner {
     public void scan(byte[] text, MatchSink sink) {
         int len = text.length;
         int width = terminalWidth(text, len);
+        int words = wordWrapWidth(text, len);
         int[] d = delta;
         int[] cls = classOf;
         int sh = shift;
@@ -197,6 +204,7 @@ public final class SignatureScanner {
         int counted = 0; // bytes before this offset are counted into lineIndex/lineStart
         int state = 0;
         int alt = -1; // the state had the last wrapped break been a space a word wrapper took away, while it differs
+        int[] atBreak = null; // literals that end on that space ("cancelled at "), reported with the next line's first byte
         int lineEnd = -1; // end of the current hit's line, found once per line
         Map<Long, String> decoded = new HashMap<>(4);
         Map<String, LineVerdicts> verdicts = new HashMap<>();
@@ -206,21 +214,27 @@ public final class SignatureScanner {
                 i = skipEscape(text, i, len) - 1; // colour codes are invisible: the automaton reads through them
                 continue;
             }
-            if (b == '\r' && i + 1 < len && text[i + 1] == '\n' && wraps(text, i + 1, physStart, len, width)) {
+            if (b == '\r' && i + 1 < len && text[i + 1] == '\n' && wraps(text, i + 1, physStart, len, width, words)) {
                 continue; // the CR of a wrapped CRLF line
             }
             if (b == '\n') {
-                boolean wrapped = wraps(text, i, physStart, len, width);
+                boolean wrapped = wraps(text, i, physStart, len, width, words);
                 physStart = i + 1;
                 if (wrapped) {
                     alt = d[(state << sh) | cls[' ']];
+                    atBreak = outputs[alt];
                     continue; // a message cut by a terminal's width goes on: so does the literal being read
                 }
                 alt = -1;
+                atBreak = null;
             }
             int c = cls[b & 0xff];
             state = d[(state << sh) | c];
             int[] hits = outputs[state];
+            if (atBreak != null) {
+                hits = hits == null ? atBreak : concat(hits, atBreak);
+                atBreak = null;
+            }
             if (alt >= 0) {
                 alt = d[(alt << sh) | c];
                 if (alt == state) {
@@ -234,7 +248,7 @@ public final class SignatureScanner {
             }
             for (; counted <= i; counted++) {
                 if (text[counted] == '\n') {
-                    if (!wraps(text, counted, lineStart, len, width)) {
+                    if (!wraps(text, counted, lineStart, len, width, words)) {
                         logicalStart = counted + 1;
                     }
                     lineIndex++;
@@ -248,7 +262,7 @@ public final class SignatureScanner {
                 lineEnd = indexOf(text, (byte) '\n', i, len);
                 joinedEnd = lineEnd;
                 int from = lineStart;
-                for (int n = 0; n < MAX_JOINED && joinedEnd < len && wraps(text, joinedEnd, from, len, width); n++) {
+                for (int n = 0; n < MAX_JOINED && joinedEnd < len && wraps(text, joinedEnd, from, len, width, words); n++) {
                     from = joinedEnd + 1;
                     joinedEnd = indexOf(text, (byte) '\n', from, len);
                 }
@@ -271,10 +285,10 @@ public final class SignatureScanner {
                 if (matched == null && wrappedLine) {
                     // the line is part of a message a terminal wrapped: test the message as it was printed, cut
                     // inside a word (a terminal) or at a space the wrapper turned into the break (a word wrapper)
-                    String joined = joined(text, joinFrom, joinedEnd, false);
+                    String joined = joined(text, joinFrom, joinedEnd, false, width);
                     boolean across = verdicts.computeIfAbsent(joined, w -> new LineVerdicts()).matches(s, joined);
                     if (!across) {
-                        joined = joined(text, joinFrom, joinedEnd, true);
+                        joined = joined(text, joinFrom, joinedEnd, true, width);
                         across = verdicts.computeIfAbsent(joined, w -> new LineVerdicts()).matches(s, joined);
                     }
                     if (across && !anyLineMatches(s, text, joinFrom, joinedEnd, verdicts)) {
@@ -283,10 +297,10 @@ public final class SignatureScanner {
                 }
                 if (matched != null) {
                     testedUpTo[s] = lineEnd; // report a signature once per line
-                    // the whole message, for the benign words of a line a terminal cut, when the text shows its
-                    // terminal's width: one line of a usual width before a new record is no cut to trust so far
-                    String message = wrappedLine && matched == window && width > 0
-                            ? joined(text, joinFrom, joinedEnd, false) : matched;
+                    // the whole message, for the benign words of a line a terminal cut or a wrapper broke, when
+                    // the text shows that width: one line of a usual width before a new record is no cut to trust
+                    String message = wrappedLine && matched == window && (width > 0 || words > 0)
+                            ? joined(text, joinFrom, joinedEnd, false, width) : matched;
                     sink.match(signatures.get(s), lineIndex, matched, message);
                 }
             }
@@ -404,20 +418,43 @@ public final class SignatureScanner {
      * Whether the newline at {@code nl} ends a line that a terminal wrapped: a line of one of the {@link #WRAP_WIDTH
      * usual widths} or of the text's own {@code terminal} width, followed by a line that goes on. A terminal cuts a
      * message wherever the width falls, so the cut can fall on either side of a space; an indent of two or more
-     * spaces or a tab starts a line of its own (a traceback's frames, a table's rows).
+     * spaces or a tab starts a line of its own (a traceback's frames, a table's rows). In a text a word wrapper
+     * broke at {@code words} columns ({@link #wordWrapWidth}), a line also wraps when the next line's first word would
+     * not have fitted on it: the wrapper broke there, at a space it took away.
      */
-    private static boolean wraps(byte[] a, int nl, int lineStart, int len, int terminal) {
+    private static boolean wraps(byte[] a, int nl, int lineStart, int len, int terminal, int words) {
         int end = nl > lineStart && a[nl - 1] == '\r' ? nl - 1 : nl;
         int width = end - lineStart;
-        if (!(width < WRAP_WIDTH.length && WRAP_WIDTH[width] || width == terminal) || nl + 1 >= len) {
+        if (nl + 1 >= len || width == 0) {
+            return false;
+        }
+        boolean cut = cutWidth(width, terminal);
+        if (!cut && (words == 0 || width > words)) {
             return false;
         }
         byte next = a[nl + 1];
         if (next == '\n' || next == '\r' || next == '\t' || startsAlike(a, lineStart, nl + 1, len)) {
             return false;
         }
+        if (!cut) {
+            return next != ' ' && a[end - 1] != ' ' && width + 1 + firstWord(a, nl + 1, len, words) > words;
+        }
         return next != ' ' || nl + 2 < len && a[nl + 2] != ' ' && a[nl + 2] != '\t' && a[nl + 2] != '\n'
                 && a[end - 1] != ' ';
+    }
+
+    /** Whether a line {@code width} bytes wide is as wide as a terminal cuts at: a usual width or the text's own. */
+    private static boolean cutWidth(int width, int terminal) {
+        return width < WRAP_WIDTH.length && WRAP_WIDTH[width] || width == terminal;
+    }
+
+    /** The length of the word that starts at {@code from} (up to a space or the line's end), counted up to {@code cap}. */
+    private static int firstWord(byte[] a, int from, int len, int cap) {
+        int i = from;
+        while (i < len && i - from <= cap && a[i] != ' ' && a[i] != '\n' && a[i] != '\r') {
+            i++;
+        }
+        return i - from;
     }
 
     /** Bytes two lines must start with alike to be two records of one logger (a timestamp, a host, a rank). */
@@ -465,19 +502,49 @@ public final class SignatureScanner {
     }
 
     /**
-     * The text from {@code from} to {@code to} with the line breaks that wrapping put in removed, or, with
-     * {@code spaced}, each read as the space a word wrapper replaced with it.
+     * The width a word wrapper (a mail client, {@code textwrap}, {@code fmt}, Rich off a terminal) broke a text at,
+     * read from the text itself: the length of its longest line, when at least two lines are full at it, that is when
+     * the next line's first word would not have fitted after them, and that next line goes on the message (no
+     * indent, not the logger's next record). 0 when the text shows no such width, or when it is narrower than
+     * {@link #MIN_TERMINAL_WIDTH} or wider than {@link #MAX_WORD_WRAP_WIDTH}. Read from the first
+     * {@link #WIDTH_SAMPLE} bytes only.
      */
-    private static String joined(byte[] text, int from, int to, boolean spaced) {
-        byte[] out = new byte[to - from];
+    static int wordWrapWidth(byte[] a, int len) {
+        int to = Math.min(len, WIDTH_SAMPLE);
+        int max = 0;
+        for (int start = 0, nl; start < to && (nl = indexOf(a, (byte) '\n', start, to)) < to; start = nl + 1) {
+            max = Math.max(max, (nl > start && a[nl - 1] == '\r' ? nl - 1 : nl) - start);
+        }
+        if (max < MIN_TERMINAL_WIDTH || max > MAX_WORD_WRAP_WIDTH) {
+            return 0;
+        }
+        int full = 0;
+        for (int start = 0, nl; start < to && (nl = indexOf(a, (byte) '\n', start, to)) < to; start = nl + 1) {
+            if (wraps(a, nl, start, to, 0, max) && ++full == 2) {
+                return max;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * The text from {@code from} to {@code to} as it was printed: a break after a line of a terminal's width removed
+     * (the cut fell inside the text), a break after a shorter line read as the space a word wrapper took away; with
+     * {@code spaced}, every break read as that space (a mail client also breaks at 72 or 80).
+     */
+    private static String joined(byte[] text, int from, int to, boolean spaced, int terminal) {
+        byte[] out = new byte[to - from]; // a break becomes at most the one space it stood for
         int n = 0;
+        int lineStart = from;
         for (int i = from; i < to; i++) {
             byte c = text[i];
             if (c == '\r' && i + 1 < to && text[i + 1] == '\n') {
                 continue;
             }
             if (c == '\n') {
-                if (spaced) {
+                int w = (i > lineStart && text[i - 1] == '\r' ? i - 1 : i) - lineStart;
+                lineStart = i + 1;
+                if (spaced || !cutWidth(w, terminal)) {
                     out[n++] = ' ';
                 }
                 continue;

@@ -127,6 +127,31 @@ class LineTextTest {
     }
 
     @Test
+    void aMessageThatAWordWrapperBrokeIsReadWhole() {
+        // a mail client's (or textwrap's) 72 columns: each line as full as the next word allowed, the space dropped
+        String mail = """
+                Hi all, my job fails right away when I submit it to the gpu partition
+                with this message from sbatch, and I am not sure what it means or what
+                to do: sbatch: error: Batch job submission failed: Invalid account or
+                account/partition combination specified
+                """;
+        assertThat(SignatureScanner.wordWrapWidth(mail.getBytes(), mail.length())).isEqualTo(70);
+        assertThat(kind(mail)).isEqualTo("allocation_exhausted");
+        // a literal that ends on the space the wrapper took away ("CANCELLED AT ") is read across the break
+        String cancel = "slurmstepd-midway2-0086: error: *** JOB 7709225 ON midway2-0086 CANCELLED AT\n2020-12-14T15:53:58 ***\n";
+        assertThat(cancel.indexOf('\n')).isEqualTo(76);
+        assertThat(kind("Begin CPU0000_JOBLIST\n" + cancel)).isEqualTo("cancelled");
+        // a log of short records shows no wrapper's width, nor one whose longest lines are followed by an indent
+        String records = "step 1 loss 2.1\nstep 2 loss 2.0\nslurmstepd: error: Detected 1 oom_\nkill event\n";
+        assertThat(SignatureScanner.wordWrapWidth(records.getBytes(), records.length())).isZero();
+        assertThat(kind(records)).isEqualTo("unknown");
+        String frames = "Traceback (most recent call last): raised while the trainer loaded its checkpoint\n"
+                + "  File \"train.py\", line 12, in <module>\nValueError: bad shape in the checkpoint that was loaded\n"
+                + "    at the end\n";
+        assertThat(SignatureScanner.wordWrapWidth(frames.getBytes(), frames.length())).isZero();
+    }
+
+    @Test
     void aLineThatStartsLikeTheOneBeforeIsTheLoggersNextRecordNotItsRest() {
         // a 120-wide NCCL INFO record, then the next record of the same rank: the error is not the INFO line's rest,
         // so NCCL INFO (benign for nccl) does not hide it

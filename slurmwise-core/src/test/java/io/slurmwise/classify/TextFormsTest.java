@@ -45,8 +45,17 @@ class TextFormsTest {
                 .replace("'", "&#x27;"));
         f.put("terminal 80", log -> wrapped(log, 80));
         f.put("terminal 132", log -> wrapped(log, 132));
+        f.put("word wrap 72 (mail)", log -> wordWrapped(log, 72));
+        f.put("word wrap 80 (Rich, fmt)", log -> wordWrapped(log, 80));
         return f;
     }
+
+    /**
+     * Readings known to change, each a limit of reading named in benchmark/README.md: two lines of one wrapped
+     * message that start with the same five bytes (here two paths under /home) are read as two records of a logger.
+     */
+    static final List<String> KNOWN_LIMITS = List.of(
+            "pub-file-not-found-028 as word wrap 72 (mail): file_not_found -> unknown");
 
     @Test
     void everyDevCaseReadsTheSameInEveryForm() throws IOException {
@@ -76,7 +85,7 @@ class TextFormsTest {
         System.out.printf("text forms: %d dev cases, %d rewritten readings in %d forms, %d changed%n", cases, readings,
                 forms.size(), changed.size());
         assertThat(cases).isGreaterThan(800);
-        assertThat(changed).isEmpty();
+        assertThat(changed).containsExactlyInAnyOrderElementsOf(KNOWN_LIMITS);
     }
 
     /**
@@ -85,13 +94,18 @@ class TextFormsTest {
      * written before a terminal cuts the line, and would move the cut.
      */
     private static String eachLine(String log, UnaryOperator<String> f) {
+        return alreadyCut(log) ? log : rewritten(log.split("\n", -1), f);
+    }
+
+    /** Whether a terminal already cut the log as collected: a line 72 to 80 wide before another line. */
+    private static boolean alreadyCut(String log) {
         String[] lines = log.split("\n", -1);
         for (int i = 0; i + 1 < lines.length; i++) {
             if (lines[i].length() >= 72 && lines[i].length() <= 80 && !lines[i + 1].isEmpty()) {
-                return log;
+                return true;
             }
         }
-        return rewritten(lines, f);
+        return false;
     }
 
     private static String rewritten(String[] lines, UnaryOperator<String> f) {
@@ -134,5 +148,37 @@ class TextFormsTest {
             }
             return b.append(rest).toString();
         });
+    }
+
+    /**
+     * The log as a word wrapper of {@code width} columns printed it (a mail client, Python's textwrap, Rich off a
+     * terminal, {@code fmt}): every longer line broken at its last space that fits, the space dropped, a word longer
+     * than the width cut. Only for ASCII text without {@code \r}, as for a terminal; not on a log a terminal already
+     * cut (the wrapper would break its pieces again); and only when two of the wrapper's breaks left a line of 60
+     * columns or more, so that the text shows its width (a wrapper whose every break came early shows none).
+     */
+    private static String wordWrapped(String log, int width) {
+        if (log.indexOf('\r') >= 0 || !log.chars().allMatch(ch -> ch < 128) || alreadyCut(log)) {
+            return log;
+        }
+        int[] fullBreaks = {0};
+        String out = rewritten(log.split("\n", -1), l -> {
+            StringBuilder b = new StringBuilder();
+            String rest = l;
+            while (rest.length() > width) {
+                int cut = rest.lastIndexOf(' ', width);
+                String piece = cut < 0 ? "" : rest.substring(0, cut).stripTrailing();
+                if (piece.isBlank()) {
+                    b.append(rest, 0, width).append('\n'); // a word longer than the width: cut
+                    rest = rest.substring(width);
+                } else {
+                    b.append(piece).append('\n'); // the spaces at the break are dropped, as textwrap does
+                    fullBreaks[0] += piece.length() >= 60 ? 1 : 0;
+                    rest = rest.substring(cut).stripLeading();
+                }
+            }
+            return b.append(rest).toString();
+        });
+        return fullBreaks[0] >= 2 ? out : log;
     }
 }
