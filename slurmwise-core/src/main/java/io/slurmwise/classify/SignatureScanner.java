@@ -424,7 +424,7 @@ public final class SignatureScanner {
      */
     private static boolean wraps(byte[] a, int nl, int lineStart, int len, int terminal, int words) {
         int end = nl > lineStart && a[nl - 1] == '\r' ? nl - 1 : nl;
-        int width = end - lineStart;
+        int width = columns(a, lineStart, end);
         if (nl + 1 >= len || width == 0) {
             return false;
         }
@@ -448,13 +448,54 @@ public final class SignatureScanner {
         return width < WRAP_WIDTH.length && WRAP_WIDTH[width] || width == terminal;
     }
 
-    /** The length of the word that starts at {@code from} (up to a space or the line's end), counted up to {@code cap}. */
+    /** The columns of the word that starts at {@code from} (up to a space or the line's end), counted up to {@code cap}. */
     private static int firstWord(byte[] a, int from, int len, int cap) {
         int i = from;
-        while (i < len && i - from <= cap && a[i] != ' ' && a[i] != '\n' && a[i] != '\r') {
+        while (i < len && i - from <= 4 * cap && a[i] != ' ' && a[i] != '\n' && a[i] != '\r') {
             i++;
         }
-        return i - from;
+        return columns(a, from, i);
+    }
+
+    /**
+     * The columns a terminal gives the bytes from {@code from} to {@code to}, as {@code wcwidth} counts them: one per
+     * character (a UTF-8 continuation byte takes none), two for an East Asian wide one (CJK, kana, Hangul, full-width
+     * forms). A terminal cuts and a wrapper breaks lines by columns, so a line with curly quotes or box drawing that
+     * was cut at 80 columns is more than 80 bytes long.
+     */
+    static int columns(byte[] a, int from, int to) {
+        int cols = 0;
+        for (int i = from; i < to; i++) {
+            int b = a[i] & 0xff;
+            if (b < 0x80) {
+                cols++;
+            } else if (b >= 0xC0) {
+                cols += charColumns(a, i, to);
+            }
+        }
+        return cols;
+    }
+
+    /**
+     * The columns of the UTF-8 character whose lead byte is at {@code i}: 0 for a combining mark (U+0300-U+036F), 2
+     * for an East Asian wide character, else 1.
+     */
+    private static int charColumns(byte[] a, int i, int to) {
+        int b = a[i] & 0xff;
+        if (b < 0xE0) {
+            return b == 0xCC || b == 0xCD && i + 1 < to && (a[i + 1] & 0xff) < 0xB0 ? 0 : 1;
+        }
+        if (b >= 0xF0) {
+            return b == 0xF0 && i + 1 < to && (a[i + 1] & 0xff) >= 0xA0 ? 2 : 1; // U+20000-U+3FFFF: CJK extensions
+        }
+        if (i + 2 >= to) {
+            return 1;
+        }
+        int cp = (b & 0x0F) << 12 | (a[i + 1] & 0x3F) << 6 | a[i + 2] & 0x3F;
+        boolean wide = cp >= 0x1100 && cp <= 0x115F || cp >= 0x2E80 && cp <= 0xA4CF && cp != 0x303F
+                || cp >= 0xAC00 && cp <= 0xD7A3 || cp >= 0xF900 && cp <= 0xFAFF || cp >= 0xFE30 && cp <= 0xFE4F
+                || cp >= 0xFF00 && cp <= 0xFF60 || cp >= 0xFFE0 && cp <= 0xFFE6;
+        return wide ? 2 : 1;
     }
 
     /** Bytes two lines must start with alike to be two records of one logger (a timestamp, a host, a rank). */
@@ -480,6 +521,7 @@ public final class SignatureScanner {
         int to = Math.min(len, WIDTH_SAMPLE);
         int max = 0;
         int firstAtMax = -1;
+        int firstAtMaxEnd = -1;
         boolean twoDifferent = false;
         int start = 0;
         while (start < to) {
@@ -488,13 +530,14 @@ public final class SignatureScanner {
                 break; // the last line may be cut by the sample, or be the short end of a wrapped message
             }
             int end = nl > start && a[nl - 1] == '\r' ? nl - 1 : nl;
-            int w = end - start;
+            int w = columns(a, start, end);
             if (w > max) {
                 max = w;
                 firstAtMax = start;
+                firstAtMaxEnd = end;
                 twoDifferent = false;
             } else if (w == max && !twoDifferent && w > 0) {
-                twoDifferent = !Arrays.equals(a, firstAtMax, firstAtMax + w, a, start, end);
+                twoDifferent = !Arrays.equals(a, firstAtMax, firstAtMaxEnd, a, start, end);
             }
             start = nl + 1;
         }
@@ -505,15 +548,18 @@ public final class SignatureScanner {
      * The width a word wrapper (a mail client, {@code textwrap}, {@code fmt}, Rich off a terminal) broke a text at,
      * read from the text itself: the length of its longest line, when at least two lines are full at it, that is when
      * the next line's first word would not have fitted after them, and that next line goes on the message (no
-     * indent, not the logger's next record). 0 when the text shows no such width, or when it is narrower than
-     * {@link #MIN_TERMINAL_WIDTH} or wider than {@link #MAX_WORD_WRAP_WIDTH}. Read from the first
-     * {@link #WIDTH_SAMPLE} bytes only.
+     * indent, not the logger's next record). A text that shows a terminal's width ({@link #terminalWidth}) shows this
+     * one too, as two lines exactly that wide are full: its long lines then also join a next line that starts with a
+     * word too long for them (demanding two full lines shorter than the terminal's lost more wrapped dev cases than
+     * it spared terminal ones). 0 when the text shows no such width, or
+     * when it is narrower than {@link #MIN_TERMINAL_WIDTH} or wider than {@link #MAX_WORD_WRAP_WIDTH}. Read from the
+     * first {@link #WIDTH_SAMPLE} bytes only.
      */
     static int wordWrapWidth(byte[] a, int len) {
         int to = Math.min(len, WIDTH_SAMPLE);
         int max = 0;
         for (int start = 0, nl; start < to && (nl = indexOf(a, (byte) '\n', start, to)) < to; start = nl + 1) {
-            max = Math.max(max, (nl > start && a[nl - 1] == '\r' ? nl - 1 : nl) - start);
+            max = Math.max(max, columns(a, start, nl > start && a[nl - 1] == '\r' ? nl - 1 : nl));
         }
         if (max < MIN_TERMINAL_WIDTH || max > MAX_WORD_WRAP_WIDTH) {
             return 0;
@@ -542,7 +588,7 @@ public final class SignatureScanner {
                 continue;
             }
             if (c == '\n') {
-                int w = (i > lineStart && text[i - 1] == '\r' ? i - 1 : i) - lineStart;
+                int w = columns(text, lineStart, i > lineStart && text[i - 1] == '\r' ? i - 1 : i);
                 lineStart = i + 1;
                 if (spaced || !cutWidth(w, terminal)) {
                     out[n++] = ' ';

@@ -152,6 +152,21 @@ class LineTextTest {
     }
 
     @Test
+    void aTerminalCountsColumnsNotBytes() {
+        // coreutils in a UTF-8 locale quotes with ‘’ (3 bytes, 1 column each): cut at 80 columns, the line is 84 bytes
+        String line = "ls: cannot access ‘" + "d".repeat(53) + "’: No such file or directory";
+        String cut = line.substring(0, 80);
+        assertThat(cut).endsWith("No su");
+        assertThat(cut.getBytes(java.nio.charset.StandardCharsets.UTF_8)).hasSize(84);
+        assertThat(kind("starting the copy\n" + cut + "\n" + line.substring(80) + "\n")).isEqualTo("file_not_found");
+        // East Asian wide characters take two columns, combining marks none
+        byte[] wide = "段错误 (核心已转储) é".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(SignatureScanner.columns(wide, 0, wide.length)).isEqualTo(3 * 2 + 2 + 5 * 2 + 3); // 8 wide, 5 narrow
+        byte[] combining = "e\u0301".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(SignatureScanner.columns(combining, 0, combining.length)).isEqualTo(1);
+    }
+
+    @Test
     void aLineThatStartsLikeTheOneBeforeIsTheLoggersNextRecordNotItsRest() {
         // a 120-wide NCCL INFO record, then the next record of the same rank: the error is not the INFO line's rest,
         // so NCCL INFO (benign for nccl) does not hide it

@@ -119,19 +119,28 @@ class TextFormsTest {
         return out.toString();
     }
 
+    /**
+     * Whether every character of the log takes one terminal column and one UTF-16 unit, so that cutting the string
+     * at {@code width} chars is cutting it at that many columns: below U+1100 (Latin, Greek, Cyrillic, ...; not the
+     * combining marks, which take none) or in U+2000-U+2E7F (quotes, dashes, arrows, box drawing, block elements).
+     */
+    private static boolean oneColumnEach(String log) {
+        return log.chars().allMatch(ch -> ch < 0x1100 && !(ch >= 0x300 && ch <= 0x36F) || ch >= 0x2000 && ch <= 0x2E7F);
+    }
+
     private static String prefixed(String log, String prefix) {
         return eachLine(log, l -> prefix + l);
     }
 
     /**
      * The log as a terminal of {@code width} columns showed it: every longer line cut into pieces of that width. Only
-     * for a log of ASCII text without {@code \r}: a terminal counts columns, not bytes, and shows what {@code \r}
-     * left, so on other logs the rewrite would not be what a terminal shows (the scanner counts bytes). And only when
+     * for a log without {@code \r} (a terminal shows what {@code \r} left) whose characters take one column each
+     * ({@link #oneColumnEach}: curly quotes, accents and box drawing do, East Asian wide ones not). And only when
      * the terminal cut two pieces at its width, so that the text shows the width: a single line of a usual width is as
      * often a record of its own, and the benign words at its start are then not read with the line after it.
      */
     private static String wrapped(String log, int width) {
-        if (log.indexOf('\r') >= 0 || !log.chars().allMatch(ch -> ch < 128)) {
+        if (log.indexOf('\r') >= 0 || !oneColumnEach(log)) {
             return log;
         }
         long pieces = Arrays.stream(log.split("\n", -1)).mapToLong(l -> l.length() / width - (l.length() % width == 0 ? 1 : 0))
@@ -153,12 +162,12 @@ class TextFormsTest {
     /**
      * The log as a word wrapper of {@code width} columns printed it (a mail client, Python's textwrap, Rich off a
      * terminal, {@code fmt}): every longer line broken at its last space that fits, the space dropped, a word longer
-     * than the width cut. Only for ASCII text without {@code \r}, as for a terminal; not on a log a terminal already
+     * than the width cut. Only for a log a terminal would show, as above; not on a log a terminal already
      * cut (the wrapper would break its pieces again); and only when two of the wrapper's breaks left a line of 60
      * columns or more, so that the text shows its width (a wrapper whose every break came early shows none).
      */
     private static String wordWrapped(String log, int width) {
-        if (log.indexOf('\r') >= 0 || !log.chars().allMatch(ch -> ch < 128) || alreadyCut(log)) {
+        if (log.indexOf('\r') >= 0 || !oneColumnEach(log) || alreadyCut(log)) {
             return log;
         }
         int[] fullBreaks = {0};
