@@ -187,8 +187,9 @@ public final class SignatureScanner {
      */
     public void scan(byte[] text, MatchSink sink) {
         int len = text.length;
-        int width = terminalWidth(text, len);
-        int words = wordWrapWidth(text, len);
+        Sample sample = Sample.of(text, len);
+        int width = sample.terminalWidth(text);
+        int words = sample.wordWrapWidth(text);
         int[] d = delta;
         int[] cls = classOf;
         int sh = shift;
@@ -206,6 +207,7 @@ public final class SignatureScanner {
         int alt = -1; // the state had the last wrapped break been a space a word wrapper took away, while it differs
         int[] atBreak = null; // literals that end on that space ("cancelled at "), reported with the next line's first byte
         int lineEnd = -1; // end of the current hit's line, found once per line
+        int physHigh = 0; // bytes >= 0x80 in the line the automaton is in: none, and its columns are its bytes
         Map<Long, String> decoded = new HashMap<>(4);
         Map<String, LineVerdicts> verdicts = new HashMap<>();
         for (int i = 0; i < len; i++) {
@@ -214,12 +216,18 @@ public final class SignatureScanner {
                 i = skipEscape(text, i, len) - 1; // colour codes are invisible: the automaton reads through them
                 continue;
             }
-            if (b == '\r' && i + 1 < len && text[i + 1] == '\n' && wraps(text, i + 1, physStart, len, width, words)) {
+            if (b < 0) {
+                physHigh++;
+            }
+            if (b == '\r' && i + 1 < len && text[i + 1] == '\n'
+                    && wraps(text, i + 1, physStart, len, width, words, physHigh == 0 ? i - physStart : -1)) {
                 continue; // the CR of a wrapped CRLF line
             }
             if (b == '\n') {
-                boolean wrapped = wraps(text, i, physStart, len, width, words);
+                int end = i > physStart && text[i - 1] == '\r' ? i - 1 : i;
+                boolean wrapped = wraps(text, i, physStart, len, width, words, physHigh == 0 ? end - physStart : -1);
                 physStart = i + 1;
+                physHigh = 0;
                 if (wrapped) {
                     alt = d[(state << sh) | cls[' ']];
                     atBreak = outputs[alt];
@@ -248,7 +256,7 @@ public final class SignatureScanner {
             }
             for (; counted <= i; counted++) {
                 if (text[counted] == '\n') {
-                    if (!wraps(text, counted, lineStart, len, width, words)) {
+                    if (!wraps(text, counted, lineStart, len, width, words, -1)) {
                         logicalStart = counted + 1;
                     }
                     lineIndex++;
@@ -262,7 +270,7 @@ public final class SignatureScanner {
                 lineEnd = indexOf(text, (byte) '\n', i, len);
                 joinedEnd = lineEnd;
                 int from = lineStart;
-                for (int n = 0; n < MAX_JOINED && joinedEnd < len && wraps(text, joinedEnd, from, len, width, words); n++) {
+                for (int n = 0; n < MAX_JOINED && joinedEnd < len && wraps(text, joinedEnd, from, len, width, words, -1); n++) {
                     from = joinedEnd + 1;
                     joinedEnd = indexOf(text, (byte) '\n', from, len);
                 }
@@ -422,22 +430,26 @@ public final class SignatureScanner {
      * broke at {@code words} columns ({@link #wordWrapWidth}), a line also wraps when the next line's first word would
      * not have fitted on it: the wrapper broke there, at a space it took away.
      */
-    private static boolean wraps(byte[] a, int nl, int lineStart, int len, int terminal, int words) {
+    private static boolean wraps(byte[] a, int nl, int lineStart, int len, int terminal, int words, int knownColumns) {
         int end = nl > lineStart && a[nl - 1] == '\r' ? nl - 1 : nl;
-        int width = columns(a, lineStart, end);
-        if (nl + 1 >= len || width == 0) {
-            return false;
-        }
-        boolean cut = cutWidth(width, terminal);
-        if (!cut && (words == 0 || width > words)) {
+        int bytes = end - lineStart;
+        if (nl + 1 >= len || bytes == 0) {
             return false;
         }
         byte next = a[nl + 1];
-        if (next == '\n' || next == '\r' || next == '\t' || startsAlike(a, lineStart, nl + 1, len)) {
+        if (next == '\n' || next == '\r' || next == '\t') {
             return false;
         }
-        if (!cut) {
-            return next != ' ' && a[end - 1] != ' ' && width + 1 + firstWord(a, nl + 1, len, words) > words;
+        // a line's columns are at most its bytes: a line narrower than every cut width (all are MIN_TERMINAL_WIDTH
+        // or more) after which the next word would have fitted is not counted at all, and that is most lines
+        int nextWord = words > 0 && next != ' ' && a[end - 1] != ' ' ? wordEnd(a, nl + 1, len, 4 * words) - nl - 1 : -1;
+        if (bytes < MIN_TERMINAL_WIDTH && (nextWord < 0 || bytes + 1 + nextWord <= words)
+                || startsAlike(a, lineStart, nl + 1, len)) {
+            return false;
+        }
+        int width = knownColumns >= 0 ? knownColumns : columns(a, lineStart, end);
+        if (!cutWidth(width, terminal)) {
+            return nextWord >= 0 && width <= words && width + 1 + columns(a, nl + 1, nl + 1 + nextWord) > words;
         }
         return next != ' ' || nl + 2 < len && a[nl + 2] != ' ' && a[nl + 2] != '\t' && a[nl + 2] != '\n'
                 && a[end - 1] != ' ';
@@ -448,13 +460,13 @@ public final class SignatureScanner {
         return width < WRAP_WIDTH.length && WRAP_WIDTH[width] || width == terminal;
     }
 
-    /** The columns of the word that starts at {@code from} (up to a space or the line's end), counted up to {@code cap}. */
-    private static int firstWord(byte[] a, int from, int len, int cap) {
+    /** Where the word that starts at {@code from} ends (a space or the line's end), looked for up to {@code cap} bytes. */
+    private static int wordEnd(byte[] a, int from, int len, int cap) {
         int i = from;
-        while (i < len && i - from <= 4 * cap && a[i] != ' ' && a[i] != '\n' && a[i] != '\r') {
+        while (i < len && i - from <= cap && a[i] != ' ' && a[i] != '\n' && a[i] != '\r') {
             i++;
         }
-        return columns(a, from, i);
+        return i;
     }
 
     /**
@@ -510,67 +522,102 @@ public final class SignatureScanner {
         return next + RECORD_PREFIX <= len && Arrays.equals(a, line, line + RECORD_PREFIX, a, next, next + RECORD_PREFIX);
     }
 
-    /**
-     * The width of the terminal a pasted text was wrapped at, read from the text itself: the length of its longest
-     * lines, when at least two different lines reach it exactly (a terminal cuts every longer line at its width, so
-     * no line is longer and the cut pieces are all that long). 0 when the text shows no such width, or when it is
-     * narrower than {@link #MIN_TERMINAL_WIDTH} or wider than {@link #MAX_TERMINAL_WIDTH}. Read from the first
-     * {@link #WIDTH_SAMPLE} bytes only.
-     */
+    /** {@link Sample#terminalWidth} of the text. */
     static int terminalWidth(byte[] a, int len) {
-        int to = Math.min(len, WIDTH_SAMPLE);
-        int max = 0;
-        int firstAtMax = -1;
-        int firstAtMaxEnd = -1;
-        boolean twoDifferent = false;
-        int start = 0;
-        while (start < to) {
-            int nl = indexOf(a, (byte) '\n', start, to);
-            if (nl >= to) {
-                break; // the last line may be cut by the sample, or be the short end of a wrapped message
-            }
-            int end = nl > start && a[nl - 1] == '\r' ? nl - 1 : nl;
-            int w = columns(a, start, end);
-            if (w > max) {
-                max = w;
-                firstAtMax = start;
-                firstAtMaxEnd = end;
-                twoDifferent = false;
-            } else if (w == max && !twoDifferent && w > 0) {
-                twoDifferent = !Arrays.equals(a, firstAtMax, firstAtMaxEnd, a, start, end);
-            }
-            start = nl + 1;
-        }
-        return twoDifferent && max >= MIN_TERMINAL_WIDTH && max <= MAX_TERMINAL_WIDTH ? max : 0;
+        return Sample.of(a, len).terminalWidth(a);
+    }
+
+    /** {@link Sample#wordWrapWidth} of the text. */
+    static int wordWrapWidth(byte[] a, int len) {
+        return Sample.of(a, len).wordWrapWidth(a);
     }
 
     /**
-     * The width a word wrapper (a mail client, {@code textwrap}, {@code fmt}, Rich off a terminal) broke a text at,
-     * read from the text itself: the length of its longest line, when at least two lines are full at it, that is when
-     * the next line's first word would not have fitted after them, and that next line goes on the message (no
-     * indent, not the logger's next record). A text that shows a terminal's width ({@link #terminalWidth}) shows this
-     * one too, as two lines exactly that wide are full: its long lines then also join a next line that starts with a
-     * word too long for them (demanding two full lines shorter than the terminal's lost more wrapped dev cases than
-     * it spared terminal ones). 0 when the text shows no such width, or
-     * when it is narrower than {@link #MIN_TERMINAL_WIDTH} or wider than {@link #MAX_WORD_WRAP_WIDTH}. Read from the
-     * first {@link #WIDTH_SAMPLE} bytes only.
+     * The lines of a text's first {@link #WIDTH_SAMPLE} bytes that end there (the last may be cut by the sample, or
+     * be the short end of a wrapped message), each with its start, its newline and its columns: read once, for both
+     * widths a text can show.
      */
-    static int wordWrapWidth(byte[] a, int len) {
-        int to = Math.min(len, WIDTH_SAMPLE);
-        int max = 0;
-        for (int start = 0, nl; start < to && (nl = indexOf(a, (byte) '\n', start, to)) < to; start = nl + 1) {
-            max = Math.max(max, columns(a, start, nl > start && a[nl - 1] == '\r' ? nl - 1 : nl));
+    private static final class Sample {
+        private int[] starts = new int[64];
+        private int[] newlines = new int[64];
+        private int[] cols = new int[64];
+        private int n;
+        private int max;
+        private int to;
+
+        static Sample of(byte[] a, int len) {
+            Sample s = new Sample();
+            int to = Math.min(len, WIDTH_SAMPLE);
+            s.to = to;
+            for (int start = 0, nl; start < to && (nl = indexOf(a, (byte) '\n', start, to)) < to; start = nl + 1) {
+                s.add(start, nl, columns(a, start, nl > start && a[nl - 1] == '\r' ? nl - 1 : nl));
+            }
+            return s;
         }
-        if (max < MIN_TERMINAL_WIDTH || max > MAX_WORD_WRAP_WIDTH) {
+
+        private void add(int start, int nl, int columns) {
+            if (n == starts.length) {
+                starts = Arrays.copyOf(starts, 2 * n);
+                newlines = Arrays.copyOf(newlines, 2 * n);
+                cols = Arrays.copyOf(cols, 2 * n);
+            }
+            starts[n] = start;
+            newlines[n] = nl;
+            cols[n++] = columns;
+            max = Math.max(max, columns);
+        }
+
+        private int end(byte[] a, int i) {
+            int nl = newlines[i];
+            return nl > starts[i] && a[nl - 1] == '\r' ? nl - 1 : nl;
+        }
+
+        /**
+         * The width of the terminal a pasted text was wrapped at: the columns of its longest lines, when at least two
+         * different lines reach it exactly (a terminal cuts every longer line at its width, so no line is longer and
+         * the cut pieces are all that long). 0 when the text shows no such width, or when it is narrower than
+         * {@link #MIN_TERMINAL_WIDTH} or wider than {@link #MAX_TERMINAL_WIDTH}.
+         */
+        int terminalWidth(byte[] a) {
+            if (max < MIN_TERMINAL_WIDTH || max > MAX_TERMINAL_WIDTH) {
+                return 0;
+            }
+            int first = -1;
+            for (int i = 0; i < n; i++) {
+                if (cols[i] != max) {
+                    continue;
+                }
+                if (first < 0) {
+                    first = i;
+                } else if (!Arrays.equals(a, starts[first], end(a, first), a, starts[i], end(a, i))) {
+                    return max;
+                }
+            }
             return 0;
         }
-        int full = 0;
-        for (int start = 0, nl; start < to && (nl = indexOf(a, (byte) '\n', start, to)) < to; start = nl + 1) {
-            if (wraps(a, nl, start, to, 0, max) && ++full == 2) {
-                return max;
+
+        /**
+         * The width a word wrapper (a mail client, {@code textwrap}, {@code fmt}, Rich off a terminal) broke a text
+         * at: the columns of its longest line, when at least two lines are full at it, that is when the next line's
+         * first word would not have fitted after them, and that next line goes on the message (no indent, not the
+         * logger's next record). A text that shows a terminal's width shows this one too, as two lines exactly that
+         * wide are full: its long lines then also join a next line that starts with a word too long for them
+         * (demanding two full lines shorter than the terminal's lost more wrapped dev cases than it spared terminal
+         * ones). 0 when the text shows no such width, or when it is narrower than {@link #MIN_TERMINAL_WIDTH} or
+         * wider than {@link #MAX_WORD_WRAP_WIDTH}.
+         */
+        int wordWrapWidth(byte[] a) {
+            if (max < MIN_TERMINAL_WIDTH || max > MAX_WORD_WRAP_WIDTH) {
+                return 0;
             }
+            int full = 0;
+            for (int i = 0; i < n; i++) {
+                if (wraps(a, newlines[i], starts[i], to, 0, max, cols[i]) && ++full == 2) {
+                    return max;
+                }
+            }
+            return 0;
         }
-        return 0;
     }
 
     /**
