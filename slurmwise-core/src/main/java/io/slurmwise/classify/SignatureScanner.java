@@ -455,7 +455,7 @@ public final class SignatureScanner {
                 && a[end - 1] != ' ';
     }
 
-    /** Whether a line {@code width} bytes wide is as wide as a terminal cuts at: a usual width or the text's own. */
+    /** Whether a line {@code width} columns wide is as wide as a terminal cuts at: a usual width or the text's own. */
     private static boolean cutWidth(int width, int terminal) {
         return width < WRAP_WIDTH.length && WRAP_WIDTH[width] || width == terminal;
     }
