@@ -140,7 +140,8 @@ final class LineText {
      * logger prefix is peeled off.
      */
     static boolean find(Pattern p, String line, boolean anchored) {
-        return new Reading(line).find(new SignatureRegex(p, null, anchored, java.util.List.of()));
+        return new Reading(line).find(new SignatureRegex(p, null, anchored, java.util.List.of(),
+                Literals.Requirement.NONE));
     }
 
     /**
@@ -166,12 +167,17 @@ final class LineText {
             // the lowered program is exact only on ASCII text (Unicode folds e.g. the Kelvin sign to k)
             boolean lower = sig.lower() != null && ascii;
             Pattern p = lower ? sig.lower() : sig.regex();
+            // on ASCII text, a segment without the literals every match needs is not tested (a regex costs more)
+            boolean check = ascii && sig.required() != Literals.Requirement.NONE;
             if (!sig.anchored()) {
                 String[] texts = lower ? loweredSegments() : segments;
                 // a match starts at one of the leading literals: start there, or skip a line without any
-                String[] folded = ascii && !sig.leading().isEmpty() ? loweredSegments() : null;
+                String[] folded = ascii && (check || !sig.leading().isEmpty()) ? loweredSegments() : null;
                 for (int i = 0; i < texts.length; i++) {
-                    int from = folded == null ? 0 : firstOf(folded[i], sig.leading());
+                    if (check && !sig.required().metBy(sig.required().caseSensitive() ? segments[i] : folded[i])) {
+                        continue;
+                    }
+                    int from = folded == null || sig.leading().isEmpty() ? 0 : firstOf(folded[i], sig.leading());
                     if (from >= 0 && p.matcher(texts[i]).find(from)) {
                         return true;
                     }
@@ -179,8 +185,11 @@ final class LineText {
                 return false;
             }
             String[][] forms = lower ? loweredPeeled() : peeled();
-            for (String[] seg : forms) {
-                for (String s : seg) {
+            for (int i = 0; i < forms.length; i++) {
+                if (check && !sig.required().metBy(sig.required().caseSensitive() ? segments[i] : loweredSegments()[i])) {
+                    continue; // a peeled form is a suffix of its segment: it lacks them too
+                }
+                for (String s : forms[i]) {
                     if (p.matcher(s).find()) {
                         return true;
                     }

@@ -2,6 +2,7 @@ package io.slurmwise.classify;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Extracts, from an RE2 pattern, literals at least one of which every match must contain (compared ignoring
@@ -40,6 +41,123 @@ final class Literals {
             }
         }
         return out;
+    }
+
+    /**
+     * What every match of {@code pattern} needs in the line, as a condition on its text (ASCII-lowered for a
+     * {@code (?i)} pattern): each literal
+     * run that no quantifier makes optional, in every group that is not optional, and for an alternation one of its
+     * alternatives' conditions. GNU grep reads a regex's "must" strings the same way. The prefilter's one literal
+     * picks the lines to test; this rejects most of them before the regex runs: a line that has
+     * {@code srun: error:} but not {@code invalid}, a line with {@code timeout} but not {@code TIMEOUT}. Exact
+     * (never rejects a line the regex matches) on ASCII text only: Unicode case folding matches {@code k} with
+     * the Kelvin sign, so a caller applies it to ASCII lines.
+     */
+    static Requirement requirement(String pattern) {
+        boolean folds = pattern.startsWith("(?i)");
+        String p = folds ? pattern.substring(4) : pattern;
+        if (p.contains("\\Q")) {
+            return Requirement.NONE; // a quoted block's quantifier touches only its last char: not worth the care
+        }
+        boolean caseSensitive = !folds && !p.contains("(?i");
+        Predicate<String> test = requirementOf(p, 0, caseSensitive);
+        return test == null ? Requirement.NONE : new Requirement(caseSensitive, test);
+    }
+
+    /**
+     * A condition on a line's text that every match of a pattern meets.
+     *
+     * @param caseSensitive whether it reads the text as it is (a pattern without {@code (?i)}); else the text with
+     *                      ASCII letters lowered
+     */
+    record Requirement(boolean caseSensitive, Predicate<String> test) {
+        /** No condition: the regex must decide. */
+        static final Requirement NONE = new Requirement(false, text -> true);
+
+        boolean metBy(String text) {
+            return test.test(text);
+        }
+    }
+
+    /** The condition of a pattern, or null for none. */
+    private static Predicate<String> requirementOf(String p, int depth, boolean caseSensitive) {
+        List<String> alternatives = splitTopLevel(p);
+        if (alternatives.size() > 1) {
+            List<Predicate<String>> any = new ArrayList<>();
+            for (String alt : alternatives) {
+                Predicate<String> r = sequenceRequirement(alt, depth, caseSensitive);
+                if (r == null) {
+                    return null; // one alternative needs nothing: nor does the whole
+                }
+                any.add(r);
+            }
+            return text -> {
+                for (Predicate<String> r : any) {
+                    if (r.test(text)) {
+                        return true;
+                    }
+                }
+                return false;
+            };
+        }
+        return sequenceRequirement(p, depth, caseSensitive);
+    }
+
+    /** The condition of one alternative: its mandatory runs, and the conditions of its mandatory groups. */
+    private static Predicate<String> sequenceRequirement(String p, int depth, boolean caseSensitive) {
+        List<Predicate<String>> all = new ArrayList<>();
+        List<String> words = new ArrayList<>();
+        for (String run : runs(p)) {
+            if (run.length() >= MIN && run.chars().allMatch(c -> c < 128)) {
+                words.add(caseSensitive ? run : run.toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        if (depth < 8) {
+            for (int i = 0; i < p.length(); i++) {
+                char c = p.charAt(i);
+                if (c == '\\') {
+                    i++;
+                } else if (c == '[') {
+                    i = skipClass(p, i) - 1;
+                } else if (c == '(') {
+                    int end = skipGroup(p, i);
+                    char q = end < p.length() ? p.charAt(end) : 0;
+                    boolean optional = q == '?' || q == '*' || (q == '{' && p.startsWith("{0", end));
+                    String inner = end - 1 > i && p.charAt(end - 1) == ')' ? p.substring(i + 1, end - 1) : null;
+                    if (inner != null && inner.startsWith("?:")) {
+                        inner = inner.substring(2);
+                    } else if (inner != null && inner.startsWith("?")) {
+                        inner = null; // a flag or named group
+                    }
+                    if (!optional && inner != null) {
+                        Predicate<String> r = requirementOf(inner, depth + 1, caseSensitive);
+                        if (r != null) {
+                            all.add(r);
+                        }
+                    }
+                    i = end - 1;
+                }
+            }
+        }
+        if (words.isEmpty() && all.isEmpty()) {
+            return null;
+        }
+        String[] must = words.toArray(String[]::new);
+        @SuppressWarnings("unchecked")
+        Predicate<String>[] groups = all.toArray(Predicate[]::new);
+        return text -> {
+            for (String w : must) {
+                if (!text.contains(w)) {
+                    return false;
+                }
+            }
+            for (Predicate<String> r : groups) {
+                if (!r.test(text)) {
+                    return false;
+                }
+            }
+            return true;
+        };
     }
 
     /**

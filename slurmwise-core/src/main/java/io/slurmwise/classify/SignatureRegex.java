@@ -15,15 +15,17 @@ import java.util.List;
  * @param lower    the equivalent case-sensitive regex over ASCII-lowered text, or null when there is none
  * @param anchored whether the pattern has a {@code ^} anchor (so launcher prefixes are peeled off before it)
  * @param leading  lowercase literals one of which every match starts with ({@link Literals#leading}), or empty
+ * @param required what every match needs in an ASCII line ({@link Literals#requirement}): checked before the regex
  */
-record SignatureRegex(Pattern regex, Pattern lower, boolean anchored, List<String> leading) {
+record SignatureRegex(Pattern regex, Pattern lower, boolean anchored, List<String> leading,
+                      Literals.Requirement required) {
 
     private static final String FLAG = "(?i)";
 
     static SignatureRegex of(String pattern, Pattern regex) {
         String low = lowered(pattern);
         return new SignatureRegex(regex, low == null ? null : Pattern.compile(low), LineText.anchored(pattern),
-                Literals.leading(pattern));
+                Literals.leading(pattern), Literals.requirement(pattern));
     }
 
     /**

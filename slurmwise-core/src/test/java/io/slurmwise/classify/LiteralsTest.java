@@ -121,4 +121,95 @@ class LiteralsTest {
         assertThat(lits).contains("code 134", "code 139", "returned non-zero exit status ")
                 .noneMatch(l -> l.strip().equals("with") || l.length() < 8);
     }
+
+    @Test
+    void aRequirementNeedsEveryMandatoryRunAndOneAlternativeOfEachMandatoryGroup() {
+        Literals.Requirement r = Literals.requirement(
+                "(?i)\\b(sbatch|salloc|srun): error: (.*\\binvalid (partition|account) name|unable to (allocate|find))");
+        assertThat(r.metBy("srun: error: invalid partition name specified")).isTrue();
+        assertThat(r.metBy("sbatch: error: unable to find the spool")).isTrue();
+        // the prefilter's literal is there, but no alternative of the group is
+        assertThat(r.metBy("srun: error: gpua017: task 3: exited with exit code 1")).isFalse();
+        assertThat(r.metBy("srun: error: invalid partition")).isFalse(); // "name" is mandatory after the group
+        assertThat(r.metBy("salloc error: invalid account name")).isFalse(); // ": error: " is mandatory
+        // a case-sensitive pattern reads the text as it is: NCCL's "Timeout(ms)" is no TIMEOUT
+        Literals.Requirement timeout = Literals.requirement("\\sTIMEOUT\\s+\\d+:\\d+|JobState=TIMEOUT\\b");
+        assertThat(timeout.caseSensitive()).isTrue();
+        assertThat(timeout.metBy("Timeout(ms)=600000) ran for 600023 milliseconds")).isFalse();
+        assertThat(timeout.metBy("JobState=TIMEOUT Reason=TimeLimit")).isTrue();
+        assertThat(r.caseSensitive()).isFalse();
+    }
+
+    @Test
+    void optionalPartsAndFlagGroupsRequireNothing() {
+        assertThat(Literals.requirement("(?i)colou?r (profile)? loaded").metBy("colo loaded")).isTrue();
+        assertThat(Literals.requirement("(?i)colou?r (profile)? loaded").metBy("color profile")).isFalse();
+        assertThat(Literals.requirement("abc(def|gh)*xyz").metBy("abcxyz")).isTrue();
+        assertThat(Literals.requirement("(?P<name>word)+ and more").metBy("x and more")).isTrue();
+        assertThat(Literals.requirement("ab|c")).isSameAs(Literals.Requirement.NONE);
+        assertThat(Literals.requirement("(foo|x)bar")).isNotSameAs(Literals.Requirement.NONE); // "bar" is needed
+        assertThat(Literals.requirement("\\Qa+b\\E?")).isSameAs(Literals.Requirement.NONE);
+    }
+
+    /**
+     * The requirement is only worth having if it is exact: on every line of the bundled benchmark and of the
+     * message catalogs, no bundled regex (signature, its order markers, ignore list) matches an ASCII line that its
+     * requirement rejects. The lines tested are those the scanner would send to the regex (the prefilter literal).
+     */
+    @Test
+    void noBundledPatternMatchesALineItsRequirementRejects() throws Exception {
+        Taxonomy taxonomy = Taxonomy.load(null);
+        List<String> patterns = new ArrayList<>();
+        for (FailureKind k : taxonomy.kinds()) {
+            for (Signature s : k.signatures()) {
+                patterns.add(s.pattern());
+                if (s.unlessAfter() != null) {
+                    patterns.add(s.unlessAfter());
+                }
+                if (s.unlessBefore() != null) {
+                    patterns.add(s.unlessBefore());
+                }
+            }
+            k.ignore().forEach(p -> patterns.add(p.pattern()));
+        }
+        java.util.Set<String> lines = new java.util.LinkedHashSet<>();
+        for (io.slurmwise.eval.BenchmarkCase c : io.slurmwise.eval.CaseFile.bundled(taxonomy)) {
+            lines.addAll(List.of(c.log().split("\\r?\\n|\\r")));
+        }
+        try (var files = java.nio.file.Files.list(java.nio.file.Path.of("..", "knowledge"))) {
+            for (java.nio.file.Path f : files.filter(f -> f.toString().endsWith(".tsv")).toList()) {
+                for (String row : java.nio.file.Files.readAllLines(f)) {
+                    lines.addAll(List.of(row.split("\t")));
+                }
+            }
+        }
+        List<String> ascii = lines.stream().filter(l -> l.chars().allMatch(c -> c < 128)).toList();
+        List<String> lowered = ascii.stream().map(LineText::lowerAscii).toList();
+        List<String> wrong = new ArrayList<>();
+        int matched = 0;
+        int rejected = 0;
+        for (String p : patterns) {
+            com.google.re2j.Pattern regex = com.google.re2j.Pattern.compile(p);
+            Literals.Requirement req = Literals.requirement(p);
+            List<String> literals = Literals.required(p);
+            for (int i = 0; i < ascii.size(); i++) {
+                String low = lowered.get(i);
+                if (!literals.isEmpty() && literals.stream().noneMatch(low::contains)) {
+                    continue;
+                }
+                boolean met = req.metBy(req.caseSensitive() ? ascii.get(i) : low);
+                boolean matches = regex.matcher(ascii.get(i)).find();
+                matched += matches ? 1 : 0;
+                rejected += met ? 0 : 1;
+                if (matches && !met) {
+                    wrong.add(p + "  <-  " + ascii.get(i));
+                }
+            }
+        }
+        System.out.printf("requirements: %d patterns on %d ascii lines: %d matches kept, %d prefilter hits rejected%n",
+                patterns.size(), ascii.size(), matched, rejected);
+        assertThat(wrong).as("lines a regex matches that its requirement rejects").isEmpty();
+        assertThat(matched).isGreaterThan(2000);
+        assertThat(rejected).isGreaterThan(1000);
+    }
 }
