@@ -209,22 +209,36 @@ public final class Classifier {
         Map<Signature, Long> refuterLine = refuterOf.isEmpty() ? Map.of() : new IdentityHashMap<>();
         // a line that matches several signatures is read once for the ignore lists, and once per kind
         Map<String, Benign> benign = new HashMap<>();
-        SignatureScanner.MatchSink sink = (sig, lineIndex, line, message) -> {
-            Signature guarded = guardOf.get(sig);
-            if (guarded != null) {
-                guardLine.merge(guarded, lineIndex, Math::min);
-                return;
+        SignatureScanner.MatchSink sink = new SignatureScanner.MatchSink() {
+            @Override
+            public void match(Signature sig, long lineIndex, String line, String message) {
+                Signature guarded = guardOf.get(sig);
+                if (guarded != null) {
+                    guardLine.merge(guarded, lineIndex, Math::min);
+                    return;
+                }
+                Signature refuted = refuterOf.get(sig);
+                if (refuted != null) {
+                    refuterLine.merge(refuted, lineIndex, Math::max);
+                    return;
+                }
+                if (wants(sig, message)) {
+                    matches.add(new Match(sig, lineIndex, line));
+                }
             }
-            Signature refuted = refuterOf.get(sig);
-            if (refuted != null) {
-                refuterLine.merge(refuted, lineIndex, Math::max);
-                return;
-            }
-            FailureKind kind = taxonomy.kind(sig.kindId());
-            // the one place where a kind's ignore list (benign noise) is applied, for every rule; it reads the
-            // whole message, when a terminal wrapped the benign words onto another line than the matching ones
-            if (sig.appliesTo(tail.stream()) && !benign.computeIfAbsent(message, Benign::new).to(kind)) {
-                matches.add(new Match(sig, lineIndex, line));
+
+            /**
+             * The one place where a kind's ignore list (benign noise) is applied, for every rule; it reads the whole
+             * message, when a terminal wrapped the benign words onto another line than the matching ones. Markers
+             * of {@code unless_after}/{@code unless_before} are always wanted: they are no evidence of their kind.
+             */
+            @Override
+            public boolean wants(Signature sig, String message) {
+                if (guardOf.containsKey(sig) || refuterOf.containsKey(sig)) {
+                    return true;
+                }
+                return sig.appliesTo(tail.stream())
+                        && !benign.computeIfAbsent(message, Benign::new).to(taxonomy.kind(sig.kindId()));
             }
         };
         scanner().scan(tail.content(), sink);

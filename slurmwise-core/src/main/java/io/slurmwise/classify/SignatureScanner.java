@@ -67,6 +67,17 @@ public final class SignatureScanner {
          *                (a benign message's words) reads
          */
         void match(Signature signature, long lineIndex, String line, String message);
+
+        /**
+         * Whether a match of {@code signature} on this one line, were there one, would be used: a line that the
+         * caller would drop anyway (benign noise to the signature's kind) is then not tested. Asked only for a line
+         * that is its whole message (no wrap joins it), so the answer is the one the caller gives a match there.
+         * Logs repeat such lines with new numbers (NCCL's plugin warning on every rank), and a regex costs more
+         * than the question.
+         */
+        default boolean wants(Signature signature, String line) {
+            return true;
+        }
     }
 
     private final List<Signature> signatures;
@@ -196,13 +207,12 @@ public final class SignatureScanner {
         long[] lastLineTested = new long[signatures.size()];
         Arrays.fill(lastLineTested, -1);
         int[] testedUpTo = new int[signatures.size()]; // end of the last window a signature's regex saw
-        // line bookkeeping for hits, advanced lazily
+        // line bookkeeping for hits, advanced at each newline the automaton passes
         int lineStart = 0;
         int logicalStart = 0; // start of the message the current line continues (a wrapped line), else lineStart
         int physStart = 0;    // start of the line the automaton is in
         int joinedEnd = -1;   // end of the last line the current message wraps onto
         long lineIndex = 0;
-        int counted = 0; // bytes before this offset are counted into lineIndex/lineStart
         int state = 0;
         int alt = -1; // the state had the last wrapped break been a space a word wrapper took away, while it differs
         int[] atBreak = null; // literals that end on that space ("cancelled at "), reported with the next line's first byte
@@ -228,11 +238,14 @@ public final class SignatureScanner {
                 boolean wrapped = wraps(text, i, physStart, len, width, words, physHigh == 0 ? end - physStart : -1);
                 physStart = i + 1;
                 physHigh = 0;
+                lineIndex++;
+                lineStart = i + 1;
                 if (wrapped) {
                     alt = d[(state << sh) | cls[' ']];
                     atBreak = outputs[alt];
                     continue; // a message cut by a terminal's width goes on: so does the literal being read
                 }
+                logicalStart = i + 1;
                 alt = -1;
                 atBreak = null;
             }
@@ -253,15 +266,6 @@ public final class SignatureScanner {
             }
             if (hits == null) {
                 continue;
-            }
-            for (; counted <= i; counted++) {
-                if (text[counted] == '\n') {
-                    if (!wraps(text, counted, lineStart, len, width, words, -1)) {
-                        logicalStart = counted + 1;
-                    }
-                    lineIndex++;
-                    lineStart = counted + 1;
-                }
             }
             if (text[i] == '\n') {
                 continue; // literals never span lines; a hit on the newline belongs to no line
@@ -285,6 +289,9 @@ public final class SignatureScanner {
                 boolean whole = lineEnd - lineStart <= 2 * WINDOW;
                 testedUpTo[s] = whole ? lineEnd : Math.min(lineEnd, i + WINDOW);
                 String window = window(text, lineStart, lineEnd, i, decoded, lineIndex);
+                if (!wrappedLine && !sink.wants(signatures.get(s), window)) {
+                    continue; // a match here would be dropped: the regex need not run
+                }
                 if (verdicts.size() > VERDICT_CACHE) {
                     verdicts.clear();
                 }
