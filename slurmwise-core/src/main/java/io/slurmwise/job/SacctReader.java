@@ -64,7 +64,7 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
     /** The fields slurmwise asks sacct for, in this order (StdOut/StdErr only where sacct has them, 23.02+). */
     public static final List<String> FIELDS = List.of("JobID", "JobName", "User", "Account", "Partition", "QOS",
             "State", "ExitCode", "DerivedExitCode", "Submit", "Start", "End", "Elapsed", "Timelimit", "ReqMem",
-            "MaxRSS", "AllocCPUS", "AllocTRES", "NodeList", "TotalCPU", "ConsumedEnergyRaw", "WorkDir", "StdOut",
+            "MaxRSS", "AllocCPUS", "AllocTRES", "ReqTRES", "NodeList", "TotalCPU", "ConsumedEnergyRaw", "WorkDir", "StdOut",
             "StdErr", "Reason");
 
     /**

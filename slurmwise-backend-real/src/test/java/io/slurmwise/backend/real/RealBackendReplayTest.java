@@ -188,11 +188,12 @@ class RealBackendReplayTest {
     void newerReleasesAskSacctForTheLogPaths() throws IOException {
         String header = String.join("|", SacctFields.forJob(new SlurmVersion(23, 2, 7)));
         String row = "7|train|" + ME + "|proj|gpu|normal|FAILED|1:0|0:0|2026-11-01T10:00:00|2026-11-01T10:00:05|"
-                + "2026-11-01T10:10:00|00:09:55|01:00:00|4G||8|billing=8,cpu=8,mem=4G,node=1|gpu03|00:10:00|0|" + work
+                + "2026-11-01T10:10:00|00:09:55|01:00:00|4G||8|billing=8,cpu=8,mem=4G,node=1|billing=8,cpu=8,mem=4G,node=1|gpu03|"
+                + "00:10:00|0|" + work
                 + "|" + work + "/logs/%x-%j.out|" + work + "/logs/%x-%j.err|None|7|sbatch --wrap=python a.py | tee x";
         assertThat(header.split("\\|")).hasSize(row.split("\\|").length - 1);
         Path out = fake.file("job.psv", header + "\n" + row + "\n7.batch|batch||proj|||FAILED|1:0||2026-11-01T10:00:05|"
-                + "2026-11-01T10:00:05|2026-11-01T10:10:00|00:09:55|||2G|8|cpu=8,mem=4G,node=1|gpu03|00:10:00|0|||||7.batch|\n");
+                + "2026-11-01T10:00:05|2026-11-01T10:10:00|00:09:55|||2G|8|cpu=8,mem=4G,node=1||gpu03|00:10:00|0|||||7.batch|\n");
         fake.tool("sacct", "case \"$1\" in --version) echo 'slurm 23.02.7';; *) /bin/cat '" + out + "';; esac");
         fake.tool("scontrol", "echo 'scontrol: error: some unexpected failure' >&2; exit 1");
         Files.createDirectories(work.resolve("logs"));
@@ -227,9 +228,9 @@ class RealBackendReplayTest {
     void windowsPassBothEndsAndFoldStepsAndReasons() {
         String header = String.join("|", SacctFields.forWindow(new SlurmVersion(22, 5, 8)));
         Path alloc = fake.file("alloc.psv", header + "\n"
-                + "45|import_error|slurmtest|research|cpu|normal|FAILED|1:0|0:0|2026-11-30T01:45:36|2026-11-30T01:45:50|2026-11-30T01:45:51|00:00:01|00:05:00|200M||1|billing=1,cpu=1,mem=200M,node=1|vm|00:00.040|0|/w|None\n"
+                + "45|import_error|slurmtest|research|cpu|normal|FAILED|1:0|0:0|2026-11-30T01:45:36|2026-11-30T01:45:50|2026-11-30T01:45:51|00:00:01|00:05:00|200M||1|billing=1,cpu=1,mem=200M,node=1|billing=1,cpu=1,mem=200M,node=1|vm|00:00.040|0|/w|None\n"
                 + step(header, "45.batch", "3412K") + step(header, "45.extern", "592K")
-                + "55|partition_time_limit|slurmtest|research|gpuA100x4|normal|PENDING|0:0|0:0|2026-11-30T01:45:36|Unknown|Unknown|00:00:00|01:00:00|100M||1||None assigned|00:00:00|0|/w|PartitionConfig\n");
+                + "55|partition_time_limit|slurmtest|research|gpuA100x4|normal|PENDING|0:0|0:0|2026-11-30T01:45:36|Unknown|Unknown|00:00:00|01:00:00|100M||1||billing=1,cpu=1,gres/gpu=1,mem=100M,node=1|None assigned|00:00:00|0|/w|PartitionConfig\n");
         // the dependency job was never eligible: sacct's window omits it, sacct -j has it (real 22.05 output)
         Path dependency = fake.file("dep.psv", RealCaptures.output("sacct_job_pending.txt"));
         fake.tool("sacct", "case \"$*\" in --version) echo 'slurm-wlm 22.05.8';; \"-X -P --delimiter=\"?\"| -j 46 \"*) /bin/cat '" + dependency
@@ -244,6 +245,10 @@ class RealBackendReplayTest {
         assertThat(jobs.get(0).maxRss()).isEqualTo(DataSize.tryParse("3412K", DataSize.KIB).orElseThrow());
         assertThat(jobs.get(2).optPendingReason()).contains("DependencyNeverSatisfied");
         assertThat(jobs.get(1).optPendingReason()).as("squeue's reason, not sacct's stale one").contains("PartitionTimeLimit");
+        // a pending job has no allocation yet: its GPUs are the ones it asked for (ReqTRES as the lab's 22.05.8
+        // prints it for --gres=gpu:a100:1), not 0
+        assertThat(jobs.get(1).gpus()).isEqualTo(1);
+        assertThat(jobs.get(0).gpus()).isZero();
         List<String> calls = fake.calls();
         // one sacct for the window, steps included (folded for MaxRSS): nothing of the window is held aside
         assertThat(calls.subList(1, calls.size())).containsExactly("squeue -h -o %i|%r -t PENDING",

@@ -225,6 +225,12 @@ class RealClusterScenariosTest {
         assertThat(gpu).extracting(j -> j.id().toString()).contains(lab.scenario("gpu_completes").jobId());
         assertThat(gpu.stream().filter(j -> j.id().toString().equals(lab.scenario("gpu_completes").jobId()))
                 .findFirst().orElseThrow().gpus()).isEqualTo(2);
+        // the job that waits for ever (PartitionTimeLimit) has no allocation: its GPUs are the ones it asked for,
+        // from ReqTRES (--gres=gpu:a100:1; the lab accounts gres/gpu untyped: billing=1,cpu=1,gres/gpu=1,mem=100M,node=1),
+        // so its advice is a GPU job's, not a CPU job's
+        JobRecord waiting = listed.get(lab.scenario("partition_time_limit").jobId());
+        assertThat(waiting.allocTres().values()).isEmpty();
+        assertThat(waiting.gpus()).isEqualTo(1);
     }
 
     @Test

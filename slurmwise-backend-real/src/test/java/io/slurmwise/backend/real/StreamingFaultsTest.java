@@ -33,7 +33,8 @@ class StreamingFaultsTest {
     static final LocalDateTime UNTIL = LocalDateTime.of(2026, 11, 30, 0, 0);
     static final String HEADER = String.join("|", SacctFields.forWindow(new SlurmVersion(22, 5, 8)));
     static final String ROW = "4711|train|alice|proj|cpu|normal|FAILED|1:0|0:0|2026-11-10T10:00:00|"
-            + "2026-11-10T10:00:05|2026-11-10T10:10:00|00:09:55|01:00:00|4G||8|billing=8,cpu=8,mem=4G,node=1|n01|"
+            + "2026-11-10T10:00:05|2026-11-10T10:10:00|00:09:55|01:00:00|4G||8|billing=8,cpu=8,mem=4G,node=1|"
+            + "billing=8,cpu=8,mem=4G,node=1|n01|"
             + "00:10:00|0|/w|None";
 
     @TempDir
