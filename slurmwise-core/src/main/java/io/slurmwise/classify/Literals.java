@@ -354,7 +354,7 @@ final class Literals {
                     break;
                 }
                 char e = p.charAt(i + 1);
-                consumed = 2;
+                consumed = escapeLength(p, i);
                 if (!Character.isLetterOrDigit(e) && e < 128) {
                     literal = e;
                 } else if (e == 'Q') {
@@ -407,6 +407,39 @@ final class Literals {
         runs.add(run.toString());
         runs.removeIf(String::isEmpty);
         return runs;
+    }
+
+    /**
+     * The length of the escape at {@code i}: two chars, or with its argument for those that take one ({@code \x41},
+     * {@code \x{2019}}, {@code \pL}, {@code \p{Greek}}, octal {@code \101}), so that the argument is never read as
+     * literal text (a run "41..." that no line has would make the signature miss every line).
+     */
+    private static int escapeLength(String p, int i) {
+        if (i + 1 >= p.length()) {
+            return 1;
+        }
+        char e = p.charAt(i + 1);
+        int j = i + 2;
+        if ((e == 'x' || e == 'p' || e == 'P') && j < p.length() && p.charAt(j) == '{') {
+            int close = p.indexOf('}', j);
+            return (close < 0 ? p.length() : close + 1) - i;
+        }
+        if (e == 'x') {
+            while (j < p.length() && j < i + 4 && Character.digit(p.charAt(j), 16) >= 0) {
+                j++;
+            }
+            return j - i;
+        }
+        if (e == 'p' || e == 'P') {
+            return Math.min(p.length(), j + 1) - i;
+        }
+        if (e >= '0' && e <= '7') {
+            while (j < p.length() && j < i + 4 && p.charAt(j) >= '0' && p.charAt(j) <= '7') {
+                j++;
+            }
+            return j - i;
+        }
+        return 2;
     }
 
     private static int utf8Length(String s) {

@@ -141,6 +141,18 @@ class LiteralsTest {
     }
 
     @Test
+    void anEscapesArgumentIsNeverReadAsLiteralText() {
+        // \x41 is "A": its "41" is no text of the line, nor are a property's or an octal escape's arguments
+        assertThat(Literals.required("abc\\x41defgh")).containsExactly("defgh");
+        assertThat(Literals.required("abc\\x{2019}defgh")).containsExactly("defgh");
+        assertThat(Literals.required("x\\p{Greek}defgh")).containsExactly("defgh");
+        assertThat(Literals.required("x\\pLdefgh")).containsExactly("defgh");
+        assertThat(Literals.required("x\\101defgh")).containsExactly("defgh");
+        assertThat(Literals.requirement("Job\\x20failed here").metBy("Job failed here")).isTrue();
+        assertThat(com.google.re2j.Pattern.compile("Job\\x20failed here").matcher("Job failed here").find()).isTrue();
+    }
+
+    @Test
     void optionalPartsAndFlagGroupsRequireNothing() {
         assertThat(Literals.requirement("(?i)colou?r (profile)? loaded").metBy("colo loaded")).isTrue();
         assertThat(Literals.requirement("(?i)colou?r (profile)? loaded").metBy("color profile")).isFalse();
