@@ -212,6 +212,23 @@ class LineTextTest {
     }
 
     @Test
+    void slurmIdentifiersReadLowercasedWhereTheyCannotBeProse() {
+        // CamelCase reasons and underscore states are no word of prose: squeue, scontrol and sacct output a tool lowercased
+        assertThat(kind("  1234     small     test username pd       0:00      1 (partitiontimelimit)\n"))
+                .isEqualTo("resources_unavailable");
+        assertThat(kind("  5007897     srlab 20231206 graceac9 pd       0:00      1 (reqnodenotavail, reserved for maintenance)\n"))
+                .isEqualTo("resources_unavailable");
+        assertThat(kind("   jobstate=pending reason=dependencyneversatisfied dependency=afterok:863087(failed)\n"))
+                .isEqualTo("dependency");
+        assertThat(kind("[jobid].0    python3.12               default          1 out_of_me+    0:125\n")).isEqualTo("oom");
+        assertThat(kind("   jobstate=node_fail reason=nodedown dependency=(null)\n")).isEqualTo("node_fail");
+        // a state word stays SLURM's where a field names it, and prose where nothing does
+        assertThat(kind("state: cancelled (exit code 0)\n")).isEqualTo("cancelled");
+        assertThat(kind("   jobstate=timeout reason=timelimit dependency=(null)\n")).isEqualTo("time_limit");
+        assertThat(kind("the request was cancelled, retrying in 5 s\n")).isEqualTo("unknown");
+    }
+
+    @Test
     void loggingFormatsSyslogAndIndentsAreNoObstacleToAnchoredSignatures() {
         assertThat(kind("2024-03-01 10:00:00,123 - root - ERROR - Killed\n")).isEqualTo("oom");
         assertThat(kind("2024-03-01 10:00:00.123 | ERROR    | train:main:42 - Killed\n")).isEqualTo("oom");

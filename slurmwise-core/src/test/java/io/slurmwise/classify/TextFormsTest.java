@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Text as it really arrives, on every dev case of the benchmark: each log is rewritten the way tools and terminals
  * rewrite logs (a launcher's or logger's prefix on every line, colour, CRLF, a progress bar that {@code \r}
- * overwrote, HTML escaping, a Markdown quote, an indent, a terminal that cut every long line at its width), and the
+ * overwrote, HTML escaping, a Markdown quote, an indent, a terminal that cut every long line at its width, a tool that
+ * lowercased it all), and the
  * classifier must answer exactly what it answers on the log as collected. {@link LineTextTest} has one example of
  * each form; this test is the census.
  */
@@ -47,6 +48,7 @@ class TextFormsTest {
         f.put("terminal 132", log -> wrapped(log, 132));
         f.put("word wrap 72 (mail)", log -> wordWrapped(log, 72));
         f.put("word wrap 80 (Rich, fmt)", log -> wordWrapped(log, 80));
+        f.put("lowercased", log -> log.toLowerCase(java.util.Locale.ROOT));
         return f;
     }
 
