@@ -27,8 +27,9 @@ final class MemoryFixer implements Fixer {
                 : job.reqMem() != null && job.reqMem().per() == MemoryRequest.Per.CPU ? "mem-per-cpu" : "mem";
         int nodes = Math.max(1, job.nodes());
         int cpusPerTask = ScriptEdits.intOption(s, "cpus-per-task").orElse(1);
-        int tasksPerNode = ScriptEdits.intOption(s, "ntasks-per-node")
-                .orElse(ScriptEdits.intOption(s, "ntasks").map(n -> Math.max(1, n / nodes)).orElse(1));
+        Optional<Integer> scriptTasksPerNode = ScriptEdits.intOption(s, "ntasks-per-node")
+                .or(() -> ScriptEdits.intOption(s, "ntasks").map(n -> Math.max(1, n / nodes)));
+        int tasksPerNode = scriptTasksPerNode.orElse(1);
         int gpusPerNode = Math.max(1, job.gpus() / nodes);
         // the request's unit: per node, per CPU or per GPU; MaxRSS is the largest single task
         Optional<DataSize> limit = s.option(opt).flatMap(o -> DataSize.tryParse(o.value()));
@@ -77,7 +78,7 @@ final class MemoryFixer implements Fixer {
             step = step.advise("The job needs about " + new DataSize(rounded * multiplier) + " per node, more than the "
                     + node + " of a " + part.get().name() + " node"
                     + (bigger == null ? "" : ": use a partition with bigger nodes, e.g. " + bigger)
-                    + ", or spread the work over more nodes.");
+                    + ", or " + spread(scriptTasksPerNode.orElse(0), nodes, perNode, node.bytes()) + ".");
             if (limit.isPresent() && capped <= limit.get().bytes()) {
                 return step;
             }
@@ -85,6 +86,26 @@ final class MemoryFixer implements Fixer {
                     why + "; capped at what a " + part.get().name() + " node has (" + node + ")");
         }
         return step.change(s.withOption(opt, size(rounded)), "--" + opt + "=" + size(rounded) + was, why);
+    }
+
+    /**
+     * How to spread the work so that each node holds its share: the tasks one node's memory takes at the job's need
+     * per task, and the nodes that keep every task, when the script says how many tasks a node runs; else the words.
+     *
+     * @param tasksPerNode the script's tasks per node ({@code --ntasks-per-node}, or {@code --ntasks} over the nodes),
+     *                     0 when it does not say
+     */
+    static String spread(int tasksPerNode, int nodes, long perNodeNeed, long nodeBytes) {
+        if (tasksPerNode <= 1) {
+            return "spread the work over more nodes";
+        }
+        long perTask = (perNodeNeed + tasksPerNode - 1) / tasksPerNode;
+        int fit = (int) Math.max(1, Math.min(tasksPerNode - 1, nodeBytes / Math.max(1, perTask)));
+        long tasks = (long) tasksPerNode * nodes;
+        long more = (tasks + fit - 1) / fit;
+        return "spread the " + tasks + " tasks (about " + new DataSize(perTask) + " each) over more nodes: `#SBATCH"
+                + " --ntasks-per-node=" + fit + "` (was " + tasksPerNode + ") with `#SBATCH --nodes=" + more + "` (was "
+                + nodes + ")";
     }
 
     static long roundDown(long bytes) {

@@ -206,6 +206,26 @@ class PatchSuggesterTest {
     }
 
     @Test
+    void oomOverANodesMemoryWithManyTasksPerNodeSaysHowToSpreadThem() {
+        // 8 ranks per node on 2 nodes, the largest at 30G: 240G per node, 384G with headroom, over a 250G node
+        JobRecord job = CLUSTER.get("1054").toBuilder().status(JobStatus.of(JobState.OUT_OF_MEMORY)).allocNodes(2)
+                .maxRss(DataSize.tryParse("30G").orElseThrow()).elapsed(Duration.ofHours(1)).build();
+        String script = "#!/bin/bash\n#SBATCH -p gpuA100x4\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=8\n"
+                + "#SBATCH --mem=200G\nsrun ./prog\n";
+        Patch.Suggested p = (Patch.Suggested) suggest(job, "oom", "Detected 1 oom-kill event(s)", script);
+        assertThat(p.patched()).contains("#SBATCH --mem=240G\n");
+        // 48G per task: 5 fit a 250G node, and 16 tasks need 4 such nodes
+        assertThat(String.join(" ", p.advice())).contains("spread the 16 tasks (about 48G each) over more nodes: "
+                + "`#SBATCH --ntasks-per-node=5` (was 8) with `#SBATCH --nodes=4` (was 2)");
+        // one task per node cannot be spread: the words, no numbers
+        String single = "#!/bin/bash\n#SBATCH -p gpuA100x4\n#SBATCH --mem=200G\n./prog\n";
+        JobRecord one = job.toBuilder().allocNodes(1).maxRss(DataSize.tryParse("219G").orElseThrow()).build();
+        Patch.Suggested q = (Patch.Suggested) suggest(one, "oom", "Detected 1 oom-kill event(s)", single);
+        assertThat(String.join(" ", q.advice())).contains("or spread the work over more nodes.")
+                .doesNotContain("--ntasks-per-node");
+    }
+
+    @Test
     void aMissingScriptIsSaidAndTheChangesAreListedWithoutADiff() {
         Patch p = failed("1004").patch();
         assertThat(p).isInstanceOf(Patch.NotSuggested.class);
