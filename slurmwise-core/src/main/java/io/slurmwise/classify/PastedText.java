@@ -12,7 +12,8 @@ import java.util.Arrays;
  *   <li>Unicode spaces (no-break space from web pages and chat tools, the U+2000 to U+200A spaces, narrow no-break,
  *       ideographic) become a space; zero-width spaces and joiners, and a byte order mark, are dropped;</li>
  *   <li>typographic quotes become ASCII quotes: GNU tools in a UTF-8 locale quote with {@code ‘x’} where the C
- *       locale prints {@code 'x'} (coreutils' {@code cannot stat ‘x’}), and editors, wikis and mail "smarten" quotes;</li>
+ *       locale prints {@code 'x'} (coreutils' {@code cannot stat ‘x’}), and editors, wikis and mail "smarten" quotes;
+ *       so do such quotes and no-break spaces that a tool decoded as Windows-1252 or Latin-1 ({@code â€˜xâ€™});</li>
  *   <li>the HTML entities that a page or an XML report escapes a message with ({@code &quot; &#39; &#x27; &apos;
  *       &lt; &gt; &amp; &nbsp;}) become their characters (once: {@code &amp;lt;} becomes {@code &lt;}).</li>
  * </ul>
@@ -68,6 +69,9 @@ final class PastedText {
         if (b == 0xC2 && i + 1 < in.length && (in[i + 1] & 0xff) == 0xA0) {
             return 2 << 8 | (' ' + 1);
         }
+        if (b == 0xC3) {
+            return mojibake(in, i);
+        }
         if (i + 2 >= in.length) {
             return 0;
         }
@@ -98,6 +102,55 @@ final class PastedText {
             return 3 << 8; // byte order mark
         }
         return 0;
+    }
+
+    /**
+     * A typographic quote or a no-break space that a tool decoded as Windows-1252 or Latin-1 and wrote back as UTF-8
+     * (a Windows console, an editor or a mail client guessing the encoding): {@code ’} shows as {@code â€™} (or {@code
+     * â}, U+0080, U+0099), {@code “} as {@code â€œ}, a no-break space as {@code Â} and a no-break space. Each is the
+     * ASCII it stands for; 0 when the bytes at {@code i} are no such sequence.
+     */
+    private static int mojibake(byte[] in, int i) {
+        int b1 = at(in, i + 1);
+        if (b1 == 0x82 && at(in, i + 2) == 0xC2 && at(in, i + 3) == 0xA0) {
+            return 4 << 8 | (' ' + 1);
+        }
+        if (b1 != 0xA2) {
+            return 0;
+        }
+        int j; // after the second byte of the original E2 80 xx, as it was mis-decoded
+        if (at(in, i + 2) == 0xE2 && at(in, i + 3) == 0x82 && at(in, i + 4) == 0xAC) {
+            j = i + 5; // U+20AC, Windows-1252's 0x80
+        } else if (at(in, i + 2) == 0xC2 && at(in, i + 3) == 0x80) {
+            j = i + 4; // U+0080, Latin-1's 0x80
+        } else {
+            return 0;
+        }
+        int c0 = at(in, j);
+        int c1 = at(in, j + 1);
+        int original; // the third byte of the quote's UTF-8, from the char it was decoded as
+        int used;
+        if (c0 == 0xC2 && c1 >= 0x80 && c1 <= 0xBF) {
+            original = c1; // Latin-1, or a byte Windows-1252 leaves undefined (0x9D)
+            used = 2;
+        } else if (c0 == 0xCB && c1 == 0x9C) {
+            original = 0x98; // U+02DC
+            used = 2;
+        } else if (c0 == 0xC5 && c1 == 0x93) {
+            original = 0x9C; // U+0153
+            used = 2;
+        } else if (c0 == 0xE2 && c1 == 0x84 && at(in, j + 2) == 0xA2) {
+            original = 0x99; // U+2122
+            used = 3;
+        } else {
+            return 0;
+        }
+        int put = original == 0x98 || original == 0x99 ? '\'' : original == 0x9C || original == 0x9D ? '"' : -1;
+        return put < 0 ? 0 : (j + used - i) << 8 | (put + 1);
+    }
+
+    private static int at(byte[] in, int i) {
+        return i < in.length ? in[i] & 0xff : -1;
     }
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);

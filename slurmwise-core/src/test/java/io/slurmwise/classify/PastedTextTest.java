@@ -33,6 +33,24 @@ class PastedTextTest {
     }
 
     @Test
+    void quotesAndSpacesThatAToolDecodedAsWindows1252OrLatin1BecomeAscii() {
+        // UTF-8 quotes shown by a Windows-1252 tool: ‘ as "â€˜", ’ as "â€™",
+        // “ as "â€œ", ” as "â€" and U+009D (a byte Windows-1252 leaves undefined)
+        assertThat(plain("cannot stat â€˜input.csvâ€™: No such file"))
+                .isEqualTo("cannot stat 'input.csv': No such file");
+        assertThat(plain("â€œposre.itpâ€ not found")).isEqualTo("\"posre.itp\" not found");
+        // ... by a Latin-1 one: U+0080 for Windows-1252's euro sign, and the third byte as its own C1 control
+        assertThat(plain("cannot stat âxâ")).isEqualTo("cannot stat 'x'");
+        // a no-break space as "Â" and a no-break space
+        assertThat(plain("slurmstepd:Â error:Â Detected")).isEqualTo("slurmstepd: error: Detected");
+        // French words with â are words, not a mis-decoded quote
+        byte[] french = "Tâche âgée: â€".getBytes(StandardCharsets.UTF_8);
+        assertThat(PastedText.plain(french)).isSameAs(french);
+        assertThat(LineTextTest.kind("ls: cannot access â€˜/scratch/u/run42â€™: No such file or directory\n"))
+                .isEqualTo("file_not_found");
+    }
+
+    @Test
     void htmlEntitiesAreDecodedOnce() {
         assertThat(plain("Assertion `n &gt; 0&#39; failed &amp;&amp; &quot;x&quot;&nbsp;y"))
                 .isEqualTo("Assertion `n > 0' failed && \"x\" y");

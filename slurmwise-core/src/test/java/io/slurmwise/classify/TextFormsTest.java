@@ -49,6 +49,7 @@ class TextFormsTest {
         f.put("word wrap 72 (mail)", log -> wordWrapped(log, 72));
         f.put("word wrap 80 (Rich, fmt)", log -> wordWrapped(log, 80));
         f.put("lowercased", log -> log.toLowerCase(java.util.Locale.ROOT));
+        f.put("typographic quotes read as Windows-1252", TextFormsTest::misDecoded);
         return f;
     }
 
@@ -57,7 +58,42 @@ class TextFormsTest {
      * message that start with the same five bytes (here two paths under /home) are read as two records of a logger.
      */
     static final List<String> KNOWN_LIMITS = List.of(
-            "pub-file-not-found-028 as word wrap 72 (mail): file_not_found -> unknown");
+            "pub-file-not-found-028 as word wrap 72 (mail): file_not_found -> unknown",
+            // bash's Chinese "command not found" (未找到命令) mis-decoded is no text any more
+            "pub-file-not-found-077 as typographic quotes read as Windows-1252: file_not_found -> unknown");
+
+    /**
+     * The log with its ASCII quotes made typographic (as a UTF-8 locale's GNU tools and editors write them), then
+     * its UTF-8 decoded as Windows-1252 by a tool that guessed the encoding (a byte that code page leaves undefined
+     * kept as its C1 control, as browsers do) and written out again.
+     */
+    static String misDecoded(String log) {
+        StringBuilder typographic = new StringBuilder(log.length());
+        boolean openSingle = true;
+        boolean openDouble = true;
+        for (char c : log.toCharArray()) {
+            if (c == '\n') {
+                openSingle = true;
+                openDouble = true;
+            }
+            if (c == '\'') {
+                typographic.append(openSingle ? '\u2018' : '\u2019');
+                openSingle = !openSingle;
+            } else if (c == '"') {
+                typographic.append(openDouble ? '\u201c' : '\u201d');
+                openDouble = !openDouble;
+            } else {
+                typographic.append(c);
+            }
+        }
+        java.nio.charset.Charset cp1252 = java.nio.charset.Charset.forName("windows-1252");
+        StringBuilder out = new StringBuilder();
+        for (byte b : typographic.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            String ch = new String(new byte[] {b}, cp1252);
+            out.append(ch.equals("\ufffd") ? (char) (b & 0xff) : ch.charAt(0));
+        }
+        return out.toString();
+    }
 
     @Test
     void everyDevCaseReadsTheSameInEveryForm() throws IOException {
