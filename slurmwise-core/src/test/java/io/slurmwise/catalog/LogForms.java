@@ -9,7 +9,7 @@ import java.util.Locale;
  * progress bar, quoted in Markdown from a web page (no-break spaces, typographic quotes), as Markdown inline code with
  * HTML entities, and carried with escaped line breaks inside a wrapper's exception (a Python repr of a command's stderr).
  */
-final class LogForms {
+public final class LogForms {
 
     /** A wrapper's exception carrying a command's stderr with its line breaks escaped. */
     private static final String REPR = "RuntimeError('Command exited with non-zero exit code.\\nExit code: 1\\nstderr:\\n";
@@ -31,11 +31,20 @@ final class LogForms {
 
     /** As a web page or a UTF-8 locale shows it: no-break spaces, and typographic quotes for ASCII ones. */
     static String typographic(String line) {
+        return typographic(line, true);
+    }
+
+    /** One line with its ASCII quotes as a UTF-8 locale's tools and editors write them: {@code ‘x’}, {@code “x”}. */
+    public static String typographicQuotes(String line) {
+        return typographic(line, false);
+    }
+
+    private static String typographic(String line, boolean spaces) {
         StringBuilder b = new StringBuilder(line.length());
         boolean openSingle = true;
         boolean openDouble = true;
         for (char c : line.toCharArray()) {
-            if (c == ' ') {
+            if (c == ' ' && spaces) {
                 b.append('\u00a0');
             } else if (c == '\'') {
                 b.append(openSingle ? '\u2018' : '\u2019');

@@ -1,5 +1,6 @@
 package io.slurmwise.classify;
 
+import io.slurmwise.catalog.LogForms;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -68,27 +69,11 @@ class TextFormsTest {
      * kept as its C1 control, as browsers do) and written out again.
      */
     static String misDecoded(String log) {
-        StringBuilder typographic = new StringBuilder(log.length());
-        boolean openSingle = true;
-        boolean openDouble = true;
-        for (char c : log.toCharArray()) {
-            if (c == '\n') {
-                openSingle = true;
-                openDouble = true;
-            }
-            if (c == '\'') {
-                typographic.append(openSingle ? '\u2018' : '\u2019');
-                openSingle = !openSingle;
-            } else if (c == '"') {
-                typographic.append(openDouble ? '\u201c' : '\u201d');
-                openDouble = !openDouble;
-            } else {
-                typographic.append(c);
-            }
-        }
+        String typographic = java.util.Arrays.stream(log.split("\n", -1)).map(LogForms::typographicQuotes)
+                .collect(java.util.stream.Collectors.joining("\n"));
         java.nio.charset.Charset cp1252 = java.nio.charset.Charset.forName("windows-1252");
         StringBuilder out = new StringBuilder();
-        for (byte b : typographic.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+        for (byte b : typographic.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
             String ch = new String(new byte[] {b}, cp1252);
             out.append(ch.equals("\ufffd") ? (char) (b & 0xff) : ch.charAt(0));
         }
