@@ -23,6 +23,8 @@ public final class SignatureScanner {
     /** Bytes either side of a literal hit that a regex sees on a very long line. */
     static final int WINDOW = 4096;
     private static final int MIN_LITERAL = 3;
+    /** States the table numbers in a {@code char}: a signature whose literals would pass it is tested on every line. */
+    private static final int MAX_STATES = Character.MAX_VALUE + 1;
     private static final byte[] FOLD = new byte[256];
     /**
      * Widths that terminals, {@code fold} and mail clients wrap lines at: a line of exactly such a width followed by
@@ -82,8 +84,8 @@ public final class SignatureScanner {
 
     private final List<Signature> signatures;
     private final int[] classOf;        // byte -> its class: each folded byte some literal has, or 0 for all others
-    private final int shift;            // log2 of the row width: the number of classes, rounded up to a power of two
-    private final int[] delta;          // state << shift | class -> state
+    private final int width;            // a state's row: one entry per class
+    private final char[] delta;         // state * width + class -> state (the states are counted below 2^16)
     private final int[][] outputs;      // state -> signature indexes whose literal ends here
     private final int[] always;         // signatures tested on every line
     private final SignatureRegex[] regexes; // how each signature is tested (lowered (?i), ^ anchors peeled)
@@ -98,7 +100,7 @@ public final class SignatureScanner {
         List<List<byte[]>> literalBytes = new ArrayList<>();
         // the alphabet is the bytes the literals have, each a class of its own (a UTF-8 byte of a translation too, so
         // that no other text stands in for it), all other bytes one class: a row per state is only as wide as that
-        // (64 for ASCII literals, 256 once translations add their bytes), and the whole table stays smaller
+        // (about 60 for ASCII literals, 144 with the translations' bytes), and the whole table stays smaller
         classOf = new int[256];
         int classes = 1;
         int bytesTotal = 0;
@@ -120,24 +122,24 @@ public final class SignatureScanner {
         for (int b = 0; b < 256; b++) {
             classOf[b] = classOf[FOLD[b] & 0xff];
         }
-        shift = 32 - Integer.numberOfLeadingZeros(classes - 1);
-        int width = 1 << shift;
+        width = classes;
         // the trie of the literals, written into the transition table itself (a child's number, 0 for none)
-        int[] table = new int[(bytesTotal + 1) << shift];
+        char[] table = new char[(bytesTotal + 1) * width];
         List<List<Integer>> own = new ArrayList<>(); // state -> signatures whose literal ends there
         own.add(null);
         for (int s = 0; s < this.signatures.size(); s++) {
             List<byte[]> literals = literalBytes.get(s);
-            if (literals.isEmpty()) {
-                alwaysList.add(s);
+            int newStates = literals.stream().mapToInt(l -> l.length).sum();
+            if (literals.isEmpty() || own.size() + newStates > MAX_STATES) {
+                alwaysList.add(s); // no literal, or a table past its states: tested on every line, still exact
                 continue;
             }
             for (byte[] lit : literals) {
                 int state = 0;
                 for (byte b : lit) {
-                    int at = state << shift | classOf[b & 0xff];
+                    int at = state * width + classOf[b & 0xff];
                     if (table[at] == 0) {
-                        table[at] = own.size();
+                        table[at] = (char) own.size();
                         own.add(null);
                     }
                     state = table[at];
@@ -153,7 +155,7 @@ public final class SignatureScanner {
         // breadth-first failure links, filling each missing transition from the failure state's row (a state's row is
         // complete before any deeper state reads it); a state outputs its own signatures and its failure state's
         int n = own.size();
-        delta = Arrays.copyOf(table, n << shift);
+        delta = Arrays.copyOf(table, n * width);
         outputs = new int[n][];
         int[] fail = new int[n];
         int[] queue = new int[n];
@@ -167,15 +169,15 @@ public final class SignatureScanner {
         while (head < tail) {
             int state = queue[head++];
             outputs[state] = union(own.get(state), outputs[fail[state]]);
-            int row = state << shift;
-            int failRow = fail[state] << shift;
+            int row = state * width;
+            int failRow = fail[state] * width;
             for (int c = 0; c < width; c++) {
-                int next = delta[row | c];
+                int next = delta[row + c];
                 if (next > 0) {
-                    fail[next] = delta[failRow | c];
+                    fail[next] = delta[failRow + c];
                     queue[tail++] = next;
                 } else {
-                    delta[row | c] = delta[failRow | c];
+                    delta[row + c] = delta[failRow + c];
                 }
             }
         }
@@ -201,9 +203,9 @@ public final class SignatureScanner {
         Sample sample = Sample.of(text, len);
         int width = sample.terminalWidth(text);
         int words = sample.wordWrapWidth(text);
-        int[] d = delta;
+        char[] d = delta;
         int[] cls = classOf;
-        int sh = shift;
+        int cols = this.width; // the table's row width (the scan's own width is the text's terminal)
         long[] lastLineTested = new long[signatures.size()];
         Arrays.fill(lastLineTested, -1);
         int[] testedUpTo = new int[signatures.size()]; // end of the last window a signature's regex saw
@@ -241,7 +243,7 @@ public final class SignatureScanner {
                 lineIndex++;
                 lineStart = i + 1;
                 if (wrapped) {
-                    alt = d[(state << sh) | cls[' ']];
+                    alt = d[state * cols + cls[' ']];
                     atBreak = outputs[alt];
                     continue; // a message cut by a terminal's width goes on: so does the literal being read
                 }
@@ -250,14 +252,14 @@ public final class SignatureScanner {
                 atBreak = null;
             }
             int c = cls[b & 0xff];
-            state = d[(state << sh) | c];
+            state = d[state * cols + c];
             int[] hits = outputs[state];
             if (atBreak != null) {
                 hits = hits == null ? atBreak : concat(hits, atBreak);
                 atBreak = null;
             }
             if (alt >= 0) {
-                alt = d[(alt << sh) | c];
+                alt = d[alt * cols + c];
                 if (alt == state) {
                     alt = -1;
                 } else if (outputs[alt] != null) {

@@ -50,6 +50,30 @@ class SignatureScannerTest {
     }
 
     @Test
+    void literalsPastTheTablesStatesAreTestedOnEveryLineAndStillFound() {
+        // 3,000 literals of 40 distinct letters each need 120,000 states, more than a char numbers: the first fill the
+        // table, the rest are tested on every line, and every one is found where it is, and nowhere else
+        List<Signature> sigs = new ArrayList<>();
+        java.util.Random r = new java.util.Random(42);
+        List<String> words = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            StringBuilder w = new StringBuilder();
+            for (int k = 0; k < 40; k++) {
+                w.append((char) ('a' + r.nextInt(26)));
+            }
+            words.add(w.toString());
+            sigs.add(sig("k" + i, "(?i)\\b" + w + "\\b"));
+        }
+        SignatureScanner s = new SignatureScanner(sigs);
+        assertThat(s.unfiltered()).isNotEmpty().hasSizeLessThan(3000);
+        int first = 0;
+        int last = 2999;
+        assertThat(s.unfiltered()).extracting(Signature::kindId).doesNotContain("k" + first).contains("k" + last);
+        byte[] log = bytes("start\n" + words.get(first).toUpperCase() + " here\nmiddle\nthen " + words.get(last) + "\n");
+        assertThat(scan(s, log)).containsExactly("k" + first + "@1", "k" + last + "@3");
+    }
+
+    @Test
     void survivesBinaryBytesInvalidUtf8AndCrlf() {
         SignatureScanner s = new SignatureScanner(List.of(sig("seg", "Segmentation fault")));
         byte[] junk = new byte[4096];
