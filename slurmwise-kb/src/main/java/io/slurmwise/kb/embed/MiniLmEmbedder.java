@@ -179,6 +179,7 @@ public final class MiniLmEmbedder implements Embedder {
             Thread.currentThread().setContextClassLoader(MiniLmEmbedder.class.getClassLoader());
             try {
                 this.encoder = loadFromJar(v.onnxResource(), v.tokenizerResource(), PoolingMode.MEAN);
+                OrtTempFiles.removeExtracted();
             } finally {
                 Thread.currentThread().setContextClassLoader(previous);
             }
