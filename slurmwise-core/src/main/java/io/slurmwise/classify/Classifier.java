@@ -10,6 +10,7 @@ import io.slurmwise.taxonomy.Check;
 import io.slurmwise.taxonomy.FailureKind;
 import io.slurmwise.taxonomy.Signature;
 import io.slurmwise.taxonomy.Taxonomy;
+import io.slurmwise.taxonomy.WrapperStatus;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -398,6 +399,13 @@ public final class Classifier {
                                 + wrapped.get() + ")", kind.id(), WRAPPED_SIGNAL_WEIGHT));
                     }
                 }
+            }
+            // a batch script's own exit status, e.g. 127:0: the shell did not find a command (POSIX); weighed as the
+            // note weighs a wrapper's report of it, and no evidence after an event that ended the job
+            if (f.exitCode() != null && f.exitCode().signal() == 0 && !ended
+                    && kind.exitStatuses().statuses().contains(f.exitCode().code())) {
+                found.add(new Evidence(Evidence.Source.ACCOUNTING, 0, false, "ExitCode=" + f.exitCode() + " ("
+                        + WrapperStatus.meaning(f.exitCode().code()) + ")", kind.id(), kind.exitStatuses().weight()));
             }
             if (f.pendingReason() != null) {
                 for (Pattern p : kind.pendingReasons()) {

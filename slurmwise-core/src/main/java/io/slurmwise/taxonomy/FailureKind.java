@@ -16,11 +16,23 @@ import java.util.Set;
  * @param ignore        lines matching one of these are never evidence for this kind (benign noise), read as a
  *                      signature reads a line (the classifier's {@code LineText})
  * @param fixers        names of the mechanical script fixes for this kind, in order ({@code fixers:} in the note)
+ * @param exitStatuses  exit statuses of its own ({@code wrapper_status: statuses:}, e.g. 127, a command not found)
+ *                      and their weight: a wrapper's report of one, or a job whose ExitCode is one ({@code 127:0})
  */
 public record FailureKind(String id, String title, Category category, String parent, Set<JobState> sacctStates,
                           Set<Integer> exitSignals, List<Pattern> pendingReasons, Set<String> explains,
                           List<Signature> signatures, List<Pattern> ignore, Set<Check> checks, List<String> fixers,
-                          Note note) {
+                          ExitStatuses exitStatuses, Note note) {
+
+    /** A kind's own exit statuses (none for most kinds) and how much one weighs as evidence. */
+    public record ExitStatuses(Set<Integer> statuses, double weight) {
+
+        public static final ExitStatuses NONE = new ExitStatuses(Set.of(), 0);
+
+        public ExitStatuses {
+            statuses = Set.copyOf(statuses);
+        }
+    }
 
     public static final String UNKNOWN = "unknown";
 
@@ -33,6 +45,7 @@ public record FailureKind(String id, String title, Category category, String par
         ignore = List.copyOf(ignore);
         checks = Set.copyOf(checks);
         fixers = List.copyOf(fixers);
+        exitStatuses = exitStatuses == null ? ExitStatuses.NONE : exitStatuses;
     }
 
     public Optional<String> optParent() {

@@ -212,8 +212,10 @@ public final class NoteParser {
                         + " (see knowledge/README.md)");
             }
         }
+        FailureKind.ExitStatuses own = wrapperWeight == null || wrapperStatuses.isEmpty() ? FailureKind.ExitStatuses.NONE
+                : new FailureKind.ExitStatuses(wrapperStatuses, wrapperWeight);
         return new FailureKind(id, title, category, parent, states, signals, pending, explains, sigs, ignore, checks,
-                List.copyOf(fixers), note);
+                List.copyOf(fixers), own, note);
     }
 
     private record RawSignature(String pattern, Pattern regex, double weight, LogStream stream, boolean lastLine,

@@ -42,6 +42,20 @@ public final class WrapperStatus {
         return all;
     }
 
+    /** What an exit status says in a shell's words: 126 and 127 by POSIX, 128+N a signal, others the program's own. */
+    public static String meaning(int status) {
+        if (status == 127) {
+            return "the shell's exit status for a command not found";
+        }
+        if (status == 126) {
+            return "the shell's exit status for a command found but not executable";
+        }
+        if (status > 128 && status < 128 + 65) {
+            return "the shell's exit status for a child killed by signal " + (status - 128);
+        }
+        return "the program's own exit status " + status;
+    }
+
     /** The regex (RE2, case-insensitive) that matches a wrapper's report of one of these statuses. */
     public static String pattern(Set<Integer> statuses) {
         if (statuses.isEmpty()) {
@@ -56,7 +70,7 @@ public final class WrapperStatus {
                 .collect(Collectors.joining());
         return "(?i)terminated with an error exit status \\(" + s + "\\)"
                 + "|returned non-zero exit status " + s + "\\b"
-                + "|\\(exit code " + s + "\\)"
+                + "|\\(exit code " + s + "(?::0)?\\)"
                 + generic
                 + "|exited with return code " + s + " which";
     }

@@ -251,4 +251,24 @@ class EventOrderTest {
         // and a job that completed keeps only strong evidence
         assertThat(classify(JobState.COMPLETED, "0:0", CONDA).isUnknown()).isTrue();
     }
+
+    @Test
+    void anInvalidMpiTypeAfterThePluginFailedToLoadIsNotARequestToCorrect() {
+        // SLURM 24.05's srun when its mpi/pmix plugin exists but cannot load the node's PMIx library
+        String failedLoad = """
+                srun: error:  mpi/pmix_v5: init: (null) [0]: mpi_pmix.c:193: pmi/pmix: can not load PMIx library
+                srun: error: Couldn't load specified plugin name for mpi/pmix: Plugin init() callback failed
+                srun: error: MPI: Cannot create context for mpi/pmix
+                srun: error: MPI: Unable to load any plugin
+                srun: error: Invalid MPI type 'pmix', --mpi=list for acceptable types
+                """;
+        assertThat(classify(JobState.FAILED, "1:0", failedLoad).kindId()).isEqualTo("unknown");
+        // a type that names no plugin: srun says only that it could load none
+        String typo = """
+                srun: error: MPI: Cannot create context for mpi/pmi2x
+                srun: error: MPI: Unable to load any plugin
+                srun: error: Invalid MPI type 'pmi2x', --mpi=list for acceptable types
+                """;
+        assertThat(classify(JobState.FAILED, "1:0", typo).kindId()).isEqualTo("resources_unavailable");
+    }
 }

@@ -47,6 +47,10 @@ class FixOrderTest {
                 .startsWith("Initialise the module system");
         assertThat(ownFixes("mkdir: cannot create directory '/projects/lab/shared/cache': Permission denied\n").items().get(0))
                 .startsWith("Write to directories you own");
+        assertThat(ownFixes("sbatch: error: Batch job submission failed: User's group not permitted to use this partition\n")
+                .items().get(0)).startsWith("For `User's group not permitted to use this partition`");
+        assertThat(ownFixes("/var/spool/slurmd/job01012/slurm_script: line 7: samtools: command not found\n").items().get(0))
+                .startsWith("For `command not found`");
         // an option is not a message: `--mem-per-cpu` in an item never reorders
         assertThat(FixOrder.quotes("Use `--mem-per-cpu-gpu-x`.", List.of("--mem-per-cpu-gpu-x"))).isFalse();
         assertThat(FixOrder.quotes("See `AssocGrpBillingMinutes`.", List.of("reason=assocgrpbillingminutes"))).isTrue();
