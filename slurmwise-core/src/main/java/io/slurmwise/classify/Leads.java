@@ -29,6 +29,23 @@ final class Leads {
             + "unable to|invalid|illegal|traceback|segmentation|core dumped|panic|terminated|timed out|timeout|"
             + "exceeded|refused|unexpected|missing|non-zero exit|exit (?:status|code) [1-9])\\b");
 
+    /** Lines one message spans at most: Open MPI's help paragraphs are four to eight lines, doubled in some pastes. */
+    private static final int MAX_MESSAGE_LINES = 16;
+
+    /** The shortest line read as wrapped: formatters wrap at 70 to 80 columns, a line this long was filled. */
+    private static final int WRAPPED_LINE = 40;
+
+    /** The widest line read as wrapped by a formatter: a longer one is a line as its program printed it. */
+    private static final int WIDEST_WRAP = 160;
+
+    /**
+     * How a wrapped sentence goes on: a lower-case word (a one-letter one only if it is {@code a} or {@code i}), with at
+     * most one punctuation mark after it, then a space or the line's end; then not a second word ending in a colon
+     * (a program's {@code name: } or {@code name error: } prefix). {@code distributed.worker - INFO},
+     * {@code warnings.warn(}, {@code t #2af1} and {@code srun: error:} start messages of their own.
+     */
+    private static final Pattern PROSE_START = Pattern.compile("(?:[a-z][a-z'-]+|[ai])[,.;)]?(?:\\s|$)(?![a-z]+: )");
+
     private Leads() {
     }
 
@@ -47,25 +64,48 @@ final class Leads {
         return List.copyOf(out.subList(0, Math.min(MAX, out.size())));
     }
 
-    /** One log's leads: its last {@link #MAX} distinct lines with an error word, else its last non-blank line. */
+    /**
+     * One log's leads: its last {@link #MAX} distinct messages with an error word, each at its first line, else its
+     * last non-blank line. A message is a line with the lines a formatter wrapped it onto ({@link #continues}): Open
+     * MPI's and PMIx's help texts, an exception text a library wrapped at 70 or 80 columns. Its lead is the line it
+     * starts at, with the whole sentence as text, not three leads that are pieces of one boilerplate paragraph.
+     */
     private static List<Evidence> ofLog(LogTail tail) {
         Evidence.Source source = tail.stream() == LogStream.STDOUT ? Evidence.Source.STDOUT : Evidence.Source.STDERR;
         boolean inFile = tail.firstLine() > 0;
         long base = inFile ? tail.firstLine() : 1;
         List<String> lines = tail.lines();
-        List<Evidence> found = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
+        // the messages, in line order: [first line, last line] of each, over the non-blank lines
+        List<int[]> messages = new ArrayList<>();
         int lastNonBlank = -1;
-        for (int i = lines.size() - 1; i >= 0 && found.size() < MAX; i--) {
-            String text = LineText.readable(lines.get(i)).strip();
-            if (text.isEmpty()) {
+        for (int i = 0; i < lines.size(); i++) {
+            String raw = LineText.stripAnsi(lines.get(i));
+            if (raw.isBlank()) {
                 continue;
             }
-            if (lastNonBlank < 0) {
-                lastNonBlank = i;
+            int[] open = messages.isEmpty() ? null : messages.get(messages.size() - 1);
+            if (open != null && i - open[1] <= 2 && i - open[0] < MAX_MESSAGE_LINES
+                    && continues(LineText.stripAnsi(lines.get(open[1])), raw)) {
+                open[1] = i;
+            } else {
+                messages.add(new int[] {i, i});
             }
-            if (ERROR_WORDS.matcher(text).find() && seen.add(text)) {
-                found.add(0, new Evidence(source, base + i, inFile, text, FailureKind.UNKNOWN, 0));
+            lastNonBlank = i;
+        }
+        List<Evidence> found = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (int m = messages.size() - 1; m >= 0 && found.size() < MAX; m--) {
+            int[] msg = messages.get(m);
+            StringBuilder text = new StringBuilder();
+            for (int i = msg[0]; i <= msg[1]; i++) {
+                String part = LineText.readable(lines.get(i)).strip();
+                if (!part.isEmpty()) {
+                    text.append(text.length() == 0 ? "" : " ").append(part);
+                }
+            }
+            String message = text.toString();
+            if (ERROR_WORDS.matcher(message).find() && seen.add(message)) {
+                found.add(0, new Evidence(source, base + msg[0], inFile, message, FailureKind.UNKNOWN, 0));
             }
         }
         if (found.isEmpty() && lastNonBlank >= 0) {
@@ -73,5 +113,26 @@ final class Leads {
                     FailureKind.UNKNOWN, 0));
         }
         return found;
+    }
+
+    /**
+     * Whether {@code next} is the rest of the sentence {@code previous} was wrapped from: {@code previous} is as long as
+     * a line a formatter filled ({@link #WRAPPED_LINE} to {@link #WIDEST_WRAP} columns) and stops without ending its
+     * sentence, and {@code next} goes on in prose: unindented (an indented line is a frame, a table row or a quoted
+     * block of its own), its first word a lower-case word ({@link #PROSE_START}), not a logger's {@code module.name},
+     * a call or a program's {@code name: } prefix, which start messages of their own. One blank line may sit between
+     * them: a paste that doubled every line break.
+     */
+    static boolean continues(String previous, String next) {
+        String p = previous.stripTrailing();
+        if (p.length() < WRAPPED_LINE || p.length() > WIDEST_WRAP || next.isEmpty()
+                || Character.isWhitespace(next.charAt(0))) {
+            return false;
+        }
+        char end = p.charAt(p.length() - 1);
+        if (end == '.' || end == '!' || end == '?') {
+            return false;
+        }
+        return PROSE_START.matcher(next).lookingAt();
     }
 }

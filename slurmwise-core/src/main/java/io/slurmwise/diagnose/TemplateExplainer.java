@@ -23,8 +23,9 @@ public final class TemplateExplainer implements Explainer {
             // the earliest of the lines to read first: the others follow it in the log
             Evidence lead = finding.leads().isEmpty() ? null : finding.leads().get(0);
             if (lead != null) {
-                sb.append(". Start reading at ").append(lead.location()).append(": \"").append(lead.text())
-                        .append(lead.text().endsWith(".") ? "\"" : ".\"");
+                String said = firstSentence(lead.text());
+                sb.append(". Start reading at ").append(lead.location()).append(": \"").append(said)
+                        .append(said.endsWith(".") || said.endsWith("…") ? "\"" : ".\"");
                 sb.append(" No note knows that message: check the job's exit code and resources too.");
             } else {
                 sb.append(". Read the end of its stderr and stdout, and check the job's exit code and resources.");
@@ -55,5 +56,25 @@ public final class TemplateExplainer implements Explainer {
             sb.append(String.join(", ", finding.others().stream().map(Finding.KindScore::kindId).toList())).append('.');
         }
         return new Explanation(sb.toString(), "template");
+    }
+
+    /** Characters of a lead the explanation quotes at most: a lead can be a whole wrapped paragraph. */
+    private static final int QUOTED = 200;
+
+    /**
+     * The first sentence of a lead (a wrapped help text is a paragraph; its first sentence says what failed), or its
+     * first {@link #QUOTED} characters cut at a word with an ellipsis.
+     */
+    static String firstSentence(String text) {
+        for (int i = 40; i < Math.min(text.length() - 1, QUOTED); i++) {
+            if (text.charAt(i) == '.' && text.charAt(i + 1) == ' ') {
+                return text.substring(0, i + 1);
+            }
+        }
+        if (text.length() <= QUOTED) {
+            return text;
+        }
+        int cut = text.lastIndexOf(' ', QUOTED);
+        return text.substring(0, cut > QUOTED / 2 ? cut : QUOTED).stripTrailing() + "…";
     }
 }

@@ -67,4 +67,63 @@ class LeadsTest {
         assertThat(classify(LogTail.of(LogStream.STDERR, "job.err", "")).leads()).isEmpty();
         assertThat(C.classify(JobFacts.NONE, List.of()).leads()).isEmpty();
     }
+
+    @Test
+    void aWrappedMessageIsOneLeadAtItsFirstLine() {
+        // PMIx's help text as a reporter pasted it (every break doubled), cut short by the page it was stored on
+        Finding f = classify(LogTail.of(LogStream.STDERR, "job.err", """
+                --------------------------------------------------------------------------
+
+                It looks like pmix_init failed for some reason; your parallel process is
+
+                likely to abort.  There are many reasons that a parallel process can
+
+                fail during pmix_init; some of which are due to configuration or
+
+                environment problems.  This failure appears to be an internal failure;
+
+                here's some additional information (which may only be relevant to an
+
+                PMIX developer):
+
+                  pmix_psec_base_open fai
+                """));
+        assertThat(f.isUnknown()).isTrue();
+        assertThat(f.leads()).hasSize(1);
+        assertThat(f.leads().get(0).location()).isEqualTo("stderr:3");
+        assertThat(f.leads().get(0).text()).startsWith("It looks like pmix_init failed for some reason; your parallel "
+                + "process is likely to abort.  There are many reasons").contains("environment problems.");
+        // the explanation quotes the paragraph's first sentence, not the whole paragraph
+        assertThat(new TemplateExplainer().explain(null, f, List.of()).text()).contains("Start reading at stderr:3: "
+                + "\"It looks like pmix_init failed for some reason; your parallel process is likely to abort.\" No note");
+    }
+
+    @Test
+    void anExceptionALibraryWrappedIsOneLead() {
+        Finding f = classify(LogTail.of(LogStream.STDERR, "job.err", """
+                Traceback (most recent call last):
+                  File "train.py", line 12, in <module>
+                RuntimeError: The server socket has failed to listen on any local network
+                address. The server socket has failed to bind to [::]:29600 (errno: 98 - Address
+                already in use).
+                """));
+        assertThat(f.leads()).extracting(Evidence::location).containsExactly("stderr:1", "stderr:3");
+        assertThat(f.leads().get(1).text()).isEqualTo("RuntimeError: The server socket has failed to listen on any "
+                + "local network address. The server socket has failed to bind to [::]:29600 (errno: 98 - Address "
+                + "already in use).");
+    }
+
+    @Test
+    void shortLinesAndPrefixedLinesStayMessagesOfTheirOwn() {
+        Finding f = classify(LogTail.of(LogStream.STDERR, "job.err", """
+                loading the index from disk
+                error reading block 7
+                the reader stopped because the file was shorter than its header said
+                fatal: giving up on sample.dat
+                """));
+        // a short line is no wrapped one; a 'name: ' line is a program's own message, even in lower case
+        assertThat(f.leads()).extracting(Evidence::location).containsExactly("stderr:2", "stderr:4");
+        assertThat(f.leads()).extracting(Evidence::text)
+                .containsExactly("error reading block 7", "fatal: giving up on sample.dat");
+    }
 }
