@@ -271,4 +271,22 @@ class EventOrderTest {
                 """;
         assertThat(classify(JobState.FAILED, "1:0", typo).kindId()).isEqualTo("resources_unavailable");
     }
+
+    @Test
+    void aFiltersOwnWordsBeforeTheAccountingPolicyRefusalDecide() {
+        // NeSI's filter refuses a request that does not suit the partition and returns ESLURM_ACCOUNTING_POLICY: its own
+        // line names what to change, SLURM's errno text after it is only the code the filter chose
+        String refused = """
+                $ srun --partition=genoa2 --mem=20G --pty bash
+                srun: error: The genoa2 partition does not seem suitable for this job
+                srun: error: Unable to allocate resources: Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)
+                """;
+        assertThat(classify(null, null, refused).kindId()).isEqualTo("resources_unavailable");
+        assertThat(classify(null, null, refused.replace("srun: error: ", "sbatch: error: ")
+                .replace("Unable to allocate resources", "Batch job submission failed")).kindId())
+                .isEqualTo("resources_unavailable");
+        // the refusal alone is still the policy's
+        assertThat(classify(null, null, "sbatch: error: Batch job submission failed: Job violates accounting/QOS policy "
+                + "(job submit limit, user's size and/or time limits)\n").kindId()).isEqualTo("qos_limit");
+    }
 }
