@@ -5,6 +5,7 @@ import io.slurmwise.classify.Finding;
 import io.slurmwise.taxonomy.NoteSection;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -45,17 +46,53 @@ public final class FixOrder {
      * ({@code State=CANCELLED by 0}: root, an admin or SLURM itself, cancelled it).
      */
     public static List<FixNote> byEvidence(List<FixNote> fixes, Finding finding, List<String> record) {
+        // the evidence in the order a fix is chosen by: the record's own words first (Reason=AssocGrpBillingMinutes,
+        // SLURM's verdict), then the log lines in the order they were printed, since a root cause comes before what
+        // it brings about (srun's "Step requested GRES ... not found in the job", then SLURM's generic "Unable to
+        // create step ...: Invalid generic resource (gres) specification")
+        List<Evidence> evidence = new ArrayList<>(finding.evidence());
+        evidence.sort(Comparator.comparingLong(e -> e.isLogLine() ? e.line() : -1));
         List<String> lines = new ArrayList<>();
-        for (Evidence e : finding.evidence()) {
-            lines.add(normal(e.text())); // a log line, or the record's own words (Reason=AssocGrpBillingMinutes)
-        }
         for (String r : record) {
             lines.add(normal(r));
+        }
+        for (Evidence e : evidence) {
+            lines.add(normal(e.text()));
         }
         if (lines.isEmpty()) {
             return fixes;
         }
-        return firstWhere(fixes, item -> quotes(item, lines));
+        return ranked(fixes, item -> firstQuoted(item, lines));
+    }
+
+    /**
+     * The notes with the items {@code rank} gives a rank (0 or more) moved ahead in the order of their ranks, the note's
+     * order kept among equal ranks and among the items without one ({@code -1}), which follow.
+     */
+    private static List<FixNote> ranked(List<FixNote> fixes, java.util.function.ToIntFunction<String> rank) {
+        List<FixNote> out = new ArrayList<>(fixes.size());
+        for (FixNote n : fixes) {
+            List<String> items = n.items().isEmpty() ? NoteSection.itemsOf(n.text()) : n.items();
+            List<String> ahead = new ArrayList<>();
+            List<Integer> ranks = new ArrayList<>();
+            List<String> rest = new ArrayList<>();
+            for (String item : items) {
+                int r = rank.applyAsInt(item);
+                if (r < 0) {
+                    rest.add(item);
+                } else {
+                    int at = 0;
+                    while (at < ranks.size() && ranks.get(at) <= r) {
+                        at++;
+                    }
+                    ahead.add(at, item);
+                    ranks.add(at, r);
+                }
+            }
+            ahead.addAll(rest);
+            out.add(ahead.equals(items) ? n : n.withContent(FixFitter.numbered(n.text(), ahead), ahead));
+        }
+        return List.copyOf(out);
     }
 
     /** The notes with the items of each that {@code first} accepts moved ahead, the note's order kept within both groups. */
@@ -91,16 +128,28 @@ public final class FixOrder {
 
     /** True when a backticked quote of the item occurs in one of the (normalised) evidence lines. */
     static boolean quotes(String item, List<String> lines) {
+        return firstQuoted(item, lines) >= 0;
+    }
+
+    /** The index of the first of the (normalised) evidence lines that a backticked quote of the item occurs in, or -1. */
+    static int firstQuoted(String item, List<String> lines) {
         // backticks pair up in order: the odd pieces between them are the quotes
         String[] pieces = item.split("`", -1);
+        int first = -1;
         for (int i = 1; i < pieces.length - 1; i += 2) {
             String quote = normal(pieces[i]);
             boolean message = quote.indexOf(' ') > 0 || REASON.matcher(pieces[i].strip()).matches();
-            if (quote.length() >= MIN_QUOTE && message && lines.stream().anyMatch(l -> l.contains(quote))) {
-                return true;
+            if (quote.length() < MIN_QUOTE || !message) {
+                continue;
+            }
+            for (int l = 0; l < lines.size() && (first < 0 || l < first); l++) {
+                if (lines.get(l).contains(quote)) {
+                    first = l;
+                    break;
+                }
             }
         }
-        return false;
+        return first;
     }
 
     private static String normal(String s) {

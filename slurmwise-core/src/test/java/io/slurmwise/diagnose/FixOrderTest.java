@@ -33,6 +33,23 @@ class FixOrderTest {
                 .items().size());
     }
 
+    /** Two items quote the evidence: the one about the line printed first (the cause) leads, not the note's order. */
+    @Test
+    void theFixForTheFirstPrintedMessageLeads() {
+        FixNote n = ownFixes("""
+                srun: error: Step requested GRES (gpu:(null)) not found in the job
+                srun: error: Unable to create step for job 4242: Invalid generic resource (gres) specification
+                """);
+        assertThat(n.items().get(0)).startsWith("For `Step requested GRES`");
+        assertThat(n.items().get(1)).startsWith("Pick the partition"); // quotes the consequence line
+        assertThat(n.text()).startsWith("1. For `Step requested GRES`");
+        // SLURM's generic refusal alone still brings its own item first
+        assertThat(ownFixes("srun: error: Unable to create step for job 4242: Invalid generic resource (gres) "
+                + "specification\n").items().get(0)).startsWith("Pick the partition");
+        assertThat(FixOrder.firstQuoted("See `Invalid generic resource` and `Step requested GRES`.",
+                List.of("srun: error: step requested gres (gpu) not found", "invalid generic resource (gres)"))).isZero();
+    }
+
     @Test
     void anOptionErrorGetsTheCorrectTheOptionFixFirst() {
         FixNote n = ownFixes("sbatch: error: Invalid numeric value \"4G\" for --cpus-per-task.\n");
