@@ -6,8 +6,11 @@ import io.slurmwise.taxonomy.NoteSection;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -69,48 +72,18 @@ public final class FixOrder {
      * The notes with the items {@code rank} gives a rank (0 or more) moved ahead in the order of their ranks, the note's
      * order kept among equal ranks and among the items without one ({@code -1}), which follow.
      */
-    private static List<FixNote> ranked(List<FixNote> fixes, java.util.function.ToIntFunction<String> rank) {
+    private static List<FixNote> ranked(List<FixNote> fixes, ToIntFunction<String> rank) {
         List<FixNote> out = new ArrayList<>(fixes.size());
         for (FixNote n : fixes) {
             List<String> items = n.items().isEmpty() ? NoteSection.itemsOf(n.text()) : n.items();
-            List<String> ahead = new ArrayList<>();
-            List<Integer> ranks = new ArrayList<>();
-            List<String> rest = new ArrayList<>();
+            Map<String, Integer> ranks = new HashMap<>();
             for (String item : items) {
                 int r = rank.applyAsInt(item);
-                if (r < 0) {
-                    rest.add(item);
-                } else {
-                    int at = 0;
-                    while (at < ranks.size() && ranks.get(at) <= r) {
-                        at++;
-                    }
-                    ahead.add(at, item);
-                    ranks.add(at, r);
-                }
+                ranks.put(item, r < 0 ? Integer.MAX_VALUE : r);
             }
-            ahead.addAll(rest);
-            out.add(ahead.equals(items) ? n : n.withContent(FixFitter.numbered(n.text(), ahead), ahead));
-        }
-        return List.copyOf(out);
-    }
-
-    /** The notes with the items of each that {@code first} accepts moved ahead, the note's order kept within both groups. */
-    private static List<FixNote> firstWhere(List<FixNote> fixes, java.util.function.Predicate<String> first) {
-        List<FixNote> out = new ArrayList<>(fixes.size());
-        for (FixNote n : fixes) {
-            List<String> items = n.items().isEmpty() ? NoteSection.itemsOf(n.text()) : n.items();
-            List<String> ahead = new ArrayList<>();
-            List<String> rest = new ArrayList<>();
-            for (String item : items) {
-                (first.test(item) ? ahead : rest).add(item);
-            }
-            if (ahead.isEmpty() || rest.isEmpty() || items.subList(0, ahead.size()).equals(ahead)) {
-                out.add(n);
-                continue;
-            }
-            ahead.addAll(rest);
-            out.add(n.withContent(FixFitter.numbered(n.text(), ahead), ahead));
+            List<String> ordered = new ArrayList<>(items);
+            ordered.sort(Comparator.comparing(ranks::get)); // stable: the note's order within a rank
+            out.add(ordered.equals(items) ? n : n.withContent(FixFitter.numbered(n.text(), ordered), ordered));
         }
         return List.copyOf(out);
     }
@@ -123,7 +96,7 @@ public final class FixOrder {
      * thing a user reads is not to change a job that needs no change. The note's order is kept within both groups.
      */
     public static List<FixNote> forWaiting(List<FixNote> fixes) {
-        return firstWhere(fixes, item -> WAIT.matcher(item).find());
+        return ranked(fixes, item -> WAIT.matcher(item).find() ? 0 : -1);
     }
 
     /** True when a backticked quote of the item occurs in one of the (normalised) evidence lines. */
