@@ -14,9 +14,10 @@ import java.util.Map;
  * extracted from each regex, one Aho-Corasick pass over the raw bytes (ASCII case-folded, ANSI colour escapes
  * skipped) finds the candidate lines, and only those are decoded and tested with the signature's RE2 regex, on
  * the text a reader sees ({@link LineText}: no colour codes, each {@code \r} overwrite apart, launcher and
- * logger prefixes peeled off for anchored patterns). Signatures without a usable
- * literal are tested on every line. The pass is linear in the input: each (line, signature) pair is tested at
- * most once and the regex sees at most {@link #WINDOW} bytes around the hit, so a 10 MB single line is cheap.
+ * logger prefixes peeled off for anchored patterns, a renamed SLURM command read by its own name). Signatures
+ * without a usable literal are tested on every line. The pass is linear in the input: each (line, signature) pair
+ * is tested at most once (a line read again under a command's own name, at most once per renamed prefix) and the
+ * regex sees at most {@link #WINDOW} bytes around the hit, so a 10 MB single line is cheap.
  */
 public final class SignatureScanner {
 
@@ -89,6 +90,7 @@ public final class SignatureScanner {
     private final int[][] outputs;      // state -> signature indexes whose literal ends here
     private final int[] always;         // signatures tested on every line
     private final SignatureRegex[] regexes; // how each signature is tested (lowered (?i), ^ anchors peeled)
+    private final int renamed;          // the output index of a renamed SLURM command's literals (CommandName)
 
     /**
      * Every match is reported, benign noise included: the caller applies the kinds' ignore lists (the classifier
@@ -119,6 +121,20 @@ public final class SignatureScanner {
             }
             literalBytes.add(bytes);
         }
+        // a renamed command's prefix (sbatch.bin:) is read as the command's own: its literals report index `renamed`
+        renamed = this.signatures.size();
+        List<byte[]> renamedBytes = new ArrayList<>();
+        for (String lit : CommandName.literals()) {
+            byte[] lb = lit.getBytes(StandardCharsets.US_ASCII);
+            for (byte b : lb) {
+                if (classOf[b] == 0) {
+                    classOf[b] = classes++;
+                }
+            }
+            renamedBytes.add(lb);
+            bytesTotal += lb.length;
+        }
+        literalBytes.add(renamedBytes);
         for (int b = 0; b < 256; b++) {
             classOf[b] = classOf[FOLD[b] & 0xff];
         }
@@ -127,11 +143,13 @@ public final class SignatureScanner {
         char[] table = new char[(bytesTotal + 1) * width];
         List<List<Integer>> own = new ArrayList<>(); // state -> signatures whose literal ends there
         own.add(null);
-        for (int s = 0; s < this.signatures.size(); s++) {
+        for (int s = 0; s < literalBytes.size(); s++) {
             List<byte[]> literals = literalBytes.get(s);
             int newStates = literals.stream().mapToInt(l -> l.length).sum();
             if (literals.isEmpty() || own.size() + newStates > MAX_STATES) {
-                alwaysList.add(s); // no literal, or a table past its states: tested on every line, still exact
+                if (s != renamed) {
+                    alwaysList.add(s); // no literal, or a table past its states: tested on every line, still exact
+                }
                 continue;
             }
             for (byte[] lit : literals) {
@@ -195,10 +213,13 @@ public final class SignatureScanner {
     }
 
     /**
-     * Scans {@code text}, reporting each signature at most once per line, in line order per signature.
-     * Line indexes are 0-based.
+     * Scans {@code log}, reporting each signature at most once per line, in line order per signature.
+     * Line indexes are 0-based. A line where a SLURM command prints under a renamed binary's name
+     * ({@code sbatch.bin: error: ...}, {@link CommandName}) is read as the command's own; the line reported is the
+     * log's as written, the message the one read.
      */
-    public void scan(byte[] text, MatchSink sink) {
+    public void scan(byte[] log, MatchSink sink) {
+        byte[] text = log; // the text read: a copy once a renamed command's prefix is rewritten (CommandName)
         int len = text.length;
         Sample sample = Sample.of(text, len);
         int width = sample.terminalWidth(text);
@@ -222,6 +243,7 @@ public final class SignatureScanner {
         int physHigh = 0; // bytes >= 0x80 in the line the automaton is in: none, and its columns are its bytes
         Map<Long, String> decoded = new HashMap<>(4);
         Map<String, LineVerdicts> verdicts = new HashMap<>();
+        bytes:
         for (int i = 0; i < len; i++) {
             byte b = text[i];
             if (b == 0x1b) {
@@ -284,6 +306,21 @@ public final class SignatureScanner {
             int joinFrom = Math.max(logicalStart, lineStart - 2 * WINDOW);
             boolean wrappedLine = (joinFrom < lineStart || joinedEnd > lineEnd) && joinedEnd - joinFrom <= 2 * WINDOW;
             for (int s : hits) {
+                if (s == renamed) {
+                    if (CommandName.renamedAt(text, i, lineStart, lineEnd) >= 0) {
+                        // read the line again as the command printed it under its own name (same length, same lines)
+                        text = text == log ? log.clone() : text;
+                        CommandName.canonicalize(text, i, lineStart, lineEnd);
+                        decoded.clear();
+                        state = 0;
+                        alt = -1;
+                        atBreak = null;
+                        physHigh = 0;
+                        i = lineStart - 1;
+                        continue bytes;
+                    }
+                    continue;
+                }
                 if (lastLineTested[s] == lineIndex && i < testedUpTo[s]) {
                     continue; // this stretch of the line was already tested for this signature
                 }
@@ -299,12 +336,14 @@ public final class SignatureScanner {
                 }
                 LineVerdicts v = verdicts.computeIfAbsent(window, w -> new LineVerdicts());
                 String matched = v.matches(s, window) ? window : null;
+                boolean spaced = false;
                 if (matched == null && wrappedLine) {
                     // the line is part of a message a terminal wrapped: test the message as it was printed, cut
                     // inside a word (a terminal) or at a space the wrapper turned into the break (a word wrapper)
                     String joined = joined(text, joinFrom, joinedEnd, false, width);
                     boolean across = verdicts.computeIfAbsent(joined, w -> new LineVerdicts()).matches(s, joined);
                     if (!across) {
+                        spaced = true;
                         joined = joined(text, joinFrom, joinedEnd, true, width);
                         across = verdicts.computeIfAbsent(joined, w -> new LineVerdicts()).matches(s, joined);
                     }
@@ -318,16 +357,21 @@ public final class SignatureScanner {
                     // the text shows that width: one line of a usual width before a new record is no cut to trust
                     String message = wrappedLine && matched == window && (width > 0 || words > 0)
                             ? joined(text, joinFrom, joinedEnd, false, width) : matched;
-                    sink.match(signatures.get(s), lineIndex, matched, message);
+                    String line = matched;
+                    if (text != log) { // the evidence quotes the log as written (sbatch.bin:, not the name read)
+                        line = matched == window ? window(log, lineStart, lineEnd, i, new HashMap<>(1), lineIndex)
+                                : joined(log, joinFrom, joinedEnd, spaced, width);
+                    }
+                    sink.match(signatures.get(s), lineIndex, line, message);
                 }
             }
         }
         if (always.length > 0) {
-            scanEveryLine(text, sink, lastLineTested);
+            scanEveryLine(text, log, sink, lastLineTested);
         }
     }
 
-    private void scanEveryLine(byte[] text, MatchSink sink, long[] lastLineTested) {
+    private void scanEveryLine(byte[] text, byte[] log, MatchSink sink, long[] lastLineTested) {
         int start = 0;
         long line = 0;
         while (start <= text.length) {
@@ -337,7 +381,8 @@ public final class SignatureScanner {
                 LineText.Reading reading = new LineText.Reading(s);
                 for (int a : always) {
                     if (lastLineTested[a] != line && reading.find(regexes[a])) {
-                        sink.match(signatures.get(a), line, s, s);
+                        String written = text == log ? s : decode(log, start, Math.min(end, start + 2 * WINDOW));
+                        sink.match(signatures.get(a), line, written, s);
                     }
                 }
             }

@@ -37,6 +37,46 @@ class SignatureScannerTest {
     }
 
     @Test
+    void aSlurmCommandRunUnderARenamedBinaryReadsAsTheCommandAndIsQuotedAsWritten() {
+        // sbatch, srun and salloc print argv[0]'s base name (log_init(xbasename(argv[0]))): a site wrapper that
+        // runs the real binary as sbatch.bin makes every message say so
+        SignatureScanner s = new SignatureScanner(List.of(sig("part", "(?i)^\\s*(sbatch|salloc): error: invalid partition"),
+                sig("count", "(?i)\\b(sbatch|salloc|srun): error: invalid node count `"),
+                sig("opt", "(?i)\\b(sbatch|salloc|srun): (unrecognized|invalid) option\\b")));
+        byte[] log = bytes("sbatch lra.tmpl\nsbatch.bin: error: invalid partition specified: gpu\n"
+                + "qsub produced exit code 1; output sbatch.exe: error: invalid node count `1:ppn=1'\n"
+                + "srun.orig: unrecognized option '--foo'\nSBATCH.REAL: ERROR: INVALID PARTITION SPECIFIED: GPU\n"
+                + "\u001b[1;31msbatch.bin: error: invalid partition specified: a\u001b[0m\n");
+        byte[] before = log.clone();
+        List<String> lines = new ArrayList<>();
+        List<String> messages = new ArrayList<>();
+        List<String> hits = new ArrayList<>();
+        s.scan(log, (sig, line, l, message) -> {
+            hits.add(sig.kindId() + "@" + line);
+            lines.add(l);
+            messages.add(message);
+        });
+        assertThat(hits).containsExactly("part@1", "count@2", "opt@3", "part@4", "part@5");
+        assertThat(lines).containsExactly("sbatch.bin: error: invalid partition specified: gpu",
+                "qsub produced exit code 1; output sbatch.exe: error: invalid node count `1:ppn=1'",
+                "srun.orig: unrecognized option '--foo'", "SBATCH.REAL: ERROR: INVALID PARTITION SPECIFIED: GPU",
+                "\u001b[1;31msbatch.bin: error: invalid partition specified: a\u001b[0m");
+        assertThat(messages.get(0)).isEqualTo("    sbatch: error: invalid partition specified: gpu");
+        assertThat(log).as("the caller's bytes are not changed").isEqualTo(before);
+    }
+
+    @Test
+    void aScriptOrFileNamedLikeACommandIsNoRenamedCommand() {
+        // argparse prints "srun.py: error: ...", bash "sbatch.sh: line 3: ...": programs and files of their own
+        SignatureScanner s = new SignatureScanner(List.of(sig("err", "(?i)\\b(sbatch|salloc|srun): error: "),
+                sig("opt", "(?i)\\b(sbatch|salloc|srun): (unrecognized|invalid) option\\b")));
+        byte[] log = bytes("srun.py: error: unrecognized arguments: --mem\nsbatch.sh: line 3: invalid option\n"
+                + "qdo-srun.bin: error: x\n/opt/slurm/bin/srun.real: error: y\nmy_sbatch.bin: error: z\n"
+                + "sbatch.real:error: no space\nsbatch.real\n");
+        assertThat(scan(s, log)).isEmpty();
+    }
+
+    @Test
     void prefilterIgnoresCaseButTheRegexDecides() {
         SignatureScanner s = new SignatureScanner(List.of(sig("a", "Disk quota exceeded"), sig("b", "(?i)no space left")));
         assertThat(scan(s, bytes("DISK QUOTA EXCEEDED\nNo Space Left on device\n"))).containsExactly("b@1");

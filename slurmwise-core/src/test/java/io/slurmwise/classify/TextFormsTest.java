@@ -17,11 +17,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Text as it really arrives, on every dev case of the benchmark: each log is rewritten the way tools and terminals
  * rewrite logs (a launcher's or logger's prefix on every line, colour, CRLF, a progress bar that {@code \r}
  * overwrote, HTML escaping, a Markdown quote, an indent, a terminal that cut every long line at its width, a tool that
- * lowercased it all), and the
+ * lowercased it all, a site that renamed SLURM's commands), and the
  * classifier must answer exactly what it answers on the log as collected. {@link LineTextTest} has one example of
  * each form; this test is the census.
  */
 class TextFormsTest {
+
+    /** A SLURM client command's own message prefix. */
+    private static final java.util.regex.Pattern RENAMED =
+            java.util.regex.Pattern.compile("(?<![\\w./-])(sbatch|srun|salloc):(?=[ \\t]|$)");
 
     /** The forms, each a rewrite of a whole log. */
     static Map<String, UnaryOperator<String>> forms() {
@@ -50,6 +54,8 @@ class TextFormsTest {
         f.put("word wrap 72 (mail)", log -> wordWrapped(log, 72));
         f.put("word wrap 80 (Rich, fmt)", log -> wordWrapped(log, 80));
         f.put("lowercased", log -> log.toLowerCase(java.util.Locale.ROOT));
+        // a site wrapper that runs the real binaries as sbatch.real, srun.real: they print argv[0]'s base name
+        f.put("renamed SLURM commands", log -> eachLine(log, l -> RENAMED.matcher(l).replaceAll("$1.real:")));
         f.put("typographic quotes read as Windows-1252", TextFormsTest::misDecoded);
         return f;
     }
