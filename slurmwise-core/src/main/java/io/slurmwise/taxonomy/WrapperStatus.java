@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  *   <li>Python's subprocess (Lib/subprocess.py, CalledProcessError): {@code Command '...' returned non-zero exit
  *       status 127.};</li>
  *   <li>batchtools and other R and shell tools: {@code (exit code 127)}, {@code exited with code 127},
- *       {@code exit with exit code 134};</li>
+ *       {@code exit with exit code 134}; runners that check a subprocess's return code, such as OpenCompass's
+ *       ({@code OpenICLEval[model/siqa] failed with code 127}, its runners' summary);</li>
  *   <li>Cromwell (KnownJobFailureException.scala, WrongReturnCode): {@code Job wf.x:NA:1 exited with return code
  *       137 which has not been declared as a valid return code.}</li>
  * </ul>
@@ -66,7 +67,7 @@ public final class WrapperStatus {
                 : "(?:" + sorted.stream().map(String::valueOf).collect(Collectors.joining("|")) + ")";
         // the generic wording's only long literal is the number's ("code 139"): one alternative per status keeps it,
         // so the scanner's literal prefilter sends only lines with that number to the regex, not every " with "
-        String generic = sorted.stream().map(n -> "|\\bexit(?:ed)? with (?:exit )?code " + n + "\\b")
+        String generic = sorted.stream().map(n -> "|\\b(?:exit(?:ed)?|failed) with (?:exit )?code " + n + "\\b")
                 .collect(Collectors.joining());
         return "(?i)terminated with an error exit status \\(" + s + "\\)"
                 + "|returned non-zero exit status " + s + "\\b"

@@ -20,6 +20,7 @@ class WrapperStatusTest {
         assertThat(P.matcher("worker exited with code 139").find()).isTrue();
         assertThat(P.matcher("Process finished: EXIT WITH EXIT CODE 127").find()).isTrue();
         assertThat(P.matcher("Job wf.align:NA:1 exited with return code 139 which has not been declared as a valid return code.").find()).isTrue();
+        assertThat(P.matcher("12/13 01:45:41 - OpenCompass - ERROR - runners/base.py - summarize - 63 - OpenICLEval[m/siqa] failed with code 127").find()).isTrue();
     }
 
     @Test
@@ -27,6 +28,7 @@ class WrapperStatusTest {
         assertThat(P.matcher("terminated with an error exit status (1)").find()).isFalse();
         assertThat(P.matcher("returned non-zero exit status 1270.").find()).isFalse();
         assertThat(P.matcher("exited with code 13").find()).isFalse();
+        assertThat(P.matcher("task failed with code 1").find()).isFalse();
         assertThat(P.matcher("(exit code 1390)").find()).isFalse();
     }
 
