@@ -64,15 +64,29 @@ class SlurmCatalogTest {
         assertThat(wrong).as("catalog entries classified wrongly").isEmpty();
     }
 
-    /** An errno string as the bare text and as SLURM prints it; a message line in the forms logs arrive in. */
+    /**
+     * An errno string as the bare text and as SLURM prints it; a message line in the forms logs arrive in, and a client
+     * command's line also as a site prints it that runs the real binary under another name (sbatch, srun and salloc
+     * name themselves by argv[0]'s base name: {@code sbatch.real: error: ...}).
+     */
     static List<String> forms(SlurmCatalog.Entry e) {
         String t = e.text();
         if (e.type().equals("errno")) {
             return List.of(t, "srun: error: Unable to create step for job 4242: " + t,
-                    "sbatch: error: Batch job submission failed: " + t.toLowerCase(java.util.Locale.ROOT));
+                    "sbatch: error: Batch job submission failed: " + t.toLowerCase(java.util.Locale.ROOT),
+                    "sbatch.real: error: Batch job submission failed: " + t);
+        }
+        java.util.regex.Matcher command = CLIENT_COMMAND.matcher(t);
+        if (command.find()) {
+            List<String> forms = new java.util.ArrayList<>(LogForms.of(t));
+            forms.add(command.replaceFirst("$1.real:"));
+            return forms;
         }
         return LogForms.of(t);
     }
+
+    /** A line that sbatch, srun or salloc prints under its own name. */
+    private static final java.util.regex.Pattern CLIENT_COMMAND = java.util.regex.Pattern.compile("^(sbatch|srun|salloc):");
 
     private static void check(SlurmCatalog.Entry e, String log, JobFacts facts, List<String> wrong) {
         String text = e.type().equals("reason") ? "" : log;
