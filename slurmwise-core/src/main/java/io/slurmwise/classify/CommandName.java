@@ -41,19 +41,12 @@ final class CommandName {
     }
 
     /**
-     * Rewrites, in {@code text}, the renamed command's prefix whose separator is at {@code sep} as the command's own
-     * name, keeping the text's length: {@code sbatch.bin: error:} becomes {@code     sbatch: error:} (the spaces
-     * stand where the suffix was, so that every offset and line width stays). Does nothing and returns false when the
-     * bytes there are no renamed command printing a message: no word boundary before the command, no suffix of
-     * name characters followed by {@code ": "} (or the line's end) after it, or a script's or file's extension.
-     *
-     * @param lineStart where the line holding {@code sep} starts (the command starts at or after it)
+     * Rewrites, in {@code text}, the renamed command's prefix that {@link #renamedAt} found (its separator at
+     * {@code sep}, its colon at {@code colon}) as the command's own name, keeping the text's length:
+     * {@code sbatch.bin: error:} becomes {@code     sbatch: error:} (the spaces stand where the suffix was, so that
+     * every offset and line width stays).
      */
-    static boolean canonicalize(byte[] text, int sep, int lineStart, int lineEnd) {
-        int colon = renamedAt(text, sep, lineStart, lineEnd);
-        if (colon < 0) {
-            return false;
-        }
+    static void rewrite(byte[] text, int sep, int colon, int lineStart) {
         int start = sep - commandBefore(text, sep, lineStart).length();
         int shift = colon - sep;
         for (int i = colon - 1; i >= start + shift; i--) {
@@ -62,12 +55,14 @@ final class CommandName {
         for (int i = start; i < start + shift; i++) {
             text[i] = ' ';
         }
-        return true;
     }
 
     /**
      * Where the colon after a renamed command's suffix is, when the separator at {@code sep} follows a command's name
-     * that prints a message there ({@link #canonicalize}), else -1. Looks only.
+     * that prints a message there, else -1: a word boundary before the command, a suffix of name characters followed by
+     * {@code ": "} (or the line's end), and no script's or file's extension. Looks only.
+     *
+     * @param lineStart where the line holding {@code sep} starts (the command starts at or after it)
      */
     static int renamedAt(byte[] text, int sep, int lineStart, int lineEnd) {
         if (commandBefore(text, sep, lineStart) == null) {

@@ -307,10 +307,11 @@ public final class SignatureScanner {
             boolean wrappedLine = (joinFrom < lineStart || joinedEnd > lineEnd) && joinedEnd - joinFrom <= 2 * WINDOW;
             for (int s : hits) {
                 if (s == renamed) {
-                    if (CommandName.renamedAt(text, i, lineStart, lineEnd) >= 0) {
+                    int colon = CommandName.renamedAt(text, i, lineStart, lineEnd);
+                    if (colon >= 0) {
                         // read the line again as the command printed it under its own name (same length, same lines)
                         text = text == log ? log.clone() : text;
-                        CommandName.canonicalize(text, i, lineStart, lineEnd);
+                        CommandName.rewrite(text, i, colon, lineStart);
                         decoded.clear();
                         state = 0;
                         alt = -1;
