@@ -257,4 +257,17 @@ class LineTextTest {
         assertThat(kind("    41\tepoch 3\n    42\tKilled\n")).isEqualTo("oom");
         assertThat(kind(" 41 | epoch 3\n 42 | Killed\n")).isEqualTo("oom");
     }
+
+    @Test
+    void aLogPastedWithoutACodeFenceAndReadBackFromTheRenderedPageReadsTheSame() {
+        // GitHub's Markdown took __init__'s underscores for emphasis and <module> for a tag
+        assertThat(kind("Traceback (most recent call last):\n  File \"train.py\", line 3, in\n    import torch\n"
+                + "  File \"/opt/conda/lib/python3.10/site-packages/torch/init.py\", line 191, in\n    _load_global_deps()\n"
+                + "OSError: libcudart.so.12: cannot open shared object file: No such file or directory\n"))
+                .isEqualTo("missing_shared_library");
+        // SLURM's *** with a space inside is no emphasis: it stays, and without it the line still reads
+        assertThat(kind("slurmstepd: error: *** JOB 12 ON n1 CANCELLED AT 2024-01-01T00:00:00 ***\n")).isEqualTo("cancelled");
+        assertThat(kind("slurmstepd: error: JOB 12 ON n1 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT\n"))
+                .isEqualTo("time_limit");
+    }
 }

@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Text as it really arrives, on every dev case of the benchmark: each log is rewritten the way tools and terminals
  * rewrite logs (a launcher's or logger's prefix on every line, colour, CRLF, a progress bar that {@code \r}
  * overwrote, HTML escaping, a Markdown quote, an indent, a terminal that cut every long line at its width, a tool that
- * lowercased it all, a site that renamed SLURM's commands), and the
+ * lowercased it all, a site that renamed SLURM's commands, a page that rendered the log pasted without a code fence as
+ * Markdown), and the
  * classifier must answer exactly what it answers on the log as collected. {@link LineTextTest} has one example of
  * each form; this test is the census.
  */
@@ -57,6 +58,7 @@ class TextFormsTest {
         // a site wrapper that runs the real binaries as sbatch.real, srun.real: they print argv[0]'s base name
         f.put("renamed SLURM commands", log -> eachLine(log, l -> RENAMED.matcher(l).replaceAll("$1.real:")));
         f.put("typographic quotes read as Windows-1252", TextFormsTest::misDecoded);
+        f.put("Markdown rendered", log -> eachLine(log, TextFormsTest::markdownRendered));
         return f;
     }
 
@@ -84,6 +86,34 @@ class TextFormsTest {
             out.append(ch.equals("\ufffd") ? (char) (b & 0xff) : ch.charAt(0));
         }
         return out.toString();
+    }
+
+    /** CommonMark's emphasis, approximated: a run opens before a non-space and closes after one, {@code _} not inside a word. */
+    private static final java.util.regex.Pattern[] EMPHASIS = {
+            java.util.regex.Pattern.compile("(?<!\\*)\\*\\*\\*(?=[^\\s*])(.*?[^\\s*])\\*\\*\\*(?!\\*)"),
+            java.util.regex.Pattern.compile("(?<!\\*)\\*\\*(?=[^\\s*])(.*?[^\\s*])\\*\\*(?!\\*)"),
+            java.util.regex.Pattern.compile("(?<!\\*)\\*(?=[^\\s*])(.*?[^\\s*])\\*(?!\\*)"),
+            java.util.regex.Pattern.compile("(?<![\\w_])__(?=[^\\s_])(.*?[^\\s_])__(?![\\w_])"),
+            java.util.regex.Pattern.compile("(?<![\\w_])_(?=[^\\s_])(.*?[^\\s_])_(?![\\w_])")};
+    private static final java.util.regex.Pattern TAG = java.util.regex.Pattern.compile("</?[A-Za-z][A-Za-z0-9-]*(\\s[^<>]*)?/?>");
+    private static final java.util.regex.Pattern ESCAPE = java.util.regex.Pattern.compile("\\\\([!-/:-@\\[-`{-~])");
+
+    /**
+     * A line as a Markdown renderer shows it when the log was pasted without a code fence (an issue, a wiki page) and
+     * read back from the page: emphasis markers ({@code ***}, {@code **}, {@code *}, {@code __}, {@code _}) that pair
+     * up are gone, tag-like words ({@code <stdin>}) are gone, backslash escapes are resolved, a heading's {@code #}s
+     * are gone. A line indented four spaces is a code block and shows as written.
+     */
+    static String markdownRendered(String line) {
+        if (line.startsWith("    ") || line.startsWith("\t")) {
+            return line;
+        }
+        String out = line.replaceFirst("^ {0,3}#{1,6} ", "");
+        for (java.util.regex.Pattern p : EMPHASIS) {
+            out = p.matcher(out).replaceAll("$1");
+        }
+        out = TAG.matcher(out).replaceAll("");
+        return ESCAPE.matcher(out).replaceAll("$1");
     }
 
     @Test
