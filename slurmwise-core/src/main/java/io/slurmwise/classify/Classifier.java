@@ -84,6 +84,8 @@ public final class Classifier {
     private final Map<Signature, Signature> guardOf = new IdentityHashMap<>();
     /** The {@code unless_before} regex of a signature, scanned the same way: marker -> the signature it refutes. */
     private final Map<Signature, Signature> refuterOf = new IdentityHashMap<>();
+    /** The {@code only_with} regex of a signature, scanned the same way: marker -> the signature it vouches for. */
+    private final Map<Signature, Signature> companionOf = new IdentityHashMap<>();
     /**
      * Each kind's ignore list, compiled as signatures are tested ({@link SignatureRegex}: the lowered program), each
      * pattern with the lowercase literals one of which a line it matches has (empty: none to require).
@@ -109,6 +111,12 @@ public final class Classifier {
                     Signature marker = new Signature(sig.kindId(), sig.unlessBefore(),
                             Pattern.compile(sig.unlessBefore()), sig.weight(), null);
                     refuterOf.put(marker, sig);
+                    anyLine.add(marker);
+                }
+                if (sig.onlyWith() != null) {
+                    Signature marker = new Signature(sig.kindId(), sig.onlyWith(),
+                            Pattern.compile(sig.onlyWith()), sig.weight(), null);
+                    companionOf.put(marker, sig);
                     anyLine.add(marker);
                 }
             }
@@ -208,6 +216,8 @@ public final class Classifier {
         Map<Signature, Long> guardLine = guardOf.isEmpty() ? Map.of() : new IdentityHashMap<>();
         // refuted signature -> the last line that matched its unless_before regex
         Map<Signature, Long> refuterLine = refuterOf.isEmpty() ? Map.of() : new IdentityHashMap<>();
+        // signatures whose only_with regex matched a line of this log
+        Set<Signature> accompanied = companionOf.isEmpty() ? Set.of() : java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         // a line that matches several signatures is read once for the ignore lists, and once per kind
         Map<String, Benign> benign = new HashMap<>();
         SignatureScanner.MatchSink sink = new SignatureScanner.MatchSink() {
@@ -223,6 +233,11 @@ public final class Classifier {
                     refuterLine.merge(refuted, lineIndex, Math::max);
                     return;
                 }
+                Signature vouched = companionOf.get(sig);
+                if (vouched != null) {
+                    accompanied.add(vouched);
+                    return;
+                }
                 if (wants(sig, message)) {
                     matches.add(new Match(sig, lineIndex, line));
                 }
@@ -231,11 +246,12 @@ public final class Classifier {
             /**
              * The one place where a kind's ignore list (benign noise) is applied, for every rule; it reads the whole
              * message, when a terminal wrapped the benign words onto another line than the matching ones. Markers
-             * of {@code unless_after}/{@code unless_before} are always wanted: they are no evidence of their kind.
+             * of {@code unless_after}/{@code unless_before}/{@code only_with} are always wanted: they are no evidence
+             * of their kind.
              */
             @Override
             public boolean wants(Signature sig, String message) {
-                if (guardOf.containsKey(sig) || refuterOf.containsKey(sig)) {
+                if (guardOf.containsKey(sig) || refuterOf.containsKey(sig) || companionOf.containsKey(sig)) {
                     return true;
                 }
                 return sig.appliesTo(tail.stream())
@@ -261,6 +277,8 @@ public final class Classifier {
                 return refuter != null && refuter >= m.lineIndex();
             });
         }
+        // a line that means its kind only beside another is no evidence alone
+        matches.removeIf(m -> m.sig().onlyWith() != null && !accompanied.contains(m.sig()));
         // the scanner reports per signature: the first ending event is known only once all lines are in
         long ending = Long.MAX_VALUE;
         for (Match m : matches) {

@@ -29,7 +29,8 @@ public final class NoteParser {
 
     private static final Set<String> FIELDS = Set.of("id", "title", "category", "parent", "sacct_states",
             "exit_signals", "wrapper_status", "pending_reasons", "explains", "signatures", "ignore", "checks", "fixers");
-    private static final Set<String> SIGNATURE_FIELDS = Set.of("pattern", "weight", "stream", "last_line", "unless_after", "unless_before");
+    private static final Set<String> SIGNATURE_FIELDS = Set.of("pattern", "weight", "stream", "last_line", "unless_after", "unless_before",
+            "only_with");
     private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[a-z][a-z0-9_]{0,63}");
 
     private final String source;
@@ -194,7 +195,8 @@ public final class NoteParser {
         }
         List<Signature> sigs = new ArrayList<>();
         for (RawSignature r : signatures) {
-            sigs.add(new Signature(id, r.pattern, r.regex, r.weight, r.stream, r.lastLine, r.unlessAfter, r.unlessBefore));
+            sigs.add(new Signature(id, r.pattern, r.regex, r.weight, r.stream, r.lastLine, r.unlessAfter, r.unlessBefore,
+                    r.onlyWith));
         }
         if (wrapperWeight != null) {
             Set<Integer> statuses = WrapperStatus.statuses(wrapperStatuses, signals);
@@ -219,7 +221,7 @@ public final class NoteParser {
     }
 
     private record RawSignature(String pattern, Pattern regex, double weight, LogStream stream, boolean lastLine,
-                                String unlessAfter, String unlessBefore) {
+                                String unlessAfter, String unlessBefore, String onlyWith) {
     }
 
     private RawSignature signature(Node n) {
@@ -233,11 +235,12 @@ public final class NoteParser {
         boolean lastLine = false;
         String unlessAfter = null;
         String unlessBefore = null;
+        String onlyWith = null;
         for (NodeTuple t : m.getValue()) {
             String key = scalar(t.getKeyNode(), "field name");
             Node v = t.getValueNode();
             if (!SIGNATURE_FIELDS.contains(key)) {
-                throw error(line(t.getKeyNode()), "unknown signature field '" + key + "'; allowed: pattern, weight, stream, last_line, unless_after, unless_before");
+                throw error(line(t.getKeyNode()), "unknown signature field '" + key + "'; allowed: pattern, weight, stream, last_line, unless_after, unless_before, only_with");
             }
             switch (key) {
                 case "pattern" -> {
@@ -269,13 +272,17 @@ public final class NoteParser {
                     regex(v); // checked here, compiled by the classifier
                     unlessBefore = scalar(v, "unless_before");
                 }
+                case "only_with" -> {
+                    regex(v); // checked here, compiled by the classifier
+                    onlyWith = scalar(v, "only_with");
+                }
                 default -> throw new IllegalStateException(key);
             }
         }
         if (pattern == null || weight == null) {
             throw error(line(n), "a signature needs both 'pattern' and 'weight'");
         }
-        return new RawSignature(pattern, regex, weight, stream, lastLine, unlessAfter, unlessBefore);
+        return new RawSignature(pattern, regex, weight, stream, lastLine, unlessAfter, unlessBefore, onlyWith);
     }
 
     /** Reads {@code wrapper_status: {statuses: [..], weight: w}} into {@code statuses}; returns the weight. */

@@ -16,17 +16,21 @@ import io.slurmwise.backend.LogStream;
  * @param unlessBefore an RE2 regex, or null: a matching line is no evidence when a later line of the same log
  *                     matches it (the later line says the event did not happen: scancel's {@code Terminating job}
  *                     followed by its own {@code Kill job error ... Invalid job id specified})
+ * @param onlyWith     an RE2 regex, or null: a matching line is evidence only when another line of the same log (before
+ *                     or after it) matches it too: a message that means the kind only beside another (SLURM 17.11's
+ *                     {@code get_exit_code task 0 died by signal} beside its {@code Exceeded step memory limit at some
+ *                     point.})
  */
 public record Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream,
-                        boolean lastLine, String unlessAfter, String unlessBefore) {
+                        boolean lastLine, String unlessAfter, String unlessBefore, String onlyWith) {
 
     public Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream) {
-        this(kindId, pattern, regex, weight, stream, false, null, null);
+        this(kindId, pattern, regex, weight, stream, false, null, null, null);
     }
 
     public Signature(String kindId, String pattern, Pattern regex, double weight, LogStream stream,
                      boolean lastLine) {
-        this(kindId, pattern, regex, weight, stream, lastLine, null, null);
+        this(kindId, pattern, regex, weight, stream, lastLine, null, null, null);
     }
 
     public boolean appliesTo(LogStream s) {

@@ -109,6 +109,41 @@ class EventOrderTest {
     }
 
     @Test
+    void theSignalNamingStepCancelAfterSrunsWaitRanOutIsSrunsTeardown() {
+        // SLURM >= 25.05 names the signal; srun kills the rest of the step when --wait (WaitTime) runs out
+        Finding f = classify(null, null, """
+                srun: First task exited 30s ago
+                srun: StepId=5981146.0 tasks 0-3: running
+                srun: StepId=5981146.0 task 4: exited
+                srun: Terminating StepId=5981146.0
+                *** STEP 5981146.0 ON dane138 CANCELLED AT 2026-05-12T12:43:25 DUE to SIGNAL Killed ***
+                srun: error: dane900: task 3: Killed
+                """);
+        assertThat(f.others()).extracting(Finding.KindScore::kindId).doesNotContain("cancelled");
+        assertThat(f.kindId()).isNotEqualTo("cancelled");
+        // the same line with nothing of srun's before it is a cancel
+        assertThat(classify(null, null,
+                "slurmstepd: error: *** STEP 77.0 ON n1 CANCELLED AT 2026-05-12T12:43:25 DUE to SIGNAL Terminated ***\n")
+                .kindId()).isEqualTo("cancelled");
+    }
+
+    @Test
+    void aTaskKilledBesideSlurm17sMemoryNoticeIsTheOomKiller() {
+        // SLURM 17.11 had no oom-kill count: the notice, then the task that died by a signal
+        Finding f = classify(null, null, """
+                ### select, command-id=689904228, files=242
+                slurmstepd: error: Exceeded step memory limit at some point.
+                slurmstepd: error: get_exit_code task 0 died by signal
+                """);
+        assertThat(f.kindId()).isEqualTo("oom");
+        // either line alone is no memory kill: the notice is printed for jobs that complete, the death could be any signal
+        assertThat(classify(JobState.COMPLETED, "0:0", "slurmstepd: error: Exceeded step memory limit at some point.\n")
+                .kindId()).isNotEqualTo("oom");
+        assertThat(classify(null, null, "slurmstepd: error: get_exit_code task 0 died by signal\n").kindId())
+                .isNotEqualTo("oom");
+    }
+
+    @Test
     void aScancelThatFoundNoJobCancelledNothing() {
         // scancel -v: it announces the cancel, then the controller says there is no such job (it had ended)
         Finding f = classify(null, null, """

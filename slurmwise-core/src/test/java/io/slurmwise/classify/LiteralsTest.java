@@ -181,6 +181,9 @@ class LiteralsTest {
                 if (s.unlessBefore() != null) {
                     patterns.add(s.unlessBefore());
                 }
+                if (s.onlyWith() != null) {
+                    patterns.add(s.onlyWith());
+                }
             }
             k.ignore().forEach(p -> patterns.add(p.pattern()));
         }

@@ -81,6 +81,15 @@ class NoteParserTest {
     }
 
     @Test
+    void onlyWithIsKeptAsWrittenAndMustBeAnRe2Regex() {
+        FailureKind k = NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    only_with: 'memory limit at some point'"));
+        assertThat(k.signatures().get(0).onlyWith()).isNull();
+        assertThat(k.signatures().get(1).onlyWith()).isEqualTo("memory limit at some point");
+        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    only_with: '(?!x)y'")))
+                .hasMessageStartingWith("x.md:13: bad regex '(?!x)y'");
+    }
+
+    @Test
     void unknownFieldIsRejectedWithFileAndLine() {
         String bad = GOOD.replace("category: runtime", "category: runtime\nseverity: high");
         assertThatThrownBy(() -> NoteParser.parse("site/cuda_oom.md", bad))
