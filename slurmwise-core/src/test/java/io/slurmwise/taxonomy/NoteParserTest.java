@@ -2,6 +2,12 @@ package io.slurmwise.taxonomy;
 
 import io.slurmwise.job.JobState;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -62,31 +68,30 @@ class NoteParserTest {
                 .hasMessageStartingWith("x.md:13: last_line 'yes please' must be true or false");
     }
 
-    @Test
-    void unlessAfterIsKeptAsWrittenAndMustBeAnRe2Regex() {
-        FailureKind k = NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    unless_after: 'Terminating StepId='"));
-        assertThat(k.signatures().get(0).unlessAfter()).isNull();
-        assertThat(k.signatures().get(1).unlessAfter()).isEqualTo("Terminating StepId=");
-        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    unless_after: '(?<=x)y'")))
-                .hasMessageStartingWith("x.md:13: bad regex '(?<=x)y'");
+    /** The signature fields that name another line of the log: each field, its accessor, a value, a non-RE2 regex. */
+    static Stream<Arguments> lineFields() {
+        Function<Signature, String> after = Signature::unlessAfter;
+        Function<Signature, String> before = Signature::unlessBefore;
+        Function<Signature, String> with = Signature::onlyWith;
+        return Stream.of(Arguments.of("unless_after", after, "Terminating StepId=", "(?<=x)y"),
+                Arguments.of("unless_before", before, "Step created for", "(?=x)y"),
+                Arguments.of("only_with", with, "memory limit at some point", "(?!x)y"));
     }
 
-    @Test
-    void unlessBeforeIsKeptAsWrittenAndMustBeAnRe2Regex() {
-        FailureKind k = NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    unless_before: 'Step created for'"));
-        assertThat(k.signatures().get(0).unlessBefore()).isNull();
-        assertThat(k.signatures().get(1).unlessBefore()).isEqualTo("Step created for");
-        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    unless_before: '(?=x)y'")))
-                .hasMessageStartingWith("x.md:13: bad regex '(?=x)y'");
+    @ParameterizedTest
+    @MethodSource("lineFields")
+    void aFieldNamingAnotherLineIsKeptAsWrittenAndMustBeAnRe2Regex(String field, Function<Signature, String> value,
+                                                                   String regex, String notRe2) {
+        FailureKind k = NoteParser.parse("x.md", withSecondSignatureField(field, regex));
+        assertThat(value.apply(k.signatures().get(0))).isNull();
+        assertThat(value.apply(k.signatures().get(1))).isEqualTo(regex);
+        assertThatThrownBy(() -> NoteParser.parse("x.md", withSecondSignatureField(field, notRe2)))
+                .hasMessageStartingWith("x.md:13: bad regex '" + notRe2 + "'");
     }
 
-    @Test
-    void onlyWithIsKeptAsWrittenAndMustBeAnRe2Regex() {
-        FailureKind k = NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    only_with: 'memory limit at some point'"));
-        assertThat(k.signatures().get(0).onlyWith()).isNull();
-        assertThat(k.signatures().get(1).onlyWith()).isEqualTo("memory limit at some point");
-        assertThatThrownBy(() -> NoteParser.parse("x.md", GOOD.replace("stream: stderr", "stream: stderr\n    only_with: '(?!x)y'")))
-                .hasMessageStartingWith("x.md:13: bad regex '(?!x)y'");
+    /** {@link #GOOD} with {@code field: 'value'} on its second signature (line 13). */
+    private static String withSecondSignatureField(String field, String value) {
+        return GOOD.replace("stream: stderr", "stream: stderr\n    " + field + ": '" + value + "'");
     }
 
     @Test
