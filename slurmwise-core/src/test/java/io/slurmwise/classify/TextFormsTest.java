@@ -68,8 +68,10 @@ class TextFormsTest {
      */
     static final List<String> KNOWN_LIMITS = List.of(
             "pub-file-not-found-028 as word wrap 72 (mail): file_not_found -> unknown",
-            // bash's Chinese "command not found" (未找到命令) mis-decoded is no text any more
+            // bash's Chinese "command not found" (未找到命令) and "No such file or directory" (没有那个文件或目录),
+            // mis-decoded, are no text any more
             "pub-file-not-found-077 as typographic quotes read as Windows-1252: file_not_found -> unknown",
+            "pub-file-not-found-117 as typographic quotes read as Windows-1252: file_not_found -> unknown",
             // a cut line's short tail ("ctory") before a line that starts with a long path reads as a word wrapper's
             // break before a word that did not fit, so the path's line is read as the same message: the two records
             // join, and bash's "line 12: activate: No such file or directory" no longer ends its message. A word
