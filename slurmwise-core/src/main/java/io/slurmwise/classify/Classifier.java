@@ -95,30 +95,29 @@ public final class Classifier {
     private record IgnorePattern(SignatureRegex regex, List<String> literals) {
     }
 
+    /**
+     * A signature's companion regex ({@code unless_after}, {@code unless_before}, {@code only_with}), scanned with the
+     * other any-line signatures as a marker of its own: marker -> the signature it speaks for.
+     */
+    private static void addMarker(Signature sig, String regex, Map<Signature, Signature> markerOf,
+                                  List<Signature> anyLine) {
+        if (regex == null) {
+            return;
+        }
+        Signature marker = new Signature(sig.kindId(), regex, Pattern.compile(regex), sig.weight(), null);
+        markerOf.put(marker, sig);
+        anyLine.add(marker);
+    }
+
     public Classifier(Taxonomy taxonomy) {
         this.taxonomy = taxonomy;
         List<Signature> anyLine = new ArrayList<>();
         for (FailureKind k : taxonomy.kinds()) {
             for (Signature sig : k.signatures()) {
                 (sig.lastLine() ? lastLineSignatures : anyLine).add(sig);
-                if (sig.unlessAfter() != null) {
-                    Signature marker = new Signature(sig.kindId(), sig.unlessAfter(),
-                            Pattern.compile(sig.unlessAfter()), sig.weight(), null);
-                    guardOf.put(marker, sig);
-                    anyLine.add(marker);
-                }
-                if (sig.unlessBefore() != null) {
-                    Signature marker = new Signature(sig.kindId(), sig.unlessBefore(),
-                            Pattern.compile(sig.unlessBefore()), sig.weight(), null);
-                    refuterOf.put(marker, sig);
-                    anyLine.add(marker);
-                }
-                if (sig.onlyWith() != null) {
-                    Signature marker = new Signature(sig.kindId(), sig.onlyWith(),
-                            Pattern.compile(sig.onlyWith()), sig.weight(), null);
-                    companionOf.put(marker, sig);
-                    anyLine.add(marker);
-                }
+                addMarker(sig, sig.unlessAfter(), guardOf, anyLine);
+                addMarker(sig, sig.unlessBefore(), refuterOf, anyLine);
+                addMarker(sig, sig.onlyWith(), companionOf, anyLine);
             }
         }
         this.anyLine = List.copyOf(anyLine);
