@@ -64,10 +64,12 @@ class TextFormsTest {
 
     /**
      * Readings known to change, each a limit of reading named in benchmark/README.md: two lines of one wrapped
-     * message that start with the same five bytes (here two paths under /home) are read as two records of a logger.
+     * message that start with the same five bytes (here two paths under /home or /scratch) are read as two records of a
+     * logger.
      */
     static final List<String> KNOWN_LIMITS = List.of(
             "pub-file-not-found-028 as word wrap 72 (mail): file_not_found -> unknown",
+            "pub-file-not-found-119 as word wrap 80 (Rich, fmt): file_not_found -> unknown",
             // bash's Chinese "command not found" (未找到命令) and "No such file or directory" (没有那个文件或目录),
             // mis-decoded, are no text any more
             "pub-file-not-found-077 as typographic quotes read as Windows-1252: file_not_found -> unknown",
