@@ -27,7 +27,9 @@ import java.util.Set;
  * Checks a language model's answer against the rules' finding before anyone reads it. The answer is set aside
  * when it names or implies another cause (a kind's id, title, log signatures or the words in
  * {@code guard-words.txt}), unless that kind is a consequence the finding's note {@code explains} (or was seen
- * and judged secondary) and is not presented as the cause; when it denies the rules' cause; or when it cites a
+ * and judged secondary) and is not presented as the cause; when it denies the rules' cause; when it puts "the real
+ * cause" in something the rules' kind does not name; when it never names the rules' cause at all (a model that
+ * disagrees in words no list holds still has to leave the rules' cause out, or deny it); or when it cites a
  * number, a path, a flag or a command that is not in the material the model was given.
  *
  * <pre>{@code
@@ -38,6 +40,8 @@ import java.util.Set;
 public final class ExplanationGuard {
 
     private static final String WORDS = "/io/slurmwise/agent/guard-words.txt";
+    /** The prefix of a cause no kind names ({@code other} lines): "it names another cause, a program bug". */
+    private static final String OTHER = "a ";
     private static final Pattern SENTENCE = Pattern.compile("(?:[.!?;]\\s+|\\n+)");
     private static final Pattern NUMBER = Pattern.compile("\\d+(?:[.:\\-]\\d+)*");
     private static final Pattern CLOCK = Pattern.compile("^(?:(\\d+)-)?(\\d{1,2}):(\\d{2}):(\\d{2})$");
@@ -48,9 +52,16 @@ public final class ExplanationGuard {
 
     private final Map<String, List<Pattern>> mentions;
     private final Map<String, Pattern> topics;
+    private final Map<String, Pattern> names;
+    /** Causes no kind names ("a bug in the code", "a transient glitch"), by label: the kinds they fit. */
+    private final Map<String, Set<String>> otherFits;
     private final Pattern claim;
     private final Pattern claimAfter;
+    private final Pattern causeClaim;
+    private final Pattern denyClaim;
+    private final Pattern clause;
     private final Pattern negate;
+    private final Pattern relative;
     private final Pattern denyAfter;
     private final Pattern override;
     private final Pattern command;
@@ -58,13 +69,19 @@ public final class ExplanationGuard {
     private final Taxonomy taxonomy;
 
     private ExplanationGuard(Taxonomy taxonomy, Map<String, List<Pattern>> mentions, Map<String, Pattern> topics,
-                             Map<String, Pattern> rules) {
+                             Map<String, Pattern> names, Map<String, Set<String>> otherFits, Map<String, Pattern> rules) {
         this.taxonomy = taxonomy;
         this.mentions = mentions;
         this.topics = topics;
+        this.names = names;
+        this.otherFits = otherFits;
         this.claim = rules.get("claim");
         this.claimAfter = rules.get("claim-after");
+        this.causeClaim = rules.get("cause-claim");
+        this.denyClaim = rules.get("deny-claim");
+        this.clause = rules.get("clause");
         this.negate = rules.get("negate");
+        this.relative = rules.get("relative");
         this.denyAfter = rules.get("deny-after");
         this.override = rules.get("override");
         this.command = rules.get("command");
@@ -75,6 +92,8 @@ public final class ExplanationGuard {
     public static ExplanationGuard of(Taxonomy taxonomy) {
         Map<String, List<Pattern>> mentions = new LinkedHashMap<>();
         Map<String, Pattern> topics = new LinkedHashMap<>();
+        Map<String, Pattern> names = new LinkedHashMap<>();
+        Map<String, Set<String>> otherFits = new LinkedHashMap<>();
         Map<String, Pattern> rules = new LinkedHashMap<>();
         for (FailureKind k : taxonomy.kinds()) {
             if (k.isUnknown()) {
@@ -106,18 +125,26 @@ public final class ExplanationGuard {
                         }
                     }
                     case "topic" -> topics.put(parts[1], ci(parts[2]));
+                    case "names" -> names.put(parts[1], ci(parts[2]));
+                    case "other" -> {
+                        String[] o = l.split("\\s+", 4);
+                        String label = OTHER + o[1].replace('-', ' ');
+                        otherFits.put(label, Set.of(o[2].split(",")));
+                        mentions.computeIfAbsent(label, k -> new ArrayList<>()).add(ci(o[3]));
+                    }
                     default -> rules.put(parts[0], ci(l.substring(parts[0].length()).strip()));
                 }
             } catch (PatternSyntaxException | ArrayIndexOutOfBoundsException e) {
                 throw new IllegalStateException("guard-words.txt:" + lineNo + " is not '<what> [kind] <regex>': " + e.getMessage(), e);
             }
         }
-        for (String r : List.of("claim", "claim-after", "negate", "deny-after", "override", "command", "unit")) {
+        for (String r : List.of("claim", "claim-after", "cause-claim", "deny-claim", "clause", "negate", "relative",
+                "deny-after", "override", "command", "unit")) {
             if (!rules.containsKey(r)) {
                 throw new IllegalStateException("guard-words.txt has no '" + r + "' line; rebuild slurmwise-agent");
             }
         }
-        return new ExplanationGuard(taxonomy, mentions, topics, rules);
+        return new ExplanationGuard(taxonomy, mentions, topics, names, otherFits, rules);
     }
 
     /**
@@ -126,27 +153,92 @@ public final class ExplanationGuard {
      * @param material everything the model was given (its prompt): numbers, paths and commands must come from it
      */
     public Optional<String> problem(String answer, Finding finding, String material) {
-        String text = masked(answer, finding, material);
+        List<String> evidence = finding.evidence().stream().map(Evidence::text).toList();
+        Set<String> seen = new HashSet<>();
+        finding.others().forEach(o -> seen.add(o.kindId()));
+        return problem(answer, finding.kindId(), seen, evidence, material, true);
+    }
+
+    /**
+     * The same check from a diagnosis as its JSON carries it (a chat agent reads {@code diagnose_job}'s result,
+     * not a {@link Finding}): the rules' kind, the kinds seen beside it, its evidence lines.
+     *
+     * @param mustName whether the answer has to name the rules' cause (an explanation must; a chat answer may be
+     *                 about the fix alone)
+     */
+    public Optional<String> problem(String answer, String kindId, Set<String> seen, List<String> evidence,
+                                    String material, boolean mustName) {
+        FailureKind kind = taxonomy.find(kindId).orElse(taxonomy.unknown());
+        String own = kind.id();
+        String text = masked(answer, evidence, material);
         Matcher o = override.matcher(text);
         if (o.find()) {
             return Optional.of("it sets the rules aside (\"" + o.group() + "\")");
         }
-        String own = finding.kindId();
-        Set<String> consequences = consequences(finding);
+        Set<String> consequences = new HashSet<>(kind.explains());
+        consequences.addAll(seen);
         for (String sentence : sentences(text)) {
             Optional<String> p = sentenceProblem(sentence, own, consequences);
             if (p.isPresent()) {
                 return p;
             }
         }
+        if (mustName && !kind.isUnknown() && sentences(answer).stream().noneMatch(s -> namesOwn(s, own, 0))) {
+            return Optional.of("it never names the rules' cause, " + own + " (" + kind.title() + ")");
+        }
         return invented(answer, material);
+    }
+
+    /**
+     * Whether {@code s}, from {@code from} on, names the rules' kind (or a kind related to it) without denying it:
+     * its mentions, or its plain words ({@code names}, {@code topic}) where no other kind's mention holds them
+     * ("memory" inside "GPU memory" is not host memory).
+     */
+    private boolean namesOwn(String s, String own, int from) {
+        List<Mention> ms = mentionsIn(s, own);
+        for (Mention m : ms) {
+            if (m.start >= from && related(m.kind, own) && !denied(s, m.start, m.end)) {
+                return true;
+            }
+        }
+        for (Pattern p : new Pattern[] {names.get(own), topics.get(own)}) {
+            if (p == null) {
+                continue;
+            }
+            Matcher t = p.matcher(s);
+            while (t.find()) {
+                int a = t.start();
+                int b = t.end();
+                boolean elsewhere = ms.stream().anyMatch(m -> !related(m.kind, own) && m.start < b && a < m.end);
+                if (b > a && a >= from && !elsewhere && !denied(s, a, b)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether another kind is named (by a mention or its topic) in {@code before} from {@code from} on. */
+    private boolean otherBefore(List<Mention> ms, String before, String own, int from, int to) {
+        return ms.stream().anyMatch(m -> m.start >= from && m.start < to && !related(m.kind, own))
+                || topics.entrySet().stream().anyMatch(e -> !related(e.getKey(), own)
+                && e.getValue().matcher(before.substring(from)).find());
+    }
+
+    private boolean denied(String s, int start, int end) {
+        return negatedBefore(s.substring(0, start)) || denyAfter.matcher(s.substring(end)).find();
+    }
+
+    /** A negation right before, unless it describes something else ("a partition that does not preempt"). */
+    private boolean negatedBefore(String before) {
+        Matcher n = negate.matcher(before);
+        return n.find() && !relative.matcher(before.substring(0, n.start())).find();
     }
 
     private Optional<String> sentenceProblem(String s, String own, Set<String> consequences) {
         Pattern topic = topics.get(own);
         for (Mention m : mentionsIn(s, own)) {
-            boolean denied = negate.matcher(s.substring(0, m.start)).find()
-                    || denyAfter.matcher(s.substring(m.end)).find();
+            boolean denied = denied(s, m.start, m.end);
             if (related(m.kind, own)) {
                 if (denied) {
                     return Optional.of("it denies the rules' cause " + own + " (\"" + context(s, m) + "\")");
@@ -160,10 +252,45 @@ public final class ExplanationGuard {
                         + context(s, m) + "\")");
             }
         }
+        Matcher cc = causeClaim.matcher(s);
+        while (cc.find()) {
+            // a quoted evidence line (blanked by masked()) after the claim is the rules' own evidence
+            if (!namesOwn(s, own, cc.end()) && !s.substring(cc.end()).contains("________")) {
+                return Optional.of("it puts the cause in something other than " + own + " (\""
+                        + s.substring(cc.start(), Math.min(s.length(), cc.end() + 40)).strip() + "…\")");
+            }
+        }
+        Matcher dc = denyClaim.matcher(s);
+        while (dc.find()) {
+            // "X was not the problem": X is the clause before; another kind there is denied, not the rules' cause
+            String before = s.substring(0, dc.start());
+            Matcher cl = clause.matcher(before);
+            int from = 0;
+            while (cl.find()) {
+                from = cl.end();
+            }
+            if (before.substring(from).strip().matches("(?i)((but|and|so|yet)\\s+)?(that|this|it)")) {
+                from = 0; // "..., but that was not the problem": the pronoun stands for what the sentence said before
+            }
+            List<Mention> ms = mentionsIn(s, own);
+            boolean other = otherBefore(ms, before, own, from, dc.start());
+            boolean ownBefore = namesOwn(before, own, from);
+            if (!other && !ownBefore && from > 0) {
+                // "Host memory, at 178.7G of 1000G, was not the problem": the subject is before the last comma
+                from = 0;
+                other = otherBefore(ms, before, own, 0, dc.start());
+                ownBefore = namesOwn(before, own, 0);
+            }
+            int f = from;
+            if (!other && (ownBefore || !namesOwn(s, own, dc.end()))) {
+                return Optional.of("it denies the rules' cause " + own + " (\""
+                        + s.substring(f, Math.min(s.length(), dc.end())).strip() + "\")");
+            }
+        }
         if (topic != null) {
             Matcher t = topic.matcher(s);
             while (t.find()) {
-                if (negate.matcher(s.substring(0, t.start())).find() || denyAfter.matcher(s.substring(t.end())).find()) {
+                if (denied(s, t.start(), t.end())) {
                     return Optional.of("it denies the rules' cause " + own + " (\"" + s.substring(Math.max(0,
                             t.start() - 20), t.end()).strip() + "\")");
                 }
@@ -191,14 +318,10 @@ public final class ExplanationGuard {
     }
 
     private boolean related(String kind, String own) {
+        if (kind.startsWith(OTHER)) {
+            return otherFits.get(kind).contains(own);
+        }
         return taxonomy.isA(kind, own) || taxonomy.isA(own, kind);
-    }
-
-    /** Kinds the finding may name as what followed: those its note explains, and those seen and judged secondary. */
-    private static Set<String> consequences(Finding f) {
-        Set<String> out = new HashSet<>(f.kind().explains());
-        f.others().forEach(o -> out.add(o.kindId()));
-        return out;
     }
 
     private record Mention(String kind, int start, int end) {
@@ -233,7 +356,7 @@ public final class ExplanationGuard {
      * The answer with what it quotes from the material blanked out: a quoted evidence line may hold another
      * kind's words ("DataLoader worker ... is killed") without the model claiming anything.
      */
-    private static String masked(String answer, Finding f, String material) {
+    private static String masked(String answer, List<String> evidence, String material) {
         StringBuilder sb = new StringBuilder(answer);
         Matcher q = QUOTED.matcher(answer);
         while (q.find()) {
@@ -242,8 +365,20 @@ public final class ExplanationGuard {
                 blank(sb, q.start(g), q.end(g));
             }
         }
-        for (Evidence e : f.evidence()) {
-            String t = e.text() == null ? "" : e.text().strip();
+        // an option the notes gave (--dependency=afterok:<jobid>) is advice, not a claim about the cause
+        Matcher fl = FLAG.matcher(answer);
+        while (fl.find()) {
+            int end = fl.end(1);
+            while (end < answer.length() && !Character.isWhitespace(answer.charAt(end)) && answer.charAt(end) != '`'
+                    && answer.charAt(end) != ',' && answer.charAt(end) != ')') {
+                end++;
+            }
+            if (normalized(material).contains(fl.group(1))) {
+                blank(sb, fl.start(1), end);
+            }
+        }
+        for (String e : evidence) {
+            String t = e == null ? "" : e.strip();
             if (t.length() >= 16) {
                 for (int i = answer.indexOf(t); i >= 0; i = answer.indexOf(t, i + 1)) {
                     blank(sb, i, i + t.length());
@@ -272,7 +407,9 @@ public final class ExplanationGuard {
                     && !(n.end() < answer.length() && answer.charAt(n.end()) == '.' && n.end() + 1 < answer.length()
                     && Character.isDigit(answer.charAt(n.end() + 1)));
             boolean partOfWord = n.start() > 0 && Character.isLetter(answer.charAt(n.start() - 1));
-            if (!bareCount && !partOfWord && !known.contains(num)) {
+            boolean rangeOfKnown = num.contains("-") && java.util.Arrays.stream(num.split("-"))
+                    .allMatch(x -> known.contains(canonical(x)));
+            if (!bareCount && !partOfWord && !known.contains(num) && !rangeOfKnown) {
                 return Optional.of("it cites " + n.group() + ", which is not in the job's data or the notes");
             }
         }

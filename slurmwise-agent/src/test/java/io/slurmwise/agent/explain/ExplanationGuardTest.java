@@ -21,7 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The guard on the model's words, through the whole LLM path: a scripted OpenAI-compatible server answers each
  * diagnosis of the mock cluster with one text; an answer that contradicts the rules or invents a fact never
- * reaches the explanation (nor the JSON), a faithful one does.
+ * reaches the explanation (nor the JSON), a faithful one does. A model that disagrees mostly does so in everyday
+ * words ("the node went offline", "a disk that filled") or by leaving the rules' cause out, so the rows include
+ * those, and faithful answers that deny something else ("a partition that does not preempt").
  */
 class ExplanationGuardTest {
 
@@ -69,6 +71,39 @@ class ExplanationGuardTest {
             1008     | The root cause is an NCCL watchdog timeout on rank 3; the memory error is only a side effect.        | nccl, a consequence of cuda_oom, as the cause
             1008     | NCCL communication between the GPUs broke down and brought down the job.                              | nccl, a consequence of cuda_oom, as the cause
             1008     | A missing shared library made the import fail on rank 3.                                              | another cause
+            1001     | Your job ran past its allotted runtime and the scheduler stopped it.                                  | another cause, time_limit
+            1001     | A GPU on the node stopped responding, which ended the run.                                            | another cause, node_fail
+            1001     | The node went offline mid-run; resubmit and it should work.                                           | another cause, node_fail
+            1001     | The scratch filesystem filled up, so the writes failed.                                               | another cause, disk_quota
+            1001     | A higher priority workload bumped it off the node.                                                    | another cause, preempted
+            1001     | It could not find the input file it was given.                                                        | another cause, file_not_found
+            1001     | The Python environment lacks the numpy package.                                                       | another cause, import_error
+            1001     | The binary was compiled for a newer CPU than this node has.                                           | another cause, illegal_instruction
+            1001     | The job used more GPU memory than the card has; lower the batch size.                                 | another cause, cuda_oom
+            1001     | The DataLoader workers hit the shared-memory limit of the container.                                  | another cause, shm_bus_error
+            1001     | I believe the scheduler pre-empted the job for another user.                                          | another cause, preempted
+            1001     | It may have been memory, but the logs point to a disk that filled.                                    | another cause, disk_quota
+            1001     | Possibly memory, though more likely the job was cancelled by the user.                                | cancelled, a consequence of oom, as the cause
+            1001     | The job was stopped by an administrator.                                                              | never names the rules' cause, oom
+            1001     | The program crashed from a memory access violation in the data loader.                                | never names the rules' cause, oom
+            1001     | The GPUs could not talk to each other across nodes.                                                   | never names the rules' cause, oom
+            1001     | Training diverged and produced NaNs, which crashed the script.                                        | never names the rules' cause, oom
+            1001     | Resubmit the job; it was a transient glitch.                                                          | another cause, a transient glitch
+            1001     | Memory peaked close to the limit but still under it, so memory wasn't really what stopped it.         | denies the rules' cause oom
+            1001     | Yes, it ran out of memory, but the root cause was another user's processes eating the node's RAM.     | another cause, a job of another user
+            22542799 | It hit the time limit only because of a bug in the training script, which hung near the end.           | another cause, a program bug
+            1041     | The rules point at NCCL, but that was not the problem.                                                | denies the rules' cause nccl
+            1041     | Either NCCL or, more likely in my view, a flaky file system stalled the data loading.                  | puts the cause in something other than nccl
+            1030     | Permissions on the file were not the problem; the script itself is broken.                            | denies the rules' cause permission
+            22542799 | The model consumed all the RAM on the node.                                                           | another cause, oom
+            22542799 | The GPU memory filled up and training stalled.                                                        | another cause, cuda_oom
+            22542799 | This was a time-limit kill, though really the cause is an infinite loop in the code; fix the loop.    | puts the cause in something other than time_limit
+            22542799 | The training never converged and a deadlock in the code hung it.                                      | never names the rules' cause, time_limit
+            1008     | The GPU driver crashed on rank 3.                                                                     | never names the rules' cause, cuda_oom
+            1039     | Its time ran out.                                                                                     | another cause, time_limit
+            1039     | The job was cancelled by an administrator.                                                            | never names the rules' cause, preempted
+            1030     | The script file does not exist.                                                                       | never names the rules' cause, permission
+            1048     | It timed out.                                                                                         | another cause, time_limit
             """)
     void anAnswerThatContradictsOrInventsIsSetAside(String job, String answer, String why) {
         Diagnosis.Failed f = diagnose(job, answer);
@@ -98,6 +133,17 @@ class ExplanationGuardTest {
             1008     | One rank ran out of GPU memory (CUDA OOM); the NCCL watchdog timeouts on the other ranks are a consequence of that rank dying. Reduce the per-GPU batch size.
             1008     | The GPU memory on one device was exhausted, and the other ranks then waited in NCCL collectives until they gave up, which is secondary.
             1008     | Rank 3 hit torch.cuda.OutOfMemoryError while trying to allocate 3.91 GiB with only 2.48 GiB free, so its GPU was full. Use a smaller micro-batch or activation checkpointing.
+            1039     | The job was preempted by a higher-priority job after 03:05:44. Nothing in the job itself failed. Resubmit it, ideally with checkpointing, or use a partition that does not preempt.
+            1048     | Cancelled: an administrator (root) ended the job. There is no error from the program itself, so resubmit when the reason is known.
+            1030     | The job failed on a permission problem. The script at line 15 could not execute ./tools/decompose.sh, and exit code 126 means the command was found but could not run. Set the execute bit and resubmit.
+            1040     | The submission was rejected because no node in the partition can satisfy the request. Correct the GPU or memory request to match the nodes and submit again.
+            1029     | Segfault: the Python process died with SIGSEGV, as the Fatal Python error line shows. Check the compiled libraries it uses first.
+            1041     | The distributed job failed in NCCL: an all-reduce timed out, so the ranks stopped. This is a communication failure between GPUs, not a memory problem.
+            1008     | The job failed because GPU 0 ran out of memory (CUDA OOM): only 2.48 GiB of the 79.11 GiB card was free. Host memory was fine. Reduce the per-GPU batch size.
+            1029     | The Python process hit a segmentation fault; memory use was low, so running out of memory isn't part of this. Check the compiled extensions first.
+            1039     | Most likely preemption: State=PREEMPTED means a higher-priority job displaced yours. If it must not be interrupted, use a non-preemptable QOS and accept a longer wait.
+            1048     | Cancelled by root: slurmstepd logged the STEP and JOB CANCELLED AT lines (stderr:1-2), and nothing in the program failed.
+            1001     | Your code was not the problem: the job ran out of host memory. Ask for more memory.
             """)
     void aFaithfulAnswerIsShown(String job, String answer) {
         Diagnosis.Failed f = diagnose(job, answer);
