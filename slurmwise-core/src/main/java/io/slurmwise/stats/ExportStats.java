@@ -279,6 +279,13 @@ public final class ExportStats {
                                 + " has no JobID column (" + abbreviate(line) + "); export it with sacct -P"
                                 + " --format=JobID,... (without -n)", null);
                     }
+                    String missing = missingColumns(header);
+                    if (missing != null) {
+                        throw new ExportException(s.name() + " has no " + missing + " column (" + abbreviate(line)
+                                + "): without it no job's outcome or time can be counted; export it with sacct -P"
+                                + " --format=JobID,JobName,User,Partition,State,Start,End,Elapsed,AllocCPUS,AllocTRES,..."
+                                + " (README: Exports, at centre scale)", null);
+                    }
                     sep = header.separator().getBytes(StandardCharsets.UTF_8);
                     from = nl < 0 ? len : nl + 1;
                 }
@@ -390,6 +397,18 @@ public final class ExportStats {
             }
         }
         return -1;
+    }
+
+    /** The columns stats cannot do without, named as sacct names them, or null when the header has them. */
+    static String missingColumns(SacctReader.Header h) {
+        List<String> missing = new ArrayList<>();
+        if (column(h, "state") < 0) {
+            missing.add("State");
+        }
+        if (column(h, "elapsed") < 0 && (column(h, "start") < 0 || column(h, "end") < 0)) {
+            missing.add("Elapsed (nor Start and End)");
+        }
+        return missing.isEmpty() ? null : String.join(" and no ", missing);
     }
 
     private static int column(SacctReader.Header h, String name) {

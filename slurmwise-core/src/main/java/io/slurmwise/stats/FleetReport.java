@@ -104,7 +104,8 @@ public record FleetReport(LocalDateTime since, LocalDateTime until, long records
      * jobs (so a big job weighs more than a small one).
      *
      * @param cpuEfficiency    TotalCPU / (Elapsed x CPUs) over completed jobs with a TotalCPU; null when none
-     * @param memoryEfficiency MaxRSS / memory limit (ReqMem) over completed jobs with both; null when none
+     * @param memoryEfficiency MaxRSS / memory limit (ReqMem) over completed jobs with both, weighted by run time (the
+     *                         share of the reserved GB-hours used at peak); null when none
      * @param lowCpuJobs       jobs under {@link FleetStats#LOW_EFFICIENCY} CPU efficiency
      */
     public record Efficiency(long completedJobs, long cpuJobs, Double cpuEfficiency, double reservedCpuHours,

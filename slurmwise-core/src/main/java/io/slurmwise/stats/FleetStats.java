@@ -3,6 +3,7 @@ package io.slurmwise.stats;
 import io.slurmwise.job.Outcome;
 import io.slurmwise.job.DataSize;
 import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.JobState;
 
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -169,8 +170,8 @@ public final class FleetStats {
      */
     public void add(JobRecord job, String failureKind) {
         records++;
-        Outcome o = Outcome.of(job.state());
-        long seconds = o.isEnded() && job.elapsed() != null ? Math.max(0, job.elapsed().toSeconds()) : 0;
+        Outcome o = outcome(job);
+        long seconds = o.isEnded() ? elapsedSeconds(job) : 0;
         int gpus = job.gpus();
         int cpus = job.cpus();
         long gpuSeconds = seconds * gpus;
@@ -206,6 +207,30 @@ public final class FleetStats {
         }
     }
 
+    /**
+     * The job's outcome for counting. A {@code REQUEUED} record with a start and an end is an earlier run of a
+     * requeued job ({@code sacct -D} keeps each): it ran and was ended by the scheduler or an admin before it
+     * finished, so it counts with the cancelled (its time is interrupted time), not as a job still waiting.
+     */
+    static Outcome outcome(JobRecord job) {
+        Outcome o = Outcome.of(job.state());
+        if (job.state() == JobState.REQUEUED && job.start() != null && job.end() != null) {
+            return Outcome.CANCELLED;
+        }
+        return o;
+    }
+
+    /** Elapsed seconds; from Start and End when the record's Elapsed is empty or unreadable ({@code INVALID}). */
+    static long elapsedSeconds(JobRecord job) {
+        if (job.elapsed() != null) {
+            return Math.max(0, job.elapsed().toSeconds());
+        }
+        if (job.start() != null && job.end() != null) {
+            return Math.max(0, java.time.Duration.between(job.start(), job.end()).toSeconds());
+        }
+        return 0;
+    }
+
     private static Tally tally(Map<String, Tally> m, String key) {
         Tally t = m.get(key);
         if (t == null) {
@@ -233,7 +258,7 @@ public final class FleetStats {
         }
         DataSize rss = job.maxRss();
         DataSize limit = job.memoryLimit().orElse(null);
-        if (rss != null && limit != null && limit.bytes() > 0) {
+        if (rss != null && limit != null && limit.bytes() > 0 && seconds > 0) {
             long limitMib = Math.max(1, Math.round(limit.bytes() / MIB));
             long usedMib = Math.min(limitMib, Math.round(rss.bytes() / MIB));
             effort.memJobs++;
@@ -241,7 +266,7 @@ public final class FleetStats {
             effort.memLimitMib += limitMib;
             effort.memReservedMibSeconds += limitMib * seconds;
             effort.memUnusedMibSeconds += (limitMib - usedMib) * seconds;
-            if (usedMib < LOW_EFFICIENCY * limitMib) {
+            if (rss.bytes() < LOW_EFFICIENCY * limit.bytes()) { // in bytes: a whole MiB would move the edge
                 effort.memLow++;
             }
         }
@@ -707,7 +732,9 @@ public final class FleetStats {
         return new FleetReport.Efficiency(e.completed, e.cpuJobs,
                 e.cpuReservedMillis == 0 ? null : e.cpuUsedMillis / (double) e.cpuReservedMillis,
                 e.cpuReservedMillis / 3.6e6, (e.cpuReservedMillis - e.cpuUsedMillis) / 3.6e6, e.cpuLow, e.memJobs,
-                e.memLimitMib == 0 ? null : e.memUsedMib / (double) e.memLimitMib,
+                // weighted by run time, as the CPU figure and the unused GB-hours beside it are
+                e.memReservedMibSeconds == 0 ? null
+                        : 1.0 - e.memUnusedMibSeconds / (double) e.memReservedMibSeconds,
                 e.memReservedMibSeconds / 1024.0 / 3600.0, e.memUnusedMibSeconds / 1024.0 / 3600.0, e.memLow);
     }
 

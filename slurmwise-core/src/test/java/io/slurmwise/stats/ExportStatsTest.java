@@ -146,4 +146,18 @@ class ExportStatsTest {
                 .isInstanceOf(ExportStats.ExportException.class)
                 .hasMessageContaining("has no JobID column").hasMessageContaining("without -n");
     }
+
+    @Test
+    void anExportWithoutStateOrAnyTimeSaysWhichColumnIsMissing() {
+        JobQuery all = new JobQuery(null, null, null, null, true, null);
+        assertThatThrownBy(() -> parallel("JobID|User|Elapsed\n1001|alice|01:00:00\n", all, 1, 64))
+                .isInstanceOf(ExportStats.ExportException.class)
+                .hasMessageContaining("has no State column").hasMessageContaining("--format=JobID");
+        assertThatThrownBy(() -> parallel("JobID|State|Start\n1001|FAILED|2026-11-01T00:00:00\n", all, 1, 64))
+                .isInstanceOf(ExportStats.ExportException.class)
+                .hasMessageContaining("has no Elapsed (nor Start and End) column");
+        // Start and End are enough: the time is their difference
+        assertThat(parallel("JobID|State|Start|End|AllocCPUS\n1001|FAILED|2026-11-01T00:00:00|2026-11-01T02:00:00|4\n",
+                all, 1, 64).stats().report().total().wastedCpuHours()).isCloseTo(8.0, org.assertj.core.api.Assertions.within(1e-9));
+    }
 }

@@ -204,6 +204,51 @@ class FleetStatsTest {
     }
 
     @Test
+    void memoryEfficiencyIsWeightedByRunTimeLikeTheUnusedGbHoursBesideIt() {
+        FleetStats s = FleetStats.builder().build();
+        // 32G for 1 h, all used; 32G for 100 h, 3.2G used: 3,200 of 3,232 GB-hours unused at peak
+        s.add(Jobs.job("1", "COMPLETED", "cpu", "ann", 8, 0, null, 1, 1).maxRss(Jobs.gib(32)).build(), null);
+        s.add(Jobs.job("2", "COMPLETED", "cpu", "ann", 8, 0, null, 100, 101).maxRss(Jobs.gib(3.2)).build(), null);
+        FleetReport.Efficiency e = s.report().efficiency();
+        assertThat(e.unusedMemoryGbHours()).isCloseTo(2880.0, within(0.5));
+        assertThat(e.memoryEfficiency()).isCloseTo(1 - 2880.0 / 3232, within(1e-3));
+        // a completed job that ran no time reserved nothing and is left out, as it is of the CPU figure
+        s.add(Jobs.job("3", "COMPLETED", "cpu", "ann", 8, 0, null, 0, 102).maxRss(Jobs.gib(1)).build(), null);
+        assertThat(s.report().efficiency().memoryJobs()).isEqualTo(2);
+    }
+
+    @Test
+    void aPeakJustUnderAQuarterOfTheLimitIsLowInBytesNotRoundedToMib() {
+        FleetStats s = FleetStats.builder().build();
+        // 1,048,161 KiB of 4 GiB is 24.99%
+        s.add(Jobs.job("1", "COMPLETED", "cpu", "ann", 1, 0, null, 1, 1)
+                .maxRss(new io.slurmwise.job.DataSize(1_048_161L * 1024)).build(), null);
+        assertThat(s.report().efficiency().lowMemoryJobs()).isEqualTo(1);
+    }
+
+    @Test
+    void aRequeuedRunOfSacctDIsInterruptedTimeNotAJobStillWaiting() {
+        FleetStats s = FleetStats.builder().build();
+        // sacct -D: the run that was requeued (REQUEUED, with its start and end), then the run that completed
+        s.add(Jobs.job("77", "REQUEUED", "gpu", "ann", 8, 2, "a100", 3, 3).build(), null);
+        s.add(Jobs.job("77", "COMPLETED", "gpu", "ann", 8, 2, "a100", 5, 9).build(), null);
+        // a job waiting in REQUEUED right now (no end yet) is still pending
+        s.add(Jobs.job("78", "REQUEUED", "gpu", "ann", 8, 2, "a100", 0, 0).end(null).build(), null);
+        FleetReport.Breakdown t = s.report().total();
+        assertThat(t.cancelled()).isEqualTo(1);
+        assertThat(t.completed()).isEqualTo(1);
+        assertThat(t.interruptedGpuHours()).isCloseTo(6.0, within(1e-9));
+        assertThat(t.pending()).isEqualTo(1);
+    }
+
+    @Test
+    void anElapsedThatSacctCouldNotGiveIsTakenFromStartAndEnd() {
+        FleetStats s = FleetStats.builder().build();
+        s.add(Jobs.job("5", "FAILED", "cpu", "ann", 8, 0, null, 2, 2).elapsed(null).build(), "unknown");
+        assertThat(s.report().total().wastedCpuHours()).isCloseTo(16.0, within(1e-9));
+    }
+
+    @Test
     void unknownResourcesCountAsNothingNotAsErrors() {
         FleetStats s = FleetStats.builder().build();
         JobRecord bare = JobRecord.builder(io.slurmwise.job.JobId.parse("9"))

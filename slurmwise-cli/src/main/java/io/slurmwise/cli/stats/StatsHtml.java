@@ -170,7 +170,7 @@ final class StatsHtml {
                     + e.lowCpuJobs() + " jobs under " + pct(FleetStats.LOW_EFFICIENCY) + ". "));
         }
         if (e.memoryEfficiency() != null) {
-            sb.append(Html.esc("Memory efficiency " + pct(e.memoryEfficiency()) + " (MaxRSS / requested): "
+            sb.append(Html.esc("Memory efficiency " + pct(e.memoryEfficiency()) + " (MaxRSS / requested, by run time): "
                     + one(e.unusedMemoryGbHours()) + " GB-hours reserved but unused; " + e.lowMemoryJobs()
                     + " jobs under " + pct(FleetStats.LOW_EFFICIENCY) + "."));
         }

@@ -262,7 +262,7 @@ final class StatsPanel {
                     + pct(FleetStats.LOW_EFFICIENCY));
         }
         if (e.memoryEfficiency() != null) {
-            lines.add("  memory  " + pct(e.memoryEfficiency()) + " of the requested memory at peak (MaxRSS / ReqMem over "
+            lines.add("  memory  " + pct(e.memoryEfficiency()) + " of the requested memory at peak (MaxRSS / ReqMem by run time over "
                     + e.memoryJobs() + " jobs): " + one(e.unusedMemoryGbHours()) + " GB-hours reserved but unused; "
                     + e.lowMemoryJobs() + " jobs under " + pct(FleetStats.LOW_EFFICIENCY));
         }

@@ -145,7 +145,7 @@ final class StatsPrometheus {
         FleetReport.Efficiency e = r.efficiency();
         single("slurmwise_completed_cpu_efficiency_ratio", "TotalCPU / (elapsed x CPUs) over completed jobs.",
                 e.cpuEfficiency() == null ? Double.NaN : e.cpuEfficiency());
-        single("slurmwise_completed_memory_efficiency_ratio", "MaxRSS / requested memory over completed jobs.",
+        single("slurmwise_completed_memory_efficiency_ratio", "MaxRSS / requested memory over completed jobs, weighted by run time.",
                 e.memoryEfficiency() == null ? Double.NaN : e.memoryEfficiency());
         single("slurmwise_completed_unused_cpu_seconds", "CPU core-seconds reserved but unused by completed jobs.",
                 e.unusedCpuHours() * 3600);
