@@ -138,13 +138,31 @@ public final class FleetScan {
         return FleetStats.builder().energy(energy).topJobs(topJobs).build();
     }
 
-    /** Splits [since, until] into consecutive slices of at most {@code length}; one slice when unbounded. */
+    /**
+     * The most slices one window may have: about 21 years of the default week. A window from the year 1 (a client's
+     * "all time") would otherwise be a hundred thousand accounting queries and their lists in memory.
+     */
+    public static final int MAX_SLICES = 1100;
+
+    /**
+     * Splits [since, until] into consecutive slices of at most {@code length}; one slice when unbounded.
+     *
+     * @throws IllegalArgumentException when the window needs more than {@link #MAX_SLICES} slices
+     */
     public static List<Slice> slices(LocalDateTime since, LocalDateTime until, Duration length) {
         if (length.isZero() || length.isNegative()) {
             throw new IllegalArgumentException("slice length must be positive, got " + length);
         }
         if (since == null || until == null) {
             return List.of(new Slice(0, 1, since, until));
+        }
+        long seconds = Duration.between(since, until).getSeconds();
+        if (seconds / Math.max(1, length.getSeconds()) >= MAX_SLICES) {
+            throw new IllegalArgumentException("the window " + since.toLocalDate() + " .. " + until.toLocalDate()
+                    + " is " + (seconds / 86_400 / 7) + " weeks; stats asks accounting one " + human(length)
+                    + " at a time and takes at most " + MAX_SLICES + " of them in one run: start the window later"
+                    + " (--since, or the fleet_stats tool's since; for example now-365days), or read an export with"
+                    + " --input");
         }
         List<LocalDateTime> starts = new ArrayList<>();
         for (LocalDateTime t = since; t.isBefore(until) || starts.isEmpty(); t = t.plus(length)) {
@@ -163,9 +181,19 @@ public final class FleetScan {
         FleetStats all = newStats();
         all.coverWindow(query.since(), query.until());
         for (Slice s : slices(query.since(), query.until(), sliceLength)) {
+            if (Thread.currentThread().isInterrupted()) {
+                // a caller that gave up (the MCP server's call timeout, a cancelled call) stops the scan here
+                throw new java.util.concurrent.CancellationException("stats stopped after " + s.index() + " of "
+                        + s.count() + " slices: the call was cancelled or timed out");
+            }
             all.merge(runSlice(query, s));
         }
         return all;
+    }
+
+    private static String human(Duration d) {
+        long days = d.toDays();
+        return days == 7 ? "week" : days >= 1 && d.equals(Duration.ofDays(days)) ? days + "-day slice" : d.toHours() + "-hour slice";
     }
 
     /** Aggregates one slice: the jobs the backend returns for it that are anchored in it. */

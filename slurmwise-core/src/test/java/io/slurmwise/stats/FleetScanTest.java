@@ -88,6 +88,31 @@ class FleetScanTest {
     }
 
     @Test
+    void anAllTimeWindowIsRefusedBeforeItBecomesAHundredThousandQueries() {
+        // twenty years of weeks is a long history, and fine
+        assertThat(FleetScan.slices(T0.minusYears(20), T0, Duration.ofDays(7))).hasSize(1044);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> FleetScan.slices(LocalDateTime.of(1, 1, 1, 0, 0), T0, Duration.ofDays(7)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0001-01-01 .. 2026-11-01 is 105").hasMessageContaining("weeks")
+                .hasMessageContaining("start the window later").hasMessageContaining("--input");
+    }
+
+    @Test
+    void aScanWhoseCallerGaveUpStopsAtTheNextSlice() {
+        OverlapBackend b = new OverlapBackend(List.of(Jobs.cpuJob("1", "FAILED", 1, 24)));
+        JobQuery q = new JobQuery(T0.minusDays(60), T0.plusDays(1), null, null, true, null);
+        Thread.currentThread().interrupt();
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> FleetScan.builder(b, CLASSIFIER).build().run(q))
+                    .isInstanceOf(java.util.concurrent.CancellationException.class)
+                    .hasMessageContaining("cancelled or timed out");
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
     void aJobThatSpansSlicesIsCountedOnceWhateverTheSliceLength() {
         List<JobRecord> jobs = new ArrayList<>();
         // ran 9 days, across several weekly and daily slices

@@ -214,6 +214,11 @@ class McpServerTest {
         assertThat(s.at("/total/failed").asInt()).isPositive();
         assertThat(s.at("/total/wasted_gpu_hours").asDouble()).isPositive();
         assertThat(s.get("by_partition").size()).isGreaterThanOrEqualTo(3);
+        // "all time" from a client is refused at once, not a hundred thousand weekly queries
+        McpSchema.CallToolResult all = client.callTool(new McpSchema.CallToolRequest("fleet_stats",
+                Map.of("since", "0001-01-01")));
+        assertThat(all.isError()).isTrue();
+        assertThat(text(all)).contains("weeks").contains("start the window later");
     }
 
     @Test

@@ -125,7 +125,12 @@ public final class StdioTransport implements McpServerTransportProvider {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            workers.shutdownNow();
+            int unanswered = workers.shutdownNow().size() + workers.getActiveCount();
+            if (unanswered > 0) {
+                // MCP's stdio rule: closing stdin ends the session; a script that pipes requests in should know
+                notices.accept(unanswered + " calls were not answered: stdin closed, and running calls get "
+                        + limits.drain().toSeconds() + " s after that; keep stdin open until every answer is read");
+            }
             watchdog.shutdownNow();
             outbox.close();
             if (busy.get() > 0) {
