@@ -116,7 +116,7 @@ public sealed interface JobLookup permits JobLookup.Found, JobLookup.Array, JobL
         }
         String listed = records.stream().limit(12).map(r -> r.id() + " " + r.status())
                 .collect(Collectors.joining(", "));
-        String failed = records.stream().filter(r -> r.state().outcome().diagnose()).findFirst()
+        String failed = records.stream().filter(r -> r.outcome().diagnose()).findFirst()
                 .map(r -> r.id().toString()).orElse(records.get(0).id().toString());
         throw new BackendException("job " + id + " has " + records.size() + " records in accounting (" + listed
                 + (records.size() > 12 ? ", ..." : "") + "): name one of them, e.g. `slurmwise diagnose " + failed + "`");

@@ -171,7 +171,7 @@ public final class DiagnosisWorkflow {
 
     /** Running, pending, completed and unknown jobs get their status: {@link Outcome#diagnose()} decides. */
     static boolean hasNoFailure(JobRecord job) {
-        return !job.state().outcome().diagnose();
+        return !job.outcome().diagnose();
     }
 
     private Diagnosis.StatusOnly statusOnly(JobRecord job, boolean suggestPatch, List<String> notices) {

@@ -14,6 +14,8 @@ import java.util.Optional;
  *         .exitCode(ExitCode.parse("0:125")).build();
  * }</pre>
  *
+ * @param elapsed       how long the job ran: sacct's Elapsed, or from Start to End when accounting left Elapsed empty
+ *                      or unreadable ({@code INVALID})
  * @param maxRss        peak resident memory over the job's steps (never on sacct's allocation row)
  * @param exitCodeView  exit code as scontrol/jobcomp print it ({@code 139:0}) when known, next to sacct's
  * @param pendingReason why a pending job waits, from squeue/scontrol (sacct says None)
@@ -59,6 +61,10 @@ public record JobRecord(
         allocTres = allocTres == null ? Tres.EMPTY : allocTres;
         reqTres = reqTres == null ? Tres.EMPTY : reqTres;
         name = name == null ? "" : name;
+        if (elapsed == null && start != null && end != null) {
+            Duration ran = Duration.between(start, end);
+            elapsed = ran.isNegative() ? Duration.ZERO : ran;
+        }
     }
 
     public static Builder builder(JobId id) {
@@ -71,6 +77,11 @@ public record JobRecord(
 
     public JobState state() {
         return status.state();
+    }
+
+    /** What became of the job: the one place that decides (see {@link Outcome#of(JobRecord)}). */
+    public Outcome outcome() {
+        return Outcome.of(this);
     }
 
     /** Allocated CPUs: AllocCPUS (or its synonym NCPUS), else the TRES cpu count; 0 when nothing says. */

@@ -12,18 +12,33 @@ import java.util.Set;
  *
  * <p>The edges, decided here: {@code SPECIAL_EXIT} is a job requeued and held after it exited with a site's special
  * exit code: it is waiting to run again (pending), not ended. {@code REVOKED} (a federated sibling removed because
- * another cluster started the job) counts as cancelled. {@code REQUEUED} and the hold states are pending;
+ * another cluster started the job) counts as cancelled. {@code REQUEUED} and the hold states are pending, except
+ * that a {@code REQUEUED} record with a start and an end is an earlier run of a requeued job ({@link #of(JobRecord)});
  * {@code SUSPENDED}, {@code STOPPED} and the transitional states are running. {@code DEADLINE}, {@code BOOT_FAIL}
  * and {@code NODE_FAIL} are failures.
  *
  * <pre>{@code
- * Outcome o = Outcome.of(job.state());
+ * Outcome o = job.outcome(); // Outcome.of(job)
  * if (o.diagnose()) { ... }
  * }</pre>
  */
 public enum Outcome {
     COMPLETED, FAILED, CANCELLED, PREEMPTED, PENDING, RUNNING, UNKNOWN;
 
+    /**
+     * What became of this record: {@link #of(JobState)} of its state, except for an earlier run. {@code sacct -D}
+     * keeps every run of a requeued job, each earlier one as a {@code REQUEUED} record with its start and end: that run
+     * ended before it finished because the scheduler or an admin requeued it, so it is cancelled (its time interrupted
+     * time), not a job still waiting. A {@code REQUEUED} record without both times is the job between runs: pending.
+     */
+    public static Outcome of(JobRecord job) {
+        if (job.state() == JobState.REQUEUED && job.start() != null && job.end() != null) {
+            return CANCELLED;
+        }
+        return of(job.state());
+    }
+
+    /** What became of a job in this state; {@link #of(JobRecord)} where the record is at hand. */
     public static Outcome of(JobState state) {
         return switch (state) {
             case COMPLETED -> COMPLETED;

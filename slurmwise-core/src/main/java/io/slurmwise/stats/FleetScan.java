@@ -232,7 +232,7 @@ public final class FleetScan {
 
     /** Classifies the job when it failed, then adds it. */
     public void add(FleetStats stats, JobRecord job) {
-        stats.add(job, Outcome.of(job.state()) == Outcome.FAILED ? failureKind(job) : null);
+        stats.add(job, job.outcome() == Outcome.FAILED ? failureKind(job) : null);
     }
 
     /** The classifier's verdict on a failed job: from the record, and from its log tails when enabled. */

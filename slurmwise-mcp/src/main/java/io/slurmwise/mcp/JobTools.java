@@ -111,7 +111,7 @@ final class JobTools {
 
     /** A failed job's kind from its accounting record alone (diagnose_job reads the logs too). */
     String kind(JobRecord j) {
-        return Outcome.of(j.state()) == Outcome.FAILED ? sw.classify(JobFacts.of(j), List.of()).kindId() : null;
+        return j.outcome() == Outcome.FAILED ? sw.classify(JobFacts.of(j), List.of()).kindId() : null;
     }
 
     ToolAnswer getJob(Map<String, Object> args) {

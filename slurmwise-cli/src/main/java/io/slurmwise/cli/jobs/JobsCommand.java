@@ -111,7 +111,7 @@ public final class JobsCommand implements Callable<Integer> {
         for (JobRecord j : r.jobs()) {
             boolean started = j.start() != null && j.state() != JobState.PENDING;
             t.row(j.id().toString(), TerminalText.line(nz(j.name())), TerminalText.line(nz(j.user())),
-                    TerminalText.line(nz(j.partition())), st.state(j.state().outcome(),
+                    TerminalText.line(nz(j.partition())), st.state(j.outcome(),
                             TerminalText.line(UserNames.describe(j.status(), sw.backend()::userName))),
                     !started || j.exitCode() == null ? "" : j.exitCode().toString(),
                     !started || j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()), j.timeLimit().toString(),
@@ -137,7 +137,7 @@ public final class JobsCommand implements Callable<Integer> {
 
     /** The kind of a job that diagnose diagnoses (failed, cancelled, preempted), by the same classifier; else none. */
     private static String kind(FleetScan kinds, JobRecord j) {
-        Outcome o = Outcome.of(j.state());
+        Outcome o = j.outcome();
         return o == Outcome.FAILED || o == Outcome.CANCELLED || o == Outcome.PREEMPTED ? kinds.failureKind(j) : null;
     }
 

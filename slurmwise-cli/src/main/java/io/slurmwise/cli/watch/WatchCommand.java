@@ -139,7 +139,7 @@ public final class WatchCommand implements Callable<Integer> {
         }
         List<JobRecord> window;
         try (Stream<JobRecord> s = sw.jobs(new JobQuery(from, now, WATCHED, null, true, null))) {
-            window = s.filter(j -> j.end() != null && j.state().outcome().diagnose()).toList();
+            window = s.filter(j -> j.end() != null && j.outcome().diagnose()).toList();
         }
         List<Diagnosis> fresh = new ArrayList<>();
         Map<String, LocalDateTime> done = state.diagnosed();
@@ -185,14 +185,14 @@ public final class WatchCommand implements Callable<Integer> {
             d.<Runnable>fold(nf -> () -> { }, s -> () -> {
                 JobRecord j = s.job();
                 t.row(j.id().toString(), TerminalText.line(j.name()), TerminalText.line(j.user() == null ? "" : j.user()),
-                        st.state(j.state().outcome(), TerminalText.line(j.status().toString())), "", "", "",
+                        st.state(j.outcome(), TerminalText.line(j.status().toString())), "", "", "",
                         TerminalText.line(s.summary()));
             }, f -> () -> {
                 JobRecord j = f.job();
                 String evidence = f.finding().evidence().stream().filter(Evidence::isLogLine).map(Evidence::text)
                         .findFirst().orElse(f.finding().evidence().isEmpty() ? "" : f.finding().evidence().get(0).text());
                 t.row(j.id().toString(), TerminalText.line(j.name()), TerminalText.line(j.user() == null ? "" : j.user()),
-                        st.state(j.state().outcome(), TerminalText.line(j.status().toString())), j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()),
+                        st.state(j.outcome(), TerminalText.line(j.status().toString())), j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()),
                         f.finding().isUnknown() ? st.yellow("unknown") : st.red(f.finding().kindId()),
                         String.format(Locale.ROOT, "%.0f%%", f.finding().confidence() * 100), TerminalText.line(evidence));
             }).run();

@@ -79,4 +79,32 @@ class OutcomeAgreementTest {
         assertThat(Outcome.of(JobState.PREEMPTED).isInterrupted()).isTrue();
         assertThat(Outcome.of(JobState.UNKNOWN).diagnose()).isFalse();
     }
+
+    @Test
+    void anEarlierRunOfARequeuedJobIsInterruptedForEveryCommand() {
+        // sacct -D keeps each run of a requeued job; an earlier one is a REQUEUED record with its start and end.
+        // Stats once counted it as pending (its hours went nowhere) while its state alone said pending everywhere.
+        LocalDateTime end = LocalDateTime.of(2026, 11, 2, 10, 0);
+        JobRecord earlier = JobRecord.builder(JobId.parse("990002")).name("walk").user("alice").partition("cpu")
+                .status(JobStatus.of(JobState.REQUEUED)).submit(end.minusHours(2)).start(end.minusHours(1))
+                .end(end).allocCpus(4).build();
+        JobRecord between = earlier.toBuilder().end(null).elapsed(null).build();
+        assertThat(earlier.outcome()).isEqualTo(Outcome.CANCELLED);
+        assertThat(between.outcome()).isEqualTo(Outcome.PENDING);
+        // its Elapsed is taken from Start and End when sacct left it empty, for every command
+        assertThat(earlier.elapsed()).isEqualTo(Duration.ofHours(1));
+        FleetStats stats = FleetStats.builder().build();
+        stats.add(earlier, null);
+        stats.add(between, null);
+        FleetReport.Breakdown total = stats.report().total();
+        assertThat(total.cancelled()).isEqualTo(1);
+        assertThat(total.pending()).isEqualTo(1);
+        assertThat(total.interruptedCpuHours()).isEqualTo(4.0);
+        try (Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled()).build()) {
+            assertThat(sw.diagnose(earlier, false).<String>fold(nf -> "not found", so -> "status", f -> "explained"))
+                    .isEqualTo("explained");
+            assertThat(sw.diagnose(between, false).<String>fold(nf -> "not found", so -> "status", f -> "explained"))
+                    .isEqualTo("status");
+        }
+    }
 }
