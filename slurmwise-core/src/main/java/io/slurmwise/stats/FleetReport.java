@@ -84,18 +84,24 @@ public record FleetReport(LocalDateTime since, LocalDateTime until, long records
      * A wasteful failed job, or an array job summarised over its tasks.
      *
      * @param id       job id, or {@code 4242_[1-5]} for an array
+     * @param cluster  the job's cluster when the report spans several (job ids repeat across clusters); else null
      * @param state    SLURM state of a plain job; for an array the states of its failed tasks, e.g. {@code FAILED}
      * @param kinds    failure kind -> failed tasks (one entry for a plain job)
      * @param tasks    for an array: outcome id -> tasks; empty for a plain job
      * @param elapsedSeconds elapsed time of a plain job; for an array the sum over its failed tasks
      */
-    public record TopEntry(String id, boolean array, String name, String user, String partition, String state,
+    public record TopEntry(String id, String cluster, boolean array, String name, String user, String partition, String state,
                            Map<String, Long> kinds, Map<String, Long> tasks, long taskCount, long elapsedSeconds,
                            int gpus, int cpus, double wastedGpuHours, double wastedCpuHours, double wastedKwh,
                            double wastedCo2Kg, Double measuredKwh, LocalDateTime end) {
         public TopEntry {
             kinds = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(kinds));
             tasks = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tasks));
+        }
+
+        /** The job as people name it: its id, after its cluster when the report spans several ({@code b:4242_[1-5]}). */
+        public String label() {
+            return cluster == null ? id : cluster + ":" + id;
         }
     }
 

@@ -59,7 +59,7 @@ public final class FleetStats {
     private final Effort effort = new Effort();
     // min-heap on waste: the head is the least wasteful of the kept jobs
     private final PriorityQueue<Wasted> top;
-    private final Map<Long, ArrayAcc> arrays = new HashMap<>();
+    private final Map<ArrayKey, ArrayAcc> arrays = new HashMap<>();
     private boolean arraysTruncated;
 
     private FleetStats(Builder b) {
@@ -103,18 +103,24 @@ public final class FleetStats {
     }
 
     /** A failed job in the top list. */
-    private record Wasted(String id, String name, String user, String partition, String state, String kind,
-                          long elapsedSeconds, int gpus, int cpus, long gpuSeconds, long cpuSeconds, long joules,
-                          Long measuredJoules, LocalDateTime end) {
+    private record Wasted(String id, String cluster, String name, String user, String partition, String state,
+                          String kind, long elapsedSeconds, int gpus, int cpus, long gpuSeconds, long cpuSeconds,
+                          long joules, Long measuredJoules, LocalDateTime end) {
         // most wasteful first; the id breaks ties so that merging in any order keeps the same jobs
         static final Comparator<Wasted> RANK = Comparator.comparingLong(Wasted::joules).reversed()
                 .thenComparing(Comparator.comparingLong(Wasted::gpuSeconds).reversed())
                 .thenComparing(Comparator.comparingLong(Wasted::cpuSeconds).reversed())
-                .thenComparing(Wasted::id);
+                .thenComparing(Wasted::id)
+                .thenComparing(w -> w.cluster() == null ? "" : w.cluster());
+    }
+
+    /** An array job: its id on its cluster (sacct -M: two clusters may each run an array 4242). */
+    private record ArrayKey(String cluster, long arrayId) {
     }
 
     /** One array job: its tasks by outcome and the waste of its failed tasks. */
     private static final class ArrayAcc {
+        final ArrayKey key;
         final long arrayId;
         String name;
         String user;
@@ -129,8 +135,9 @@ public final class FleetStats {
         int failedStates; // bit per JobState ordinal: a map per array would dominate the aggregate's memory
         LocalDateTime lastEnd;
 
-        ArrayAcc(long arrayId) {
-            this.arrayId = arrayId;
+        ArrayAcc(ArrayKey key) {
+            this.key = key;
+            this.arrayId = key.arrayId();
         }
 
         void merge(ArrayAcc a) {
@@ -159,7 +166,8 @@ public final class FleetStats {
         static final Comparator<ArrayAcc> RANK = Comparator.<ArrayAcc>comparingLong(a -> a.tally.failedJoules).reversed()
                 .thenComparing(Comparator.<ArrayAcc>comparingLong(a -> a.tally.failedGpuSeconds).reversed())
                 .thenComparing(Comparator.<ArrayAcc>comparingLong(a -> a.tally.failedCpuSeconds).reversed())
-                .thenComparingLong(a -> a.arrayId);
+                .thenComparingLong(a -> a.arrayId)
+                .thenComparing(a -> a.key.cluster() == null ? "" : a.key.cluster());
     }
 
     /**
@@ -170,8 +178,8 @@ public final class FleetStats {
      */
     public void add(JobRecord job, String failureKind) {
         records++;
-        Outcome o = outcome(job);
-        long seconds = o.isEnded() ? elapsedSeconds(job) : 0;
+        Outcome o = job.outcome();
+        long seconds = o.isEnded() && job.elapsed() != null ? Math.max(0, job.elapsed().toSeconds()) : 0;
         int gpus = job.gpus();
         int cpus = job.cpus();
         long gpuSeconds = seconds * gpus;
@@ -202,33 +210,9 @@ public final class FleetStats {
         if (job.id().isArrayTask()) {
             addTask(job, o, kind, seconds, gpus, cpus, gpuSeconds, cpuSeconds, joules, measured);
         } else if (o == Outcome.FAILED && (joules > 0 || cpuSeconds > 0 || gpuSeconds > 0)) {
-            offer(new Wasted(job.id().toString(), job.name(), job.user(), job.partition(), job.status().toString(),
+            offer(new Wasted(job.id().toString(), job.cluster(), job.name(), job.user(), job.partition(), job.status().toString(),
                     kind, seconds, gpus, cpus, gpuSeconds, cpuSeconds, joules, measured, job.end()));
         }
-    }
-
-    /**
-     * The job's outcome for counting. A {@code REQUEUED} record with a start and an end is an earlier run of a
-     * requeued job ({@code sacct -D} keeps each): it ran and was ended by the scheduler or an admin before it
-     * finished, so it counts with the cancelled (its time is interrupted time), not as a job still waiting.
-     */
-    static Outcome outcome(JobRecord job) {
-        Outcome o = Outcome.of(job.state());
-        if (job.state() == JobState.REQUEUED && job.start() != null && job.end() != null) {
-            return Outcome.CANCELLED;
-        }
-        return o;
-    }
-
-    /** Elapsed seconds; from Start and End when the record's Elapsed is empty or unreadable ({@code INVALID}). */
-    static long elapsedSeconds(JobRecord job) {
-        if (job.elapsed() != null) {
-            return Math.max(0, job.elapsed().toSeconds());
-        }
-        if (job.start() != null && job.end() != null) {
-            return Math.max(0, java.time.Duration.between(job.start(), job.end()).toSeconds());
-        }
-        return 0;
     }
 
     private static Tally tally(Map<String, Tally> m, String key) {
@@ -284,7 +268,7 @@ public final class FleetStats {
 
     private void addTask(JobRecord job, Outcome o, String kind, long seconds, int gpus, int cpus, long gpuSeconds,
                          long cpuSeconds, long joules, Long measured) {
-        long id = job.id().arrayJobId();
+        ArrayKey id = new ArrayKey(job.cluster(), job.id().arrayJobId());
         ArrayAcc a = arrays.get(id);
         if (a == null) {
             a = new ArrayAcc(id);
@@ -315,7 +299,7 @@ public final class FleetStats {
         all.sort(ArrayAcc.RANK);
         arrays.clear();
         for (int i = 0; i < Math.min(arrayLimit, all.size()); i++) {
-            arrays.put(all.get(i).arrayId, all.get(i));
+            arrays.put(all.get(i).key, all.get(i));
         }
         arraysTruncated = true;
     }
@@ -392,7 +376,7 @@ public final class FleetStats {
 
     /** Format tag of {@link #writeTo}: bump it when the encoding changes. */
     private static final int FORMAT = 0x5357_4653; // "SWFS"
-    private static final int VERSION = 1;
+    private static final int VERSION = 2; // 2: top jobs and arrays carry their cluster
 
     /**
      * Writes every counter of this aggregate, exactly, for another process to merge ({@link #mergeFrom}): what a
@@ -427,7 +411,7 @@ public final class FleetStats {
         }
         out.writeInt(top.size());
         for (Wasted w : top) {
-            for (String s : new String[] {w.id(), w.name(), w.user(), w.partition(), w.state(), w.kind()}) {
+            for (String s : new String[] {w.id(), w.cluster(), w.name(), w.user(), w.partition(), w.state(), w.kind()}) {
                 writeString(out, s);
             }
             out.writeLong(w.elapsedSeconds());
@@ -445,6 +429,7 @@ public final class FleetStats {
         out.writeInt(arrays.size());
         for (ArrayAcc a : arrays.values()) {
             out.writeLong(a.arrayId);
+            writeString(out, a.key.cluster());
             writeString(out, a.name);
             writeString(out, a.user);
             writeString(out, a.partition);
@@ -515,6 +500,7 @@ public final class FleetStats {
         f.memLow = in.readLong();
         for (int i = in.readInt(); i > 0; i--) {
             String id = readString(in);
+            String cluster = readString(in);
             String name = readString(in);
             String user = readString(in);
             String partition = readString(in);
@@ -527,11 +513,12 @@ public final class FleetStats {
             long cpuSeconds = in.readLong();
             long joules = in.readLong();
             Long measured = in.readBoolean() ? in.readLong() : null;
-            o.offer(new Wasted(id, name, user, partition, state, kind, elapsed, gpus, cpus, gpuSeconds, cpuSeconds,
+            o.offer(new Wasted(id, cluster, name, user, partition, state, kind, elapsed, gpus, cpus, gpuSeconds, cpuSeconds,
                     joules, measured, readTime(in)));
         }
         for (int i = in.readInt(); i > 0; i--) {
-            ArrayAcc a = new ArrayAcc(in.readLong());
+            long arrayId = in.readLong();
+            ArrayAcc a = new ArrayAcc(new ArrayKey(readString(in), arrayId));
             a.name = readString(in);
             a.user = readString(in);
             a.partition = readString(in);
@@ -547,7 +534,7 @@ public final class FleetStats {
             }
             a.failedStates = in.readInt();
             a.lastEnd = readTime(in);
-            o.arrays.put(a.arrayId, a);
+            o.arrays.put(a.key, a);
         }
         o.arraysTruncated = in.readBoolean();
         return merge(o);
@@ -682,10 +669,11 @@ public final class FleetStats {
     private List<FleetReport.TopEntry> topEntries() {
         record Ranked(long joules, long gpuSeconds, long cpuSeconds, String id, FleetReport.TopEntry entry) {
         }
+        boolean several = clusters.size() > 1; // then a job is named with its cluster: ids repeat across clusters
         List<Ranked> all = new ArrayList<>();
         for (Wasted w : top) {
             all.add(new Ranked(w.joules(), w.gpuSeconds(), w.cpuSeconds(), w.id(), new FleetReport.TopEntry(w.id(),
-                    false, w.name(), w.user(), w.partition(), w.state(), Map.of(w.kind(), 1L), Map.of(), 1,
+                    several ? w.cluster() : null, false, w.name(), w.user(), w.partition(), w.state(), Map.of(w.kind(), 1L), Map.of(), 1,
                     w.elapsedSeconds(), w.gpus(), w.cpus(), hours(w.gpuSeconds()), hours(w.cpuSeconds()),
                     energy.facilityKwh(w.joules()), energy.co2Kg(w.joules()),
                     w.measuredJoules() == null ? null : w.measuredJoules() / 3.6e6, w.end())));
@@ -704,7 +692,7 @@ public final class FleetStats {
             String id = a.arrayId + "_[" + (a.minTask == a.maxTask ? String.valueOf(a.minTask)
                     : a.minTask + "-" + a.maxTask) + "]";
             all.add(new Ranked(t.failedJoules, t.failedGpuSeconds, t.failedCpuSeconds, id, new FleetReport.TopEntry(id,
-                    true, a.name, a.user, a.partition, states(a.failedStates), a.kinds, tasks,
+                    several ? a.key.cluster() : null, true, a.name, a.user, a.partition, states(a.failedStates), a.kinds, tasks,
                     a.tasks(), a.failedElapsedSeconds, a.maxGpus, a.maxCpus, hours(t.failedGpuSeconds),
                     hours(t.failedCpuSeconds), energy.facilityKwh(t.failedJoules), energy.co2Kg(t.failedJoules),
                     t.failedMeasuredJobs == 0 ? null : t.failedMeasuredJoules / 3.6e6, a.lastEnd)));
@@ -712,7 +700,8 @@ public final class FleetStats {
         all.sort(Comparator.comparingLong(Ranked::joules).reversed()
                 .thenComparing(Comparator.comparingLong(Ranked::gpuSeconds).reversed())
                 .thenComparing(Comparator.comparingLong(Ranked::cpuSeconds).reversed())
-                .thenComparing(Ranked::id));
+                .thenComparing(Ranked::id)
+                .thenComparing(r -> r.entry().cluster() == null ? "" : r.entry().cluster()));
         return all.stream().limit(topJobs).map(Ranked::entry).toList();
     }
 

@@ -88,6 +88,7 @@ public final class StatsViews {
     public static Map<String, Object> top(FleetReport.TopEntry e) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", e.id());
+        m.put("cluster", e.cluster());
         m.put("array", e.array());
         m.put("name", e.name());
         m.put("user", e.user());

@@ -165,6 +165,32 @@ class FleetStatsTest {
     }
 
     @Test
+    void arraysWithOneIdOnTwoClustersStayTwoJobs() throws java.io.IOException {
+        // sacct -M a,b: each cluster numbers its own jobs, so both may run an array 4242; they were one top line
+        FleetStats s = FleetStats.builder().build();
+        for (int task = 1; task <= 3; task++) {
+            s.add(Jobs.job("4242_" + task, "FAILED", "cpu", "bob", 4, 0, null, 2, 10 + task).cluster("a").build(), "oom");
+            s.add(Jobs.job("4242_" + task, "FAILED", "cpu", "eve", 2, 0, null, 1, 10 + task).cluster("b").build(), "oom");
+        }
+        s.add(Jobs.job("77", "FAILED", "cpu", "bob", 1, 0, null, 1, 5).cluster("a").build(), "segfault");
+        List<FleetReport.TopEntry> top = s.report().topJobs();
+        assertThat(top).extracting(FleetReport.TopEntry::label).containsExactly("a:4242_[1-3]", "b:4242_[1-3]", "a:77");
+        assertThat(top.get(0).wastedCpuHours()).isEqualTo(24.0);
+        assertThat(top.get(1).user()).isEqualTo("eve");
+        assertThat(top.get(1).wastedCpuHours()).isEqualTo(6.0);
+        // and so they stay through a worker's encoding (stats --input with several workers, Spark)
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        s.writeTo(new java.io.DataOutputStream(bytes));
+        FleetStats copy = FleetStats.builder().build()
+                .mergeFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())));
+        assertThat(copy.report().topJobs()).isEqualTo(top);
+        // one cluster: ids alone, as before
+        FleetStats one = FleetStats.builder().build();
+        one.add(Jobs.job("4242_1", "FAILED", "cpu", "bob", 4, 0, null, 2, 10).cluster("a").build(), "oom");
+        assertThat(one.report().topJobs()).extracting(FleetReport.TopEntry::label).containsExactly("4242_[1]");
+    }
+
+    @Test
     void arrayEntriesAreBoundedAndTotalsStayExact() {
         List<JobRecord> jobs = new ArrayList<>();
         for (int a = 1; a <= 300; a++) {

@@ -68,7 +68,7 @@ public final class StatsCommand implements Callable<Integer> {
     @Option(names = "--user", paramLabel = "USER", description = "Only this user's jobs.")
     private String user;
 
-    @Option(names = "--all-users", description = "Every user's jobs (what sacct -a shows; admins); adds the by-user table.")
+    @Option(names = "--all-users", description = "Every user's jobs (what sacct -a shows; admins); adds the by-user table (an --input export shows it too).")
     private boolean allUsers;
 
     @Option(names = "--partition", paramLabel = "NAME", description = "Only this partition.")

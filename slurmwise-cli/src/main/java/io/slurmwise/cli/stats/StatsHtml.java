@@ -129,7 +129,7 @@ final class StatsHtml {
         for (FleetReport.TopEntry e : top) {
             String outcome = e.array() ? e.taskCount() + " tasks: " + e.tasks().entrySet().stream()
                     .map(x -> x.getValue() + " " + x.getKey()).collect(Collectors.joining(", ")) : e.state();
-            sb.append("<tr><td>").append(Html.esc(e.id())).append("</td><td>").append(Html.esc(e.name()))
+            sb.append("<tr><td>").append(Html.esc(e.label())).append("</td><td>").append(Html.esc(e.name()))
                     .append("</td><td>").append(Html.esc(e.user())).append("</td><td>").append(Html.esc(e.partition()))
                     .append("</td><td>").append(Html.esc(outcome)).append("</td><td>").append(Html.esc(StatsPanel.kinds(e.kinds())))
                     .append("</td><td class=\"num\">").append(Fmt.duration(e.elapsedSeconds()))

@@ -36,10 +36,14 @@ final class StatsPanel {
         this.r = ctx.report();
     }
 
+    private static final java.time.format.DateTimeFormatter MINUTE =
+            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", java.util.Locale.ROOT);
+
     void print(PrintWriter out) {
         build();
-        String window = (r.since() == null ? "" : r.since().toString().replace('T', ' ').replaceAll(":\\d\\d(\\.\\d+)?$", "")
-                + " → ") + (r.until() == null ? "now" : r.until().toString().replace('T', ' ').replaceAll(":\\d\\d(\\.\\d+)?$", ""));
+        // to the minute: LocalDateTime's own text drops zero seconds, so cutting its last ":dd" cut the minutes
+        String window = (r.since() == null ? "" : MINUTE.format(r.since()) + " → ")
+                + (r.until() == null ? "now" : MINUTE.format(r.until()));
         for (String l : io.slurmwise.cli.render.Panel.fit("Fleet stats " + window + " · " + plural(r.total().jobs(), "job")
                 + " · " + ctx.scope(), st.width() - 3)) {
             out.println(st.dim(l.startsWith("Fleet") ? "╭─ " : "   ") + st.bold(l));
@@ -235,7 +239,7 @@ final class StatsPanel {
         for (FleetReport.TopEntry e : r.topJobs()) {
             String outcome = e.array() ? e.taskCount() + " tasks: " + e.tasks().entrySet().stream()
                     .map(x -> x.getValue() + " " + x.getKey()).collect(Collectors.joining(", ")) : e.state();
-            tb.row(e.id(), TerminalText.line(nz(e.name())), TerminalText.line(nz(e.user())), TerminalText.line(nz(e.partition())), outcome, kinds(e.kinds()),
+            tb.row(TerminalText.line(e.label()), TerminalText.line(nz(e.name())), TerminalText.line(nz(e.user())), TerminalText.line(nz(e.partition())), outcome, kinds(e.kinds()),
                     Fmt.duration(e.elapsedSeconds()), one(e.wastedGpuHours()), one(e.wastedCpuHours()), one(e.wastedKwh()));
         }
         table(tb);

@@ -45,6 +45,14 @@ class StatsCommandTest {
     }
 
     @Test
+    void theHeaderShowsTheWindowToTheMinute() {
+        // LocalDateTime prints 10:30 without seconds; the header cut its last ":dd" and showed "10"
+        StatsRun.Result r = StatsRun.run(seed(), "stats", "--since", "2026-10-01T10:30", "--until", "2026-11-30T23:05");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("2026-10-01 10:30 → 2026-11-30 23:05");
+    }
+
+    @Test
     void energyFlagsAndTheSiteFileChangeTheEstimateButNotTheCounts() throws IOException {
         // 2 jobs x 12 h x (1 GPU x 300 W + 16 cores x 10 W) x PUE 1.5 = 16.6 kWh; x 0.2 kg = 3.3 kg
         StatsRun.Result flags = StatsRun.run(seed(), "stats", "--gpu-watts", "300", "--cpu-watts", "10", "--pue", "1.5",
