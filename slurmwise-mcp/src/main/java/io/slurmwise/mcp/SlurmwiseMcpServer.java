@@ -94,7 +94,7 @@ public final class SlurmwiseMcpServer {
         PrintStream stray = System.out;
         boolean stdout = out == stray;
         StdioTransport transport = new StdioTransport(mapper, in, stdout ? new FileOutputStream(FileDescriptor.out) : out,
-                limits, m -> System.err.println("slurmwise mcp: " + m));
+                limits, m -> System.err.println("slurmwise mcp: " + m), tools.handlers().keySet());
         Catalog catalog = taxonomy == null ? null : new Catalog(taxonomy);
         McpServer.SyncSpecification<?> spec = McpServer.sync(transport)
                 .serverInfo("slurmwise", version())

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The MCP server as a hostile client sees it, over raw lines to a separate process (256 MB heap, mock cluster):
- * malformed lines, protocol faults, hostile arguments (a 1 MB job id), a 4 MB and a 20 MB log, 200 concurrent calls
+ * malformed lines, protocol faults, hostile arguments (a 1 MB job id), logs of 1, 4 and 20 MB, 200 concurrent calls
  * and a burst of 1000. Every request is answered, stdout holds nothing but JSON-RPC, and the server ends within 15 s
  * of stdin closing. The figures go to the test's output (for RELIABILITY.md).
  */
@@ -112,6 +112,9 @@ class McpHostileClientTest {
         fault("an open brace", line("{"), -32700);
         fault("plain text", line("hello server"), -32700);
         fault("two objects on a line", line("{} {}"), -32700);
+        // said in the protocol's words, not the parser's (it named a Jackson class and a DeserializationFeature)
+        assertThat(server.nullIdAnswers().get(server.nullIdAnswers().size() - 1).at("/error/message").asText())
+                .contains("more than one JSON value").doesNotContain("Jackson", "jackson", "Deserialization", "`");
         fault("a duplicate key", line("{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}"), -32700);
         fault("binary bytes", new byte[] {0, (byte) 0xff, (byte) 0xfe, 'b', 1, (byte) 0x80, 7, '\n'}, -32700);
         fault("invalid UTF-8 in a string", "{\"jsonrpc\":\"2.0\",\"id\":\"u\",\"method\":\"ping\",\"params\":{\"x\":\"\u0000\"}}\n"
@@ -157,7 +160,14 @@ class McpHostileClientTest {
         error("number-name", request("number-name", "tools/call", JSON.createObjectNode().put("name", 5)), -32602);
         error("string-arguments", request("string-arguments", "tools/call",
                 JSON.createObjectNode().put("name", "get_job").put("arguments", "job_id=1001")), -32602);
-        error("no-tool", toolCall("no-tool", "cancel_job", Map.of("job_id", "1001")), -32602);
+        // a writing tool is not offered: the answer names it and the tools there are (the SDK's own answer named
+        // 'invalid_tool_name', a tool nobody sent)
+        String noTool = error("no-tool", toolCall("no-tool", "cancel_job", Map.of("job_id", "1001")), -32602)
+                .at("/error/message").asText();
+        assertThat(noTool).contains("'cancel_job'", "diagnose_job", "fleet_stats").doesNotContain("invalid_tool_name");
+        error("loud-level", request("loud-level", "logging/setLevel", JSON.createObjectNode().put("level", "LOUDEST")), -32602);
+        assertThat(send("warning-level", request("warning-level", "logging/setLevel",
+                JSON.createObjectNode().put("level", "warning"))).has("result")).isTrue();
         error("no-uri", request("no-uri", "resources/read", JSON.createObjectNode()), -32602);
         ObjectNode prompt = JSON.createObjectNode().put("name", "diagnose_recent_failures");
         prompt.putObject("arguments").put("count", "3".repeat(1 << 20));
@@ -174,6 +184,9 @@ class McpHostileClientTest {
         toolError("megabyte-id", "diagnose_job", Map.of("job_id", "1".repeat(1 << 20)), "at most 64");
         assertThat(server.answerBytes("megabyte-id")).as("no echo of a 1 MB id").isLessThan(1000);
         toolError("object-id", "get_job", Map.of("job_id", Map.of("$gt", "")), "not an object");
+        // a job the cluster has no record of is an error for diagnose_job as for get_job (it said isError false)
+        toolError("unknown-job", "diagnose_job", Map.of("job_id", "999999"), "999999");
+        toolError("unknown-job-get", "get_job", Map.of("job_id", "999999"), "999999");
         toolError("nested-list", "diagnose_job", Map.of("job_ids", List.of(List.of("1001"))), "strings or numbers");
         toolError("many-ids", "diagnose_job", Map.of("job_ids", java.util.Collections.nCopies(1000, "1001")), "at most 100");
         toolError("huge-limit", "list_jobs", Map.of("limit", "1e999"), "whole number");
@@ -192,13 +205,20 @@ class McpHostileClientTest {
 
     @Test
     @Order(5)
-    void logsOfFourAndTwentyMegabytesAreAnswered() throws Exception {
+    void logsUpToTheSchemaAreAnsweredHoweverEscapedAndLongerOnesRefused() throws Exception {
         String tail = "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=4242.batch. Some of your processes may "
                 + "have been killed by the cgroup out-of-memory handler.\n";
-        JsonNode four = send("log-4mb", toolCall("log-4mb", "classify_log", Map.of("log", log(4_000_000 - tail.length()) + tail)));
-        assertThat(four.at("/result/isError").asBoolean()).as(four.toString().substring(0, 300)).isFalse();
-        assertThat(JSON.readTree(four.at("/result/content/0/text").asText()).at("/finding/kind").asText()).isEqualTo("oom");
-        toolError("log-6mb", "classify_log", Map.of("log", log(6_000_000)), "at most");
+        int max = 1 << 20; // classify_log's maxLength
+        JsonNode one = send("log-1mb", toolCall("log-1mb", "classify_log", Map.of("log", log(max - tail.length()) + tail)));
+        assertThat(one.at("/result/isError").asBoolean()).as(one.toString().substring(0, 300)).isFalse();
+        assertThat(JSON.readTree(one.at("/result/content/0/text").asText()).at("/finding/kind").asText()).isEqualTo("oom");
+        // the worst escaping a client may send: every character a six-byte \\u escape (a log of control characters
+        // and non-ASCII text), 6 MiB on the wire; a schema of 4 MiB let such a call be dropped as over 8 MiB
+        String escaped = toolCall("log-escaped", "classify_log", Map.of("log", "\u0007".repeat(max - tail.length()) + tail));
+        assertThat(escaped.length()).as("six bytes a character").isGreaterThan(6 * (max - tail.length()));
+        JsonNode worst = send("log-escaped", escaped);
+        assertThat(worst.at("/result/isError").asBoolean()).as(worst.toString().substring(0, 300)).isFalse();
+        toolError("log-4mb", "classify_log", Map.of("log", log(4_000_000)), "at most");
         JsonNode twenty = toolError("log-20mb", "classify_log", Map.of("log", log(20_000_000)), "classify_log was not run");
         assertThat(twenty.at("/result/content/0/text").asText()).contains("8.0 MiB");
         assertThat(send("after-logs", request("after-logs", "ping", null)).has("result")).isTrue();

@@ -14,7 +14,9 @@ import io.modelcontextprotocol.spec.McpSchema;
 
 import java.io.IOException;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads one line as a JSON-RPC 2.0 message of MCP and says what to do with it: hand a well-formed request,
@@ -50,15 +52,18 @@ final class Gate {
     static final Skip SKIP = new Skip();
     /** Method names longer than this are not methods of anything. */
     static final int METHOD_CHARS = 256;
-    /** No MCP message needs more tokens than this; a 4 MiB log is one. */
+    /** No MCP message needs more tokens than this; a log of classify_log is one. */
     static final long TOKENS = 200_000;
 
     private final StdioLimits limits;
+    private final Set<String> tools;
     private final JsonFactory factory;
     private final ObjectMapper json;
 
-    Gate(StdioLimits limits) {
+    /** @param tools the tools the server offers, so that a call of another is answered here; empty: not checked */
+    Gate(StdioLimits limits, Set<String> tools) {
         this.limits = limits;
+        this.tools = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(tools));
         this.factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder()
                         .maxNestingDepth(limits.nestingDepth())
@@ -84,6 +89,12 @@ final class Gate {
                 Recovered r = recover(bytes, length);
                 return new Reply(Replies.error(r.id(), Replies.INVALID_REQUEST, "the message " + describe(limit)
                         + "; it was not read"));
+            }
+            if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException
+                    && String.valueOf(((JsonProcessingException) e).getOriginalMessage()).startsWith("Trailing token")) {
+                // two messages on one line: said in the protocol's words, not the parser's class names
+                return new Reply(Replies.error(null, Replies.PARSE_ERROR, "the line holds more than one JSON value"
+                        + where(e) + "; send one JSON-RPC message per line, each ending with a newline"));
             }
             return new Reply(Replies.error(null, Replies.PARSE_ERROR, "parse error: " + brief(e)
                     + "; send one JSON-RPC message per line"));
@@ -156,7 +167,7 @@ final class Gate {
         if (params != null && !params.isObject()) {
             return new Reply(Replies.error(id, Replies.INVALID_PARAMS, "params must be an object"));
         }
-        String bad = Params.check(name, params);
+        String bad = Params.check(name, params, tools);
         if (bad != null) {
             return new Reply(Replies.error(id, Replies.INVALID_PARAMS, bad));
         }
@@ -281,9 +292,12 @@ final class Gate {
         // neither the parser's source notes nor the client's bytes (which may be binary) go back
         m = String.valueOf(m).replaceAll(" ?\\(start marker at \\[Source:[^\\]]*\\]\\)", "")
                 .replaceAll("token '[^']*'", "token");
-        String where = e instanceof JsonProcessingException j && j.getLocation() != null
+        return Replies.quote(m) + where(e);
+    }
+
+    private static String where(IOException e) {
+        return e instanceof JsonProcessingException j && j.getLocation() != null && j.getLocation().getColumnNr() > 0
                 ? " at character " + j.getLocation().getColumnNr() : "";
-        return Replies.quote(m) + where;
     }
 
     private static boolean blank(byte[] b, int n) {
@@ -302,21 +316,46 @@ final class Gate {
         }
 
         /** Null when {@code params} fit {@code method}; else what is wrong, in one sentence. */
-        static String check(String method, JsonNode params) {
+        static String check(String method, JsonNode params, Set<String> tools) {
             return switch (method) {
                 case McpSchema.METHOD_INITIALIZE -> first(string(method, params, "protocolVersion", true, 64),
                         object(method, params, "capabilities"), object(method, params, "clientInfo"));
                 case McpSchema.METHOD_TOOLS_CALL -> first(string(method, params, "name", true, METHOD_CHARS),
-                        object(method, params, "arguments"));
+                        tool(text(params, "name"), tools), object(method, params, "arguments"));
                 case McpSchema.METHOD_PROMPT_GET -> first(string(method, params, "name", true, METHOD_CHARS),
                         promptArguments(params));
                 case McpSchema.METHOD_RESOURCES_READ -> string(method, params, "uri", true, 1024);
                 case McpSchema.METHOD_TOOLS_LIST, McpSchema.METHOD_RESOURCES_LIST,
                         McpSchema.METHOD_RESOURCES_TEMPLATES_LIST, McpSchema.METHOD_PROMPT_LIST ->
                         string(method, params, "cursor", false, 1024);
-                case McpSchema.METHOD_LOGGING_SET_LEVEL -> string(method, params, "level", true, 16);
+                case McpSchema.METHOD_LOGGING_SET_LEVEL -> first(string(method, params, "level", true, 16),
+                        level(text(params, "level")));
                 default -> null;
             };
+        }
+
+        /** The levels of MCP's logging (RFC 5424's, lowest first). */
+        static final List<String> LEVELS = List.of("debug", "info", "notice", "warning", "error", "critical", "alert",
+                "emergency");
+
+        /** A tool the server does not offer (a writing one, a typo) is named back with the tools it does offer. */
+        /** A string field's text, or null when it is absent or not a string (which the shape checks report). */
+        private static String text(JsonNode params, String field) {
+            JsonNode v = params == null ? null : params.get(field);
+            return v != null && v.isTextual() ? v.textValue() : null;
+        }
+
+        private static String tool(String name, Set<String> tools) {
+            if (name == null || tools.isEmpty() || tools.contains(name)) {
+                return null;
+            }
+            return "there is no tool '" + Replies.quote(name) + "': this server only reads, and its tools are "
+                    + String.join(", ", tools);
+        }
+
+        private static String level(String level) {
+            return level == null || LEVELS.contains(level) ? null : "params.level must be one of " + String.join(", ", LEVELS)
+                    + ", not '" + Replies.quote(level) + "'";
         }
 
         /** A prompt's arguments are filled into its text: short scalars only. */

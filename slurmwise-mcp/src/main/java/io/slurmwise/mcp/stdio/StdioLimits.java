@@ -35,7 +35,7 @@ public record StdioLimits(int lineBytes, int idChars, int nestingDepth, int numb
     public static final String CALL_TIMEOUT_VARIABLE = "SLURMWISE_MCP_CALL_TIMEOUT";
 
     /**
-     * 8 MiB messages (a 4 MiB log with JSON escaping fits), 4 workers, 256 waiting calls, 16 MiB of unread answers,
+     * 8 MiB messages (classify_log's 1 Mi characters fit however they are escaped: six bytes for each at most), 4 workers, 256 waiting calls, 16 MiB of unread answers,
      * 300 s per call (above the real backend's 120 s sacct timeout, so a slow sacct is reported by the backend).
      */
     public static final StdioLimits DEFAULT = new StdioLimits(8 << 20, 1024, 64, 1000, 4, 256, 32L << 20,

@@ -76,11 +76,20 @@ public final class StdioTransport implements McpServerTransportProvider {
 
     public StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out, StdioLimits limits,
                           Consumer<String> notices) {
+        this(mapper, in, out, limits, notices, java.util.Set.of());
+    }
+
+    /**
+     * @param tools the names of the tools the server offers: a call of any other is answered here, naming them
+     *              (the SDK's own answer names a tool nobody sent); empty to leave it to the server
+     */
+    public StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out, StdioLimits limits,
+                          Consumer<String> notices, java.util.Set<String> tools) {
         this.mapper = mapper;
         this.in = in;
         this.limits = limits;
         this.notices = notices;
-        this.gate = new Gate(limits);
+        this.gate = new Gate(limits, tools);
         this.outbox = new Outbox(out, limits.outputBytes(), () -> {
             notices.accept("stdout closed: the client is gone; stopping");
             done.countDown();
