@@ -65,10 +65,8 @@ final class DiagnosisTools {
             throw new IllegalArgumentException("give job_id (e.g. \"1001\"), job_ids, or last_failed (e.g. 3)");
         }
         if (ds.size() == 1 && lastFailed == 0) {
-            // a job the cluster has no record of is an error, as get_job, read_job_log and job_efficiency say it
-            if (ds.get(0) instanceof Diagnosis.NotFound nf) {
-                throw new IllegalArgumentException(nf.message());
-            }
+            // a job the cluster has no record of is a diagnosis whose status is not_found, not a tool error: the same
+            // answer it gets among job_ids, and what diagnose --mcp-server turns into its not-found exit code
             Map<String, Object> m = compact(Views.diagnosis(ds.get(0), backendReason));
             return new ToolAnswer(m, summary(ds.get(0)));
         }

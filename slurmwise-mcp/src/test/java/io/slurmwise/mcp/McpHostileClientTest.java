@@ -184,9 +184,12 @@ class McpHostileClientTest {
         toolError("megabyte-id", "diagnose_job", Map.of("job_id", "1".repeat(1 << 20)), "at most 64");
         assertThat(server.answerBytes("megabyte-id")).as("no echo of a 1 MB id").isLessThan(1000);
         toolError("object-id", "get_job", Map.of("job_id", Map.of("$gt", "")), "not an object");
-        // a job the cluster has no record of is an error for diagnose_job as for get_job (it said isError false)
-        toolError("unknown-job", "diagnose_job", Map.of("job_id", "999999"), "999999");
+        // a job the cluster has no record of: get_job has nothing to give (a tool error); diagnose_job answers with a
+        // diagnosis whose status is not_found, as it does for that id among job_ids
         toolError("unknown-job-get", "get_job", Map.of("job_id", "999999"), "999999");
+        JsonNode unknown = send("unknown-job", toolCall("unknown-job", "diagnose_job", Map.of("job_id", "999999")));
+        assertThat(unknown.at("/result/isError").asBoolean()).isFalse();
+        assertThat(JSON.readTree(unknown.at("/result/content/0/text").asText()).path("status").asText()).isEqualTo("not_found");
         toolError("nested-list", "diagnose_job", Map.of("job_ids", List.of(List.of("1001"))), "strings or numbers");
         toolError("many-ids", "diagnose_job", Map.of("job_ids", java.util.Collections.nCopies(1000, "1001")), "at most 100");
         toolError("huge-limit", "list_jobs", Map.of("limit", "1e999"), "whole number");
