@@ -102,6 +102,11 @@ public record JobRecord(
         return (allocated() ? allocTres : reqTres).gpuModel();
     }
 
+    /** GPUs by model (typed GRES), from the same TRES as {@link #gpus()}: a job may hold two models. */
+    public java.util.Map<String, Integer> gpusByModel() {
+        return (allocated() ? allocTres : reqTres).gpusByModel();
+    }
+
     private boolean allocated() {
         return !allocTres.values().isEmpty();
     }

@@ -67,6 +67,21 @@ public record Tres(Map<String, String> values) {
         return (int) Math.min(Integer.MAX_VALUE, sum); // typed counts near 2^31 must not wrap negative
     }
 
+    /**
+     * GPUs by model, from the typed entries ({@code gres/gpu:a100=2,gres/gpu:v100=2} -> a100=2, v100=2), in the
+     * order the TRES lists them; empty when no entry is typed.
+     */
+    public Map<String, Integer> gpusByModel() {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : values.entrySet()) {
+            if (e.getKey().startsWith("gres/gpu:")) {
+                out.merge(e.getKey().substring("gres/gpu:".length()), parseInt(e.getValue()),
+                        (a, b) -> (int) Math.min(Integer.MAX_VALUE, (long) a + b));
+            }
+        }
+        return out;
+    }
+
     /** The GPU model named by a typed entry ({@code gres/gpu:a100=1} -> {@code a100}), if any. */
     public Optional<String> gpuModel() {
         for (String key : values.keySet()) {

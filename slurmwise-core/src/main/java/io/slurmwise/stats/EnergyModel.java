@@ -23,7 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * mixed in here.
  *
  * <p>Watts per GPU, first match wins: {@link Builder#uniformGpuWatts} (a flag: every GPU), the site file's
- * {@code partition.<name>.gpu.watts}, the model named by AllocTRES ({@code gres/gpu:a100}) in the site file's
+ * {@code partition.<name>.gpu.watts}, the model named by AllocTRES ({@code gres/gpu:a100}; each model of a job that
+ * holds two at its own figure) in the site file's
  * {@code gpu.model.<type>} rows or the bundled datasheet table ({@link GpuPowerTable}), then the fallback
  * {@code gpu.watts} (default 400 W). Watts per core: flag, {@code partition.<name>.cpu.watts-per-core}, then
  * {@code cpu.watts-per-core} (default 15 W).
@@ -356,7 +357,17 @@ public final class EnergyModel {
         int gpus = job.gpus();
         double w = job.cpus() * cpuWattsPerCore(job.partition());
         if (gpus > 0) {
-            w += gpus * gpuWatts(job.partition(), job.gpuModel().orElse(null));
+            // each model at its own figure: a job holding a100s and v100s drew neither 4 x 400 W nor 4 x 300 W
+            Map<String, Integer> byModel = job.gpusByModel();
+            int typed = 0;
+            for (Map.Entry<String, Integer> e : byModel.entrySet()) {
+                int n = Math.min(e.getValue(), gpus - typed);
+                w += n * gpuWatts(job.partition(), e.getKey());
+                typed += n;
+            }
+            if (typed < gpus) { // GPUs no entry types: the one model named, if only one is, else the fallback
+                w += (gpus - typed) * gpuWatts(job.partition(), byModel.size() == 1 ? byModel.keySet().iterator().next() : null);
+            }
         }
         if (memoryWattsPerGb > 0) {
             w += job.memoryLimit().map(d -> d.bytes() / GIB).orElse(0.0) * memoryWattsPerGb;

@@ -40,6 +40,15 @@ class EnergyModelTest {
         assertThat(defaults.itWatts(a100)).isEqualTo(400 + 16 * 15);
         JobRecord h100 = Jobs.job("2", "FAILED", "gpuH100x8", "ann", 96, 8, "h100", 1, 1).build();
         assertThat(defaults.itWatts(h100)).isEqualTo(8 * 700 + 96 * 15);
+        // a job holding two models draws each at its own figure (it was given the first model's for all four)
+        JobRecord mixed = Jobs.job("4", "FAILED", "gpu", "ann", 8, 4, null, 1, 1)
+                .allocTres(io.slurmwise.job.Tres.parse("cpu=8,mem=32G,node=1,gres/gpu=4,gres/gpu:a100=2,gres/gpu:v100=2"))
+                .build();
+        assertThat(defaults.itWatts(mixed)).isEqualTo(2 * 400 + 2 * 300 + 8 * 15);
+        // a typed count short of the total: the rest at the one model named
+        JobRecord part = Jobs.job("5", "FAILED", "gpu", "ann", 8, 4, null, 1, 1)
+                .allocTres(io.slurmwise.job.Tres.parse("cpu=8,mem=32G,node=1,gres/gpu=4,gres/gpu:v100=2")).build();
+        assertThat(defaults.itWatts(part)).isEqualTo(4 * 300 + 8 * 15);
         JobRecord untyped = Jobs.job("3", "FAILED", "gpu", "ann", 4, 2, null, 1, 1).build();
         assertThat(defaults.itWatts(untyped)).isEqualTo(2 * 400 + 4 * 15);
         assertThat(defaults.itJoules(a100, 3600)).isEqualTo(640L * 3600);
