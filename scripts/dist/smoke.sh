@@ -143,6 +143,10 @@ check "no java on the machine: diagnose 1001 --backend mock" nojava "$h" "$rpref
 grep -q "oom" "$work/out" || fail "bundled runtime: diagnose 1001 did not find oom"
 check "no java on the machine: stats --backend mock" nojava "$h" "$rprefix/bin/slurmwise" stats --backend mock
 check "no java on the machine: MCP client on bin/slurmwise-mcp" mcp_client nojava "$h" "$rprefix/bin/slurmwise-mcp" --backend mock
+no_stdin() { "$@" </dev/null; }
+check "no java on the machine: the MCP server runs in a 1 GB heap" no_stdin nojava "$h" \
+  SLURMWISE_JAVA_OPTS=-Xlog:gc+init=info:stderr "$rprefix/bin/slurmwise-mcp" --backend mock
+grep -q "Heap Max Capacity: 1G" "$work/err" || fail "slurmwise-mcp heap: $(grep -i 'heap max' "$work/err")"
 for _ in $(seq 1 180); do compgen -G "$h/.slurmwise/cds/*.lock" >/dev/null || break; sleep 1; done
 if compgen -G "$h/.slurmwise/cds/slurmwise-*.jsa" >/dev/null; then
   check "bundled runtime: start-up archive used (-Xshare:on)" nojava "$h" SLURMWISE_JAVA_OPTS=-Xshare:on "$rprefix/bin/slurmwise" --version
