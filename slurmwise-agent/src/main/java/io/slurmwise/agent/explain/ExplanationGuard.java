@@ -240,7 +240,9 @@ public final class ExplanationGuard {
         for (Mention m : mentionsIn(s, own)) {
             boolean denied = denied(s, m.start, m.end);
             if (related(m.kind, own)) {
-                if (denied) {
+                // a general cause that fits the rules' one ("just resubmit" for a cancelled job) may be denied
+                // ("don't just resubmit") without denying the rules' cause
+                if (denied && !m.kind.startsWith(OTHER)) {
                     return Optional.of("it denies the rules' cause " + own + " (\"" + context(s, m) + "\")");
                 }
             } else if (!consequences.contains(m.kind)) {

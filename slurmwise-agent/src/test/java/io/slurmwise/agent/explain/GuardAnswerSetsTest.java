@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The guard measured on answers written by others from the exact prompts (see {@code guard-sets/README.md}): the
  * share of faithful answers shown and of drifting answers set aside, through the whole LLM path against a local
- * OpenAI-compatible server. The floors sit a little under the rates measured when each set was added; set3 was
+ * OpenAI-compatible server. The floors sit a little under the rates measured when each set was added; set4 was
  * never read to change the guard.
  */
 class GuardAnswerSetsTest {
@@ -53,7 +53,8 @@ class GuardAnswerSetsTest {
     @CsvSource({
             "set1, 0.95, 0.90",
             "set2, 0.95, 0.80",
-            "set3, 0.90, 0.78",
+            "set3, 0.90, 0.87",
+            "set4, 0.87, 0.74",
     })
     void faithfulAnswersAreShownAndDriftingOnesSetAside(String set, double shownFloor, double caughtFloor)
             throws IOException {
