@@ -84,12 +84,7 @@ public record Tres(Map<String, String> values) {
 
     /** The GPU model named by a typed entry ({@code gres/gpu:a100=1} -> {@code a100}), if any. */
     public Optional<String> gpuModel() {
-        for (String key : values.keySet()) {
-            if (key.startsWith("gres/gpu:")) {
-                return Optional.of(key.substring("gres/gpu:".length()));
-            }
-        }
-        return Optional.empty();
+        return gpusByModel().keySet().stream().findFirst();
     }
 
     private int intValue(String key) {

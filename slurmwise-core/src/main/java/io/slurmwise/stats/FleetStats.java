@@ -121,7 +121,6 @@ public final class FleetStats {
     /** One array job: its tasks by outcome and the waste of its failed tasks. */
     private static final class ArrayAcc {
         final ArrayKey key;
-        final long arrayId;
         String name;
         String user;
         String partition;
@@ -137,7 +136,6 @@ public final class FleetStats {
 
         ArrayAcc(ArrayKey key) {
             this.key = key;
-            this.arrayId = key.arrayId();
         }
 
         void merge(ArrayAcc a) {
@@ -166,7 +164,7 @@ public final class FleetStats {
         static final Comparator<ArrayAcc> RANK = Comparator.<ArrayAcc>comparingLong(a -> a.tally.failedJoules).reversed()
                 .thenComparing(Comparator.<ArrayAcc>comparingLong(a -> a.tally.failedGpuSeconds).reversed())
                 .thenComparing(Comparator.<ArrayAcc>comparingLong(a -> a.tally.failedCpuSeconds).reversed())
-                .thenComparingLong(a -> a.arrayId)
+                .thenComparingLong(a -> a.key.arrayId())
                 .thenComparing(a -> a.key.cluster() == null ? "" : a.key.cluster());
     }
 
@@ -428,7 +426,7 @@ public final class FleetStats {
         }
         out.writeInt(arrays.size());
         for (ArrayAcc a : arrays.values()) {
-            out.writeLong(a.arrayId);
+            out.writeLong(a.key.arrayId());
             writeString(out, a.key.cluster());
             writeString(out, a.name);
             writeString(out, a.user);
@@ -689,7 +687,7 @@ public final class FleetStats {
                     tasks.put(o.id(), t.outcomes[o.ordinal()]);
                 }
             }
-            String id = a.arrayId + "_[" + (a.minTask == a.maxTask ? String.valueOf(a.minTask)
+            String id = a.key.arrayId() + "_[" + (a.minTask == a.maxTask ? String.valueOf(a.minTask)
                     : a.minTask + "-" + a.maxTask) + "]";
             all.add(new Ranked(t.failedJoules, t.failedGpuSeconds, t.failedCpuSeconds, id, new FleetReport.TopEntry(id,
                     several ? a.key.cluster() : null, true, a.name, a.user, a.partition, states(a.failedStates), a.kinds, tasks,
