@@ -48,7 +48,11 @@ public final class ExplanationGuard {
     private static final Pattern PATH = Pattern.compile("(?:^|[\\s\"'`(=])((?:~|\\.\\.?)?/[\\w.\\-]+(?:/[\\w.\\-]*)*)");
     private static final Pattern FLAG = Pattern.compile("(?:^|[\\s`\"'(])(--[a-zA-Z][\\w-]*)");
     private static final Pattern CODE = Pattern.compile("`([^`\\n]+)`");
-    private static final Pattern QUOTED = Pattern.compile("\"([^\"\\n]{8,})\"|`([^`\\n]+)`");
+    /** A placeholder for the job's id in the notes' commands ({@code sacct -j <jobid> ...}). */
+    private static final Pattern JOB_ID = Pattern.compile("\\b\\d{3,}\\b");
+    /** Words that make the number after them a rounding ("about 79 GiB" of 79.11 GiB). */
+    private static final Pattern ROUGHLY = Pattern.compile("(?i)\\b(about|around|roughly|nearly|almost|approximately|some|over|under|just over|just under)\\s*$|~\\s*$");
+    private static final Pattern QUOTED = Pattern.compile("\"([^\"\\n]{8,})\"|`([^`\\n]+)`|'([^'\\n]{8,})'");
 
     private final Map<String, List<Pattern>> mentions;
     private final Map<String, Pattern> topics;
@@ -61,6 +65,9 @@ public final class ExplanationGuard {
     private final Pattern denyClaim;
     private final Pattern clause;
     private final Pattern negate;
+    private final Pattern negateOther;
+    private final Pattern hedge;
+    private final Pattern denyList;
     private final Pattern relative;
     private final Pattern denyAfter;
     private final Pattern override;
@@ -81,6 +88,9 @@ public final class ExplanationGuard {
         this.denyClaim = rules.get("deny-claim");
         this.clause = rules.get("clause");
         this.negate = rules.get("negate");
+        this.negateOther = rules.get("negate-other");
+        this.hedge = rules.get("hedge");
+        this.denyList = rules.get("deny-list");
         this.relative = rules.get("relative");
         this.denyAfter = rules.get("deny-after");
         this.override = rules.get("override");
@@ -138,7 +148,7 @@ public final class ExplanationGuard {
                 throw new IllegalStateException("guard-words.txt:" + lineNo + " is not '<what> [kind] <regex>': " + e.getMessage(), e);
             }
         }
-        for (String r : List.of("claim", "claim-after", "cause-claim", "deny-claim", "clause", "negate", "relative",
+        for (String r : List.of("claim", "claim-after", "cause-claim", "deny-claim", "clause", "negate", "negate-other", "hedge", "deny-list", "relative",
                 "deny-after", "override", "command", "unit")) {
             if (!rules.containsKey(r)) {
                 throw new IllegalStateException("guard-words.txt has no '" + r + "' line; rebuild slurmwise-agent");
@@ -238,7 +248,8 @@ public final class ExplanationGuard {
     private Optional<String> sentenceProblem(String s, String own, Set<String> consequences) {
         Pattern topic = topics.get(own);
         for (Mention m : mentionsIn(s, own)) {
-            boolean denied = denied(s, m.start, m.end);
+            boolean denied = denied(s, m.start, m.end)
+                    || (!related(m.kind, own) && deniedOther(s.substring(0, m.start)));
             if (related(m.kind, own)) {
                 // a general cause that fits the rules' one ("just resubmit" for a cancelled job) may be denied
                 // ("don't just resubmit") without denying the rules' cause
@@ -257,7 +268,7 @@ public final class ExplanationGuard {
         Matcher cc = causeClaim.matcher(s);
         while (cc.find()) {
             // a quoted evidence line (blanked by masked()) after the claim is the rules' own evidence
-            if (!namesOwn(s, own, cc.end()) && !s.substring(cc.end()).contains("________")) {
+            if (!claimNamesOwn(s, cc.start(), cc.end(), own) && !s.substring(cc.end()).contains("________")) {
                 return Optional.of("it puts the cause in something other than " + own + " (\""
                         + s.substring(cc.start(), Math.min(s.length(), cc.end() + 40)).strip() + "…\")");
             }
@@ -299,6 +310,59 @@ public final class ExplanationGuard {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether what a cause-claim puts the cause in, from {@code from} on, is the rules' kind: the first clause
+     * after it that names any kind decides ("the real problem is memory on gpua017: the time limit just ..." puts
+     * it in memory); a sentence that names the rules' kind only in a later clause does not take the claim back.
+     * A hedge after which no kind is named qualifies what the sentence said before it ("it crashed with a
+     * segmentation fault, most likely inside a compiled extension"): that must be the rules' kind; a stronger
+     * claim ("the actual problem is that ...") must name it after.
+     */
+    private boolean claimNamesOwn(String s, int claimStart, int from, String own) {
+        int start = from;
+        Matcher b = clause.matcher(s);
+        while (start < s.length()) {
+            int end = s.length();
+            int search = start;
+            while (b.find(search)) {
+                if (s.substring(start, b.start()).chars().anyMatch(Character::isLetterOrDigit)) {
+                    end = b.start();
+                    break;
+                }
+                search = b.end();
+                if (search >= s.length()) {
+                    break;
+                }
+            }
+            String part = s.substring(0, end);
+            if (namesOwn(part, own, start)) {
+                return true;
+            }
+            int st = start;
+            boolean other = mentionsIn(part, own).stream().anyMatch(m -> m.start >= st && !related(m.kind, own)
+                    && !denied(part, m.start, m.end))
+                    || topics.entrySet().stream().anyMatch(e -> !related(e.getKey(), own)
+                    && e.getValue().matcher(part.substring(st)).find());
+            if (other) {
+                return false;
+            }
+            start = end;
+            if (end < s.length() && b.find(end)) {
+                start = b.end();
+            }
+        }
+        return hedge.matcher(s.substring(claimStart, from).strip()).find() && namesOwn(s.substring(0, claimStart), own, 0);
+    }
+
+    /**
+     * Whether another kind's mention right after {@code before} is denied in words that do not deny the rules'
+     * own cause: a bare "no" ("there is no CUDA error"; "no time left" would deny a time limit), or a list after a
+     * denial ("not a time limit, preemption or node failure").
+     */
+    private boolean deniedOther(String before) {
+        return negateOther.matcher(before).find() || denyList.matcher(before).find();
     }
 
     /** A consequence is claimed as the cause by words before it (nothing of the rules' kind between) or after it. */
@@ -362,7 +426,7 @@ public final class ExplanationGuard {
         StringBuilder sb = new StringBuilder(answer);
         Matcher q = QUOTED.matcher(answer);
         while (q.find()) {
-            int g = q.group(1) != null ? 1 : 2;
+            int g = q.group(1) != null ? 1 : q.group(2) != null ? 2 : 3;
             if (normalized(material).contains(normalized(q.group(g)))) {
                 blank(sb, q.start(g), q.end(g));
             }
@@ -411,7 +475,10 @@ public final class ExplanationGuard {
             boolean partOfWord = n.start() > 0 && Character.isLetter(answer.charAt(n.start() - 1));
             boolean rangeOfKnown = num.contains("-") && java.util.Arrays.stream(num.split("-"))
                     .allMatch(x -> known.contains(canonical(x)));
-            if (!bareCount && !partOfWord && !known.contains(num) && !rangeOfKnown) {
+            boolean rounded = !num.contains(".") && ROUGHLY.matcher(answer.substring(Math.max(0, n.start() - 14),
+                    n.start())).find() && known.stream().anyMatch(k -> k.matches("\\d+\\.\\d+")
+                    && (k.startsWith(num + ".") || Long.toString(Math.round(Double.parseDouble(k))).equals(num)));
+            if (!bareCount && !partOfWord && !known.contains(num) && !rangeOfKnown && !rounded) {
                 return Optional.of("it cites " + n.group() + ", which is not in the job's data or the notes");
             }
         }
@@ -432,7 +499,11 @@ public final class ExplanationGuard {
         while (code.find()) {
             String c = normalized(code.group(1));
             String first = c.split(" ", 2)[0];
-            if (!norm.contains(c) && command.matcher(first).find()) {
+            // an #SBATCH line is a directive: its option and numbers are checked above, as flags and numbers;
+            // a note's command with the job's id in place of <jobid> is the note's command
+            boolean directive = first.equalsIgnoreCase("#SBATCH");
+            boolean noteCommand = norm.contains(JOB_ID.matcher(c).replaceAll("<jobid>"));
+            if (!norm.contains(c) && !directive && !noteCommand && command.matcher(first).find()) {
                 return Optional.of("it suggests the command `" + code.group(1) + "`, which is not in the notes");
             }
         }

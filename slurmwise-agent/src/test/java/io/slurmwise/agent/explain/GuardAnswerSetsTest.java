@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The guard measured on answers written by others from the exact prompts (see {@code guard-sets/README.md}): the
  * share of faithful answers shown and of drifting answers set aside, through the whole LLM path against a local
- * OpenAI-compatible server. The floors sit a little under the rates measured when each set was added; set4 was
- * never read to change the guard.
+ * OpenAI-compatible server. The floors sit a little under the rates measured when each set was added (set4's
+ * raised when its misses were read); set6 was never read to change the guard.
  */
 class GuardAnswerSetsTest {
 
@@ -54,7 +54,9 @@ class GuardAnswerSetsTest {
             "set1, 0.95, 0.90",
             "set2, 0.95, 0.80",
             "set3, 0.90, 0.87",
-            "set4, 0.87, 0.74",
+            "set4, 0.95, 0.93",
+            "set5, 0.92, 0.70",
+            "set6, 0.89, 0.73",
     })
     void faithfulAnswersAreShownAndDriftingOnesSetAside(String set, double shownFloor, double caughtFloor)
             throws IOException {
