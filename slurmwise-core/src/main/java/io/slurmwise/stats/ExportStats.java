@@ -65,8 +65,10 @@ public final class ExportStats {
      *
      * @param firstMalformed the first skipped row of the first export that had one ({@code file line N: `...`}),
      *                       null when none was skipped
+     * @param repeated       job rows the same as one read before (overlapping exports, or a file given twice):
+     *                       counted once, see {@link JobKeys}
      */
-    public record Counts(long jobs, long counted, long malformed, int files, String firstMalformed) {
+    public record Counts(long jobs, long counted, long malformed, int files, String firstMalformed, long repeated) {
     }
 
     /** The aggregate and what was read. */
@@ -152,11 +154,12 @@ public final class ExportStats {
         BlockingQueue<Block> queue = new ArrayBlockingQueue<>(2 * threads);
         // in flight at most: the queue's blocks, one per worker, the one being filled and the next one
         Pool pool = new Pool(3 * threads + 2);
+        JobKeys seen = new JobKeys(); // every worker's jobs: a repeated row counts once
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         List<Worker> workers = new ArrayList<>();
         List<Thread> running = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
-            Worker w = new Worker(queue, pool, query, failure);
+            Worker w = new Worker(queue, pool, query, failure, seen);
             workers.add(w);
             Thread t = new Thread(w, "slurmwise-export-" + i);
             t.setDaemon(true);
@@ -192,18 +195,20 @@ public final class ExportStats {
         all.coverWindow(query.since(), query.until());
         long jobs = 0;
         long counted = 0;
+        long repeated = 0;
         long malformed = overlong.get();
         String first = overlong.get() > 0 ? "a line longer than " + (maxBlock >> 20) + " MiB" : null;
         for (Worker w : workers) {
             all.merge(w.stats);
             jobs += w.jobs;
             counted += w.counted;
+            repeated += w.repeated;
             malformed += w.malformed;
             if (first == null) {
                 first = w.firstMalformed;
             }
         }
-        return new Result(all, new Counts(jobs, counted, malformed, sources.size(), first));
+        return new Result(all, new Counts(jobs, counted, malformed, sources.size(), first, repeated));
     }
 
     /** Reads one export's header, then cuts its rows into blocks of whole jobs for the workers. */
@@ -439,14 +444,18 @@ public final class ExportStats {
         final Pool pool;
         final JobQuery query;
         final AtomicReference<RuntimeException> failure;
+        final JobKeys seen;
         final FleetStats stats = newStats.get();
         long jobs;
         long counted;
+        long repeated;
         long malformed;
         String firstMalformed;
 
-        Worker(BlockingQueue<Block> queue, Pool pool, JobQuery query, AtomicReference<RuntimeException> failure) {
+        Worker(BlockingQueue<Block> queue, Pool pool, JobQuery query, AtomicReference<RuntimeException> failure,
+               JobKeys seen) {
             this.queue = queue;
+            this.seen = seen;
             this.pool = pool;
             this.query = query;
             this.failure = failure;
@@ -474,7 +483,9 @@ public final class ExportStats {
                     while (r.hasNext()) {
                         JobRecord j = r.next();
                         jobs++;
-                        if (query.covers(j)) {
+                        if (!seen.add(j)) {
+                            repeated++;
+                        } else if (query.covers(j)) {
                             add.accept(stats, j);
                             counted++;
                         }

@@ -12,6 +12,18 @@ import java.time.Duration;
 public record StatsContext(FleetReport report, JobQuery query, Duration sliceLength, int slices, boolean logsRead,
                     String backend, Taxonomy taxonomy) {
 
+    /**
+     * The window's two ends as a reader names them: the query's, or where it left an end open (an export read
+     * whole, or from --since on) the first or last day the report holds; null for an end neither gives.
+     */
+    public String[] windowEnds(java.util.function.Function<java.time.LocalDateTime, String> format) {
+        java.util.List<FleetReport.Breakdown> days = report.byDay();
+        String from = report.since() != null ? format.apply(report.since()) : days.isEmpty() ? null : days.get(0).key();
+        String to = report.until() != null ? format.apply(report.until())
+                : days.isEmpty() ? null : days.get(days.size() - 1).key();
+        return new String[] {from, to};
+    }
+
     public String kindTitle(String id) {
         return taxonomy.find(id).map(FailureKind::title).orElse(id);
     }
@@ -30,6 +42,7 @@ public record StatsContext(FleetReport report, JobQuery query, Duration sliceLen
     public static String exportOrigin(String firstFile, ExportStats.Counts c) {
         return "sacct export" + (c.files() == 1 ? " " + firstFile : "s: " + c.files() + " files")
                 + " (" + c.jobs() + " jobs read" + (c.malformed() > 0 ? ", " + c.malformed() + " malformed rows skipped" : "")
+                + (c.repeated() > 0 ? ", " + c.repeated() + " repeated rows counted once" : "")
                 + ")";
     }
 

@@ -61,9 +61,10 @@ public final class SparkStats {
         FleetStats stats = scan.newStats();
         stats.coverWindow(settings.since(), settings.until());
         stats.merge(b.stats(scan::newStats));
-        // the first malformed row is not carried back from the tasks: the document does not show it
+        // the first malformed row is not carried back from the tasks: the document does not show it; rows that
+        // repeat a job (overlapping exports) are not looked for here, as they are by ExportStats: no shuffle
         ExportStats.Counts counts = new ExportStats.Counts(b.jobs, stats.records(), b.malformed,
-                in.parquet().isEmpty() ? in.files() : in.parquet().size(), null);
+                in.parquet().isEmpty() ? in.files() : in.parquet().size(), null, 0);
         String origin = in.parquet().isEmpty() ? StatsContext.exportOrigin(in.first(), counts)
                 : "parquet: " + counts.files() + " files of " + String.join(", ", inputs) + " (" + counts.jobs()
                 + " jobs read" + (counts.malformed() > 0 ? ", " + counts.malformed() + " malformed rows skipped" : "")

@@ -67,8 +67,21 @@ public final class Table {
         out.flush();
     }
 
-    /** Each column as wide as its widest cell (at most 40), then the widest columns narrowed until the table fits. */
-    private int[] widths() {
+    /**
+     * Whether the table fits the style's width with only its flexible (free-text) columns cut, down to their
+     * minimum: no figure, state or id would end in {@code …}.
+     */
+    public boolean fitsCuttingFreeTextOnly() {
+        int[] w = natural();
+        for (int i = 0; i < w.length; i++) {
+            if (flexible.containsKey(i)) {
+                w[i] = Math.min(w[i], flexible.get(i));
+            }
+        }
+        return java.util.Arrays.stream(w).sum() + 2 * (header.length - 1) <= style.width();
+    }
+
+    private int[] natural() {
         int[] w = new int[header.length];
         for (int i = 0; i < header.length; i++) {
             w[i] = header[i].length();
@@ -78,6 +91,12 @@ public final class Table {
                 w[i] = Math.max(w[i], Math.min(40, visible(r[i])));
             }
         }
+        return w;
+    }
+
+    /** Each column as wide as its widest cell (at most 40), then the widest columns narrowed until the table fits. */
+    private int[] widths() {
+        int[] w = natural();
         int total = java.util.Arrays.stream(w).sum() + 2 * (w.length - 1);
         while (total > style.width()) {
             int widest = widest(w, true, true);

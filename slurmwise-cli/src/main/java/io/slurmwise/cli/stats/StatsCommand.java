@@ -193,6 +193,19 @@ public final class StatsCommand implements Callable<Integer> {
             throw new UserError(ExitCodes.INPUT, e.getMessage());
         }
         ExportStats.Counts c = r.counts();
+        if (c.jobs() == 0 && c.malformed() > 0) {
+            // not "no jobs in this window": nothing could be read, and a report of zeros would hide it
+            throw new UserError(ExitCodes.INPUT, "no row of the export" + (c.files() == 1 ? "" : "s") + " could be read"
+                    + " as sacct output: " + c.malformed() + " row" + (c.malformed() == 1 ? " has" : "s have")
+                    + " a field count other than the header's (first: " + c.firstMalformed() + "); export again with"
+                    + " sacct -P and the header (a --delimiter no job name holds, e.g. $'\\x1f|')");
+        }
+        if (c.repeated() > 0) {
+            cli.notice(c.repeated() + " job row" + (c.repeated() == 1 ? "" : "s") + " of the export"
+                    + (c.files() == 1 ? "" : "s") + " repeat" + (c.repeated() == 1 ? "s" : "") + " a job already read"
+                    + " (the same cluster, id, times and state: overlapping exports, or a file given twice) and"
+                    + " counted once");
+        }
         if (c.malformed() > 0) {
             cli.notice(c.malformed() + " row" + (c.malformed() == 1 ? "" : "s") + " of the export" + (c.files() == 1 ? "" : "s")
                     + " could not be read and " + (c.malformed() == 1 ? "is" : "are") + " left out (first: "

@@ -37,9 +37,9 @@ final class StatsHtml {
         FleetReport r = ctx.report();
         Breakdown t = r.total();
         Map<String, String> v = new LinkedHashMap<>();
-        String window = (r.since() == null ? "" : r.since().toLocalDate() + " to ")
-                + (r.until() == null ? "now" : r.until().toLocalDate().toString());
-        v.put("title", "slurmwise fleet report, " + window);
+        String[] ends = ctx.windowEnds(d -> d.toLocalDate().toString());
+        String window = (ends[0] == null ? "" : ends[0] + " to ") + (ends[1] == null ? "" : ends[1]);
+        v.put("title", "slurmwise fleet report" + (window.isEmpty() ? "" : ", " + window));
         v.put("subtitle", t.jobs() + " jobs · " + ctx.scope() + " · " + ctx.backend());
         v.put("cards", cards(t));
         v.put("chart_kind", Svg.hbars("chart-kind", byGpuHours(r.byKind()).stream()

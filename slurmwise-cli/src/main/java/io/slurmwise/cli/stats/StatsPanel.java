@@ -42,9 +42,9 @@ final class StatsPanel {
     void print(PrintWriter out) {
         build();
         // to the minute: LocalDateTime's own text drops zero seconds, so cutting its last ":dd" cut the minutes
-        String window = (r.since() == null ? "" : MINUTE.format(r.since()) + " → ")
-                + (r.until() == null ? "now" : MINUTE.format(r.until()));
-        for (String l : io.slurmwise.cli.render.Panel.fit("Fleet stats " + window + " · " + plural(r.total().jobs(), "job")
+        String[] ends = ctx.windowEnds(MINUTE::format);
+        String window = (ends[0] == null ? "" : ends[0] + " → ") + (ends[1] == null ? "" : ends[1]);
+        for (String l : io.slurmwise.cli.render.Panel.fit("Fleet stats" + (window.isEmpty() ? "" : " " + window) + " · " + plural(r.total().jobs(), "job")
                 + " · " + ctx.scope(), st.width() - 3)) {
             out.println(st.dim(l.startsWith("Fleet") ? "╭─ " : "   ") + st.bold(l));
         }
@@ -68,6 +68,11 @@ final class StatsPanel {
 
     private void blank() {
         lines.add("");
+    }
+
+    /** The style a table inside the panel is laid out in: the panel's "│ " and the table's indent take 4 columns. */
+    private io.slurmwise.cli.render.Style inner() {
+        return new io.slurmwise.cli.render.Style(st.enabled(), Math.max(40, st.width() - 4));
     }
 
     private void table(Table t) {
@@ -137,7 +142,7 @@ final class StatsPanel {
         }
         blank();
         lines.add(st.bold("By failure kind"));
-        Table tb = new Table(st, "KIND", "FAILED", "GPU-H", "CPU-H", "KWH (EST.)", "TITLE").flexible("TITLE");
+        Table tb = new Table(inner(), "KIND", "FAILED", "GPU-H", "CPU-H", "KWH (EST.)", "TITLE").flexible("TITLE");
         for (Breakdown b : limit(r.byKind())) {
             tb.row(TerminalText.line(b.key()), String.valueOf(b.failed()), one(b.wastedGpuHours()), one(b.wastedCpuHours()),
                     one(b.wastedKwh()), ctx.kindTitle(b.key()));
@@ -149,7 +154,7 @@ final class StatsPanel {
     private void byPartition() {
         blank();
         lines.add(st.bold("By partition") + st.dim("  failure rate (failed/ended), waste of failed jobs"));
-        Table tb = new Table(st, "PARTITION FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
+        Table tb = new Table(inner(), "PARTITION FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
         int w = keyWidth(limit(r.byPartition()));
         for (Breakdown b : limit(r.byPartition())) {
             tb.row(padKey(TerminalText.line(b.key()), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
@@ -162,7 +167,7 @@ final class StatsPanel {
     private void byCluster() {
         blank();
         lines.add(st.bold("By cluster") + st.dim("  failure rate (failed/ended), waste of failed jobs"));
-        Table tb = new Table(st, "CLUSTER FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
+        Table tb = new Table(inner(), "CLUSTER FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
         int w = keyWidth(limit(r.byCluster()));
         for (Breakdown b : limit(r.byCluster())) {
             tb.row(padKey(TerminalText.line(b.key()), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
@@ -184,7 +189,7 @@ final class StatsPanel {
     private void byUser() {
         blank();
         lines.add(st.bold("By user"));
-        Table tb = new Table(st, "USER FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
+        Table tb = new Table(inner(), "USER FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
         int w = keyWidth(limit(r.byUser()));
         for (Breakdown b : limit(r.byUser())) {
             tb.row(padKey(TerminalText.line(b.key()), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
@@ -201,9 +206,9 @@ final class StatsPanel {
         blank();
         List<Breakdown> days = r.byDay();
         lines.add(st.bold("By day") + st.dim("  " + days.get(0).key() + " .. " + days.get(days.size() - 1).key()));
-        lines.add("  failures   " + spark(days.stream().map(b -> (double) b.failed()).toList())
+        lines.add("  failures    " + spark(days.stream().map(b -> (double) b.failed()).toList())
                 + "  peak " + peak(days, true));
-        lines.add("  kWh wasted " + spark(days.stream().map(Breakdown::wastedKwh).toList())
+        lines.add("  kWh wasted  " + spark(days.stream().map(Breakdown::wastedKwh).toList())
                 + "  peak " + peak(days, false));
     }
 
@@ -234,22 +239,32 @@ final class StatsPanel {
         }
         blank();
         lines.add(st.bold("Most wasteful failed jobs") + st.dim("  an array job is one line with its tasks"));
-        Table tb = new Table(st, "JOB", "NAME", "USER", "PARTITION", "OUTCOME", "KIND", "ELAPSED", "GPU-H", "CPU-H", "KWH")
-                .flexible("NAME", "PARTITION", "USER");
+        Table tb = new Table(inner(), "JOB", "NAME", "USER", "PARTITION", "OUTCOME", "KIND", "ELAPSED", "GPU-H", "CPU-H", "KWH")
+                .flexible("NAME", "PARTITION", "USER").flexible("KIND", 14);
+        // too narrow for that without cutting a figure or an id: the job, its owner, why and what it cost, and no figure cut short
+        int jobWidth = Math.min(24, r.topJobs().stream().mapToInt(e -> e.label().length()).max().orElse(3));
+        Table narrow = new Table(inner(), "JOB", "USER", "OUTCOME", "KIND", "GPU-H", "CPU-H", "KWH")
+                .flexible("USER", 6).flexible("OUTCOME", 9).flexible("KIND", 8).keep("JOB", jobWidth)
+                .keep("GPU-H", 7).keep("CPU-H", 7).keep("KWH", 6);
         for (FleetReport.TopEntry e : r.topJobs()) {
             String outcome = e.array() ? e.taskCount() + " tasks: " + e.tasks().entrySet().stream()
                     .map(x -> x.getValue() + " " + x.getKey()).collect(Collectors.joining(", ")) : e.state();
             tb.row(TerminalText.line(e.label()), TerminalText.line(nz(e.name())), TerminalText.line(nz(e.user())), TerminalText.line(nz(e.partition())), outcome, kinds(e.kinds()),
                     Fmt.duration(e.elapsedSeconds()), one(e.wastedGpuHours()), one(e.wastedCpuHours()), one(e.wastedKwh()));
+            narrow.row(TerminalText.line(e.label()), TerminalText.line(nz(e.user())), outcome, kinds(e.kinds()),
+                    one(e.wastedGpuHours()), one(e.wastedCpuHours()), one(e.wastedKwh()));
         }
-        table(tb);
+        table(tb.fitsCuttingFreeTextOnly() ? tb : narrow);
     }
 
     static String kinds(Map<String, Long> kinds) {
         if (kinds.size() == 1 && kinds.values().iterator().next() == 1) {
             return kinds.keySet().iterator().next();
         }
-        return kinds.entrySet().stream().map(e -> e.getKey() + "×" + e.getValue()).collect(Collectors.joining(","));
+        // the main kind first (a column cut at the terminal's width keeps it), then by name
+        return kinds.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .map(e -> e.getKey() + "×" + e.getValue()).collect(Collectors.joining(","));
     }
 
     private void efficiency() {

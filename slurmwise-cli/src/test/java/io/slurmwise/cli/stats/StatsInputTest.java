@@ -142,6 +142,58 @@ class StatsInputTest {
         assertThat(logs.code()).isEqualTo(ExitCodes.USAGE);
     }
 
+    @Test
+    void overlappingExportsCountEachJobOnceAndSaySo() throws IOException {
+        String text = repeated(2);
+        Path whole = tmp.resolve("whole.psv");
+        Files.writeString(whole, text);
+        // two daily exports that both list the jobs that ran across midnight: here, all of them
+        Path dir = Files.createDirectories(tmp.resolve("daily"));
+        Files.writeString(dir.resolve("day1.psv"), text);
+        Files.writeString(dir.resolve("day2.psv"), text);
+        StatsRun.Result both = StatsRun.run(Map.of(), args("stats", "--input", dir.toString(), "--json"));
+        JsonNode one = StatsRun.run(Map.of(), args("stats", "--input", whole.toString(), "--json")).json();
+        assertThat(figures(both.json())).isEqualTo(figures(one));
+        assertThat(both.json().get("backend").asText()).containsPattern("\\d+ repeated rows counted once");
+        assertThat(both.err()).contains("repeat a job already read").contains("counted once");
+    }
+
+    @Test
+    void anExportOfWhichNoRowCanBeReadIsAnErrorNotZeroJobs() throws IOException {
+        // a comma-separated header and rows whose names hold commas: every row has the wrong field count
+        Path commas = tmp.resolve("commas.csv");
+        Files.writeString(commas, "JobID,JobName,State,Elapsed\n1001,prep,a,b,FAILED,00:01:00\n1002,x,y,COMPLETED,00:02:00,z\n");
+        StatsRun.Result r = StatsRun.run(Map.of(), "stats", "--input", commas.toString());
+        assertThat(r.code()).as(r.out()).isEqualTo(ExitCodes.INPUT);
+        assertThat(r.err()).contains("no row of the export could be read").contains("2 rows")
+                .contains("export again with sacct -P");
+        assertThat(r.out()).doesNotContain("no jobs in this window");
+    }
+
+    @Test
+    void aWholeExportIsNamedByItsDaysAndTopJobsKeepTheirIdsAndFiguresAt80Columns() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("centre"));
+        withCluster(dir, "alpha", repeated(2));
+        withCluster(dir, "beta", repeated(1));
+        StatsRun.Result r = StatsRun.run(Map.of("COLUMNS", "80"), "stats", "--input", dir.toString(), "--top", "10");
+        assertThat(r.code()).as(r.err()).isZero();
+        String first = r.out().lines().findFirst().orElseThrow();
+        assertThat(first).doesNotContain(" now ").containsPattern("Fleet stats \\d{4}-\\d{2}-\\d{2} → \\d{4}-\\d{2}-\\d{2}");
+        JsonNode j = StatsRun.run(Map.of(), "stats", "--input", dir.toString(), "--top", "10", "--json").json();
+        java.util.List<String> lines = r.out().lines().toList();
+        int top = lines.indexOf(lines.stream().filter(l -> l.contains("Most wasteful")).findFirst().orElseThrow());
+        for (JsonNode t : j.get("top_jobs")) {
+            String label = t.get("cluster").asText() + ":" + t.get("id").asText();
+            String row = lines.stream().skip(top).filter(l -> l.contains(label + " ")).findFirst()
+                    .orElseThrow(() -> new AssertionError(label + " is not whole at 80 columns:\n" + r.out()));
+            // every figure whole, not cut with an ellipsis
+            assertThat(row).contains(String.format(java.util.Locale.ROOT, "%.1f", t.get("wasted_cpu_hours").asDouble()));
+        }
+        for (String l : lines) {
+            assertThat(l.length()).as(l).isLessThanOrEqualTo(80);
+        }
+    }
+
     /** One export per cluster, as {@code sacct -M NAME} writes them, with the Cluster column. */
     static Path withCluster(Path dir, String cluster, String text) throws IOException {
         StringBuilder sb = new StringBuilder();
