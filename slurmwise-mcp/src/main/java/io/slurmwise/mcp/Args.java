@@ -16,7 +16,8 @@ final class Args {
     String required(String name) {
         String v = optional(name);
         if (v == null) {
-            throw new IllegalArgumentException("the argument '" + name + "' is required");
+            throw new IllegalArgumentException("the argument '" + name + "' is "
+                    + (args.get(name) == null ? "required" : "blank: give it a value"));
         }
         return v;
     }

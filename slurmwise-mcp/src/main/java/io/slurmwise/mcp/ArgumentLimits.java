@@ -78,7 +78,9 @@ final class ArgumentLimits {
                 }
                 length(name, total, cap);
             } else if (v != null) {
-                length(name, v instanceof String s ? s.length() : String.valueOf(v).length(), cap);
+                // characters as JSON Schema's maxLength counts them: code points, so an emoji is one, not two
+                String s = v instanceof String str ? str : String.valueOf(v);
+                length(name, s.length() > cap ? s.codePointCount(0, s.length()) : s.length(), cap);
             }
         }
     }

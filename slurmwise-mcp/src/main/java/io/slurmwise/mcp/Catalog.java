@@ -80,11 +80,19 @@ final class Catalog {
     }
 
     /** The prompt's text with its arguments in place; bad arguments are errors the client shows. */
+    private static final java.util.regex.Pattern USER = java.util.regex.Pattern.compile("[A-Za-z0-9._@-]{1,64}");
+
     static String render(Prompt p, Map<String, ?> args, LocalDate today) {
         Args a = new Args(args == null ? Map.of() : new LinkedHashMap<>(args));
         Map<String, String> v = new LinkedHashMap<>();
         v.put("count", String.valueOf(a.integer("count", 3, 1, 10)));
         String user = a.optional("user");
+        if (user != null && !USER.matcher(user).matches()) {
+            // the prompt's text goes to a model: a name is a name, not more instructions
+            throw new IllegalArgumentException("user must be a user name (up to 64 letters, digits, '.', '_', '-'"
+                    + " or '@'), got " + (user.length() > 40 ? user.substring(0, 40) + "..." : user)
+                    .replaceAll("[\\p{Cntrl}]", "?"));
+        }
         v.put("user_clause", user == null ? "" : " and user=" + user);
         String job = a.optional("job_id");
         if (job != null) {

@@ -97,10 +97,15 @@ final class ClusterTools {
         }
         Map<String, Object> total = (Map<String, Object>) m.get("total");
         String text = "window " + q.since().toLocalDate() + " .. " + q.until().toLocalDate() + ": " + total.get("jobs")
-                + " jobs, " + total.get("failed") + " failed, " + total.get("wasted_gpu_hours") + " GPU-hours and "
-                + total.get("wasted_cpu_hours") + " CPU-hours wasted by failures; top kinds: " + String.join(", ",
+                + " jobs, " + total.get("failed") + " failed, " + hours(total.get("wasted_gpu_hours")) + " GPU-hours and "
+                + hours(total.get("wasted_cpu_hours")) + " CPU-hours wasted by failures; top kinds: " + String.join(", ",
                 ((List<Map<String, Object>>) m.get("by_kind")).stream().limit(3)
                         .map(k -> k.get("key") + " (" + k.get("failed") + ")").toList());
         return new ToolAnswer(m, text);
+    }
+
+    /** An hour figure for the text form, to a tenth as the CLI prints it (the JSON keeps it whole). */
+    private static String hours(Object v) {
+        return v instanceof Number n ? String.format(java.util.Locale.ROOT, "%.1f", n.doubleValue()) : String.valueOf(v);
     }
 }

@@ -78,6 +78,15 @@ final class DiagnosisTools {
         Bounded.fit(m, "diagnoses", Bounded.DEFAULT_BYTES);
         StringBuilder text = new StringBuilder(ds.isEmpty() ? "no failed jobs in the window" : "");
         ds.forEach(d -> text.append(summary(d)).append('\n'));
+        int kept = ((List<?>) m.get("diagnoses")).size();
+        if (kept < ds.size()) {
+            // the text names every job; the structured answer says which of them it leaves out, and how to get them
+            List<String> left = ds.subList(kept, ds.size()).stream().map(d -> d.jobId().toString()).toList();
+            m.put("left_out", left);
+            text.append("(the structured answer holds the first ").append(kept).append(" of ").append(ds.size())
+                    .append(" diagnoses, to stay under ").append(Bounded.DEFAULT_BYTES / 1024).append(" KiB; ask for ")
+                    .append(String.join(", ", left)).append(" with job_ids)");
+        }
         return new ToolAnswer(m, text.toString().strip());
     }
 

@@ -6,6 +6,7 @@ import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.BackendException;
@@ -180,8 +181,10 @@ public final class SlurmwiseMcpServer {
     }
 
     private static McpSchema.ReadResourceResult read(Catalog catalog, String uri) {
-        String text = catalog.read(uri).orElseThrow(() -> new IllegalArgumentException("no resource " + uri
-                + "; the notes are " + Catalog.KNOWLEDGE + "<kind> for the kinds in " + Catalog.TAXONOMY));
+        // -32002, as for a URI no template matches: a note's URI with an unknown kind is a resource not found
+        String text = catalog.read(uri).orElseThrow(() -> McpError.builder(McpSchema.ErrorCodes.RESOURCE_NOT_FOUND)
+                .message("no resource " + uri + "; the notes are " + Catalog.KNOWLEDGE + "<kind> (lower case, as"
+                        + " written) for the kinds in " + Catalog.TAXONOMY).data(Map.of("uri", uri)).build());
         String mime = uri.equals(Catalog.TAXONOMY) ? "application/json" : "text/markdown";
         return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(uri, mime, text)));
     }
@@ -195,9 +198,19 @@ public final class SlurmwiseMcpServer {
                     new McpSchema.Prompt(p.name(), p.title(), p.description(), args),
                     (exchange, request) -> new McpSchema.GetPromptResult(p.description(), List.of(
                             new McpSchema.PromptMessage(McpSchema.Role.USER, new McpSchema.TextContent(
-                                    Catalog.render(p, request.arguments(), java.time.LocalDate.now())))))));
+                                    rendered(p, request.arguments())))))));
         }
         return out;
+    }
+
+    /** A prompt with its arguments filled in; a bad argument is -32602 saying which, not an internal error. */
+    private static String rendered(Catalog.Prompt p, Map<String, Object> args) {
+        try {
+            return Catalog.render(p, args, java.time.LocalDate.now());
+        } catch (RuntimeException e) {
+            throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS).message("prompt " + p.name() + ": "
+                    + e.getMessage()).build();
+        }
     }
 
     private static McpSchema.Tool tool(ToolDefinition def, McpJsonMapper mapper) {

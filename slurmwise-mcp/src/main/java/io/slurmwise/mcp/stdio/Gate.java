@@ -57,6 +57,8 @@ final class Gate {
 
     private final StdioLimits limits;
     private final Set<String> tools;
+    /** The longest member name a message may hold (JSON-RPC's and the tools' names are short). */
+    static final int NAME_CHARS = 65_536;
     private final JsonFactory factory;
     private final ObjectMapper json;
 
@@ -69,6 +71,7 @@ final class Gate {
                         .maxNestingDepth(limits.nestingDepth())
                         .maxNumberLength(limits.numberDigits())
                         .maxStringLength(limits.lineBytes())
+                        .maxNameLength(NAME_CHARS)
                         .maxTokenCount(TOKENS)
                         .build())
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -79,6 +82,13 @@ final class Gate {
     Verdict check(byte[] bytes, int length) {
         if (blank(bytes, length)) {
             return SKIP;
+        }
+        int bad = invalidUtf8(bytes, length);
+        if (bad >= 0) {
+            // the parser decodes overlong forms ("\xc0\xaf" as "/"): a filter in front of the server that looks
+            // at bytes would then be blind to what the server reads
+            return new Reply(Replies.error(null, Replies.PARSE_ERROR, "the line is not valid UTF-8 (byte " + (bad + 1)
+                    + "); send JSON text in UTF-8"));
         }
         JsonNode node;
         try {
@@ -113,11 +123,17 @@ final class Gate {
         return message(node, length);
     }
 
-    /** A line over the length cap, of which {@code head} is the beginning: answered for the id it shows, if any. */
-    Verdict tooLong(byte[] head, long length) {
+    /**
+     * A line over the length cap, of which {@code head} is the beginning: answered for the id it shows, if any,
+     * unless a call not answered yet holds that id (its client would get two answers for one id): then id null.
+     */
+    Verdict tooLong(byte[] head, long length, java.util.function.Predicate<Object> idTaken) {
         Recovered r = recover(head, head.length);
-        String size = "the message is " + Replies.megabytes(length) + ", over the " + Replies.megabytes(limits.lineBytes())
-                + " this server reads in one message";
+        String size = "the message is " + Replies.size(length, limits.lineBytes()) + " this server reads in one message";
+        if (r.id() != null && idTaken.test(r.id())) {
+            return new Reply(Replies.error(null, Replies.INVALID_REQUEST, size + ", and its id "
+                    + Replies.quote(String.valueOf(r.id())) + " is taken by a call not answered yet; it was skipped"));
+        }
         if (r.id() != null && McpSchema.METHOD_TOOLS_CALL.equals(r.method())) {
             String tool = r.tool() == null ? "the tool" : Replies.quote(r.tool());
             return new Reply(Replies.toolError(r.id(), tool + " was not run: " + size
@@ -281,7 +297,10 @@ final class Gate {
         if (m.contains("token count")) {
             return "has more than " + TOKENS + " JSON tokens";
         }
-        if (m.contains("string") || m.contains("name")) {
+        if (m.contains("name")) {
+            return "has a member name longer than " + NAME_CHARS + " characters";
+        }
+        if (m.contains("string")) {
             return "has a string longer than the " + Replies.megabytes(limits.lineBytes()) + " of one message";
         }
         return "is over a parser limit (" + Replies.quote(e.getOriginalMessage()) + ")";
@@ -298,6 +317,51 @@ final class Gate {
     private static String where(IOException e) {
         return e instanceof JsonProcessingException j && j.getLocation() != null && j.getLocation().getColumnNr() > 0
                 ? " at character " + j.getLocation().getColumnNr() : "";
+    }
+
+    /**
+     * Where {@code b[0, n)} stops being well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past
+     * U+10FFFF), or -1.
+     */
+    static int invalidUtf8(byte[] b, int n) {
+        int i = 0;
+        while (i < n) {
+            int c = b[i] & 0xff;
+            if (c < 0x80) {
+                i++;
+                continue;
+            }
+            int need;
+            int min;
+            if (c >= 0xc2 && c <= 0xdf) {
+                need = 1;
+                min = 0x80;
+            } else if (c >= 0xe0 && c <= 0xef) {
+                need = 2;
+                min = 0x800;
+            } else if (c >= 0xf0 && c <= 0xf4) {
+                need = 3;
+                min = 0x10000;
+            } else {
+                return i;
+            }
+            if (i + need >= n) {
+                return i;
+            }
+            int cp = c & (0x3f >> need);
+            for (int k = 1; k <= need; k++) {
+                int d = b[i + k] & 0xff;
+                if ((d & 0xc0) != 0x80) {
+                    return i;
+                }
+                cp = (cp << 6) | (d & 0x3f);
+            }
+            if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+                return i;
+            }
+            i += need + 1;
+        }
+        return -1;
     }
 
     private static boolean blank(byte[] b, int n) {

@@ -57,6 +57,14 @@ final class Replies {
         return one.length() <= QUOTE ? one : one.substring(0, QUOTE) + "...";
     }
 
+    /** "{@code 9.0 MiB, over the 8.0 MiB}", in bytes where the two would read the same. */
+    static String size(long length, long limit) {
+        String a = megabytes(length);
+        String b = megabytes(limit);
+        return a.equals(b) ? String.format(java.util.Locale.ROOT, "%,d bytes, over the %,d (%s)", length, limit, b)
+                : a + ", over the " + b;
+    }
+
     static String megabytes(long bytes) {
         return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024.0));
     }

@@ -143,8 +143,9 @@ public final class StdioTransport implements McpServerTransportProvider {
             watchdog.shutdownNow();
             outbox.close();
             if (busy.get() > 0) {
-                notices.accept(busy.get() + " calls were answered busy (more than " + limits.queuedCalls()
-                        + " waiting)");
+                notices.accept(busy.get() + " calls were answered busy (the workers' queue was full: "
+                        + limits.queuedCalls() + " calls, or " + Replies.megabytes(limits.queuedBytes())
+                        + " of waiting requests)");
             }
         }
     }
@@ -170,7 +171,7 @@ public final class StdioTransport implements McpServerTransportProvider {
                     return;
                 }
                 try {
-                    Gate.Verdict v = f instanceof LineReader.TooLong big ? gate.tooLong(big.head(), big.length())
+                    Gate.Verdict v = f instanceof LineReader.TooLong big ? gate.tooLong(big.head(), big.length(), this::idTaken)
                             : gate.check(((LineReader.Line) f).bytes(), ((LineReader.Line) f).length());
                     dispatch(v);
                 } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
@@ -209,6 +210,13 @@ public final class StdioTransport implements McpServerTransportProvider {
         }
     }
 
+    /** Whether a call not answered yet holds {@code id}. */
+    private boolean idTaken(Object id) {
+        Object key = key(id);
+        Call taken = key == null ? null : calls.get(key);
+        return taken != null && !taken.answered.get();
+    }
+
     private void request(McpSchema.JSONRPCRequest q, int weight) throws InterruptedException {
         Object key = key(q.id());
         Call taken = key == null ? null : calls.get(key);
@@ -218,6 +226,13 @@ public final class StdioTransport implements McpServerTransportProvider {
                     + " is taken by a call not answered yet: give every request its own id"));
         } else if (McpSchema.METHOD_PING.equals(q.method())) {
             outbox.putReply(Replies.empty(q.id()));
+        } else if (q.method() != null && q.method().startsWith("notifications/")) {
+            outbox.putReply(Replies.error(q.id(), Replies.INVALID_REQUEST, Replies.quote(q.method())
+                    + " is a notification: send it without an id"));
+        } else if (McpSchema.METHOD_INITIALIZE.equals(q.method()) && initializing) {
+            // the protocol version and capabilities were agreed once; a second initialize would change them mid-session
+            outbox.putReply(Replies.error(q.id(), Replies.INVALID_REQUEST,
+                    "the session is already initialized; start a new server process for a new session"));
         } else if (McpSchema.METHOD_INITIALIZE.equals(q.method())) {
             initializing = true;
             forward(q);  // at once, in order: the SDK answers it without blocking
@@ -250,8 +265,10 @@ public final class StdioTransport implements McpServerTransportProvider {
             }
         }
         busy.incrementAndGet();
+        boolean bytes = held.get() + weight > limits.queuedBytes();
         outbox.putReply(Replies.error(q.id(), Replies.BUSY, "slurmwise is busy: " + workers.getQueue().size()
-                + " calls are waiting; retry in a few seconds"));
+                + " calls are waiting" + (bytes ? " with " + Replies.megabytes(held.get()) + " of requests, the most it"
+                + " holds" : "") + "; retry in a few seconds"));
     }
 
     private void call(Call c, int weight) {
