@@ -124,6 +124,11 @@ class McpHostileClientTest {
                 + "\u00c0\u00af..\"}}\n").getBytes(StandardCharsets.ISO_8859_1), -32700);
         fault("an encoded surrogate", ("{\"jsonrpc\":\"2.0\",\"id\":\"\u00ed\u00b0\u0080\",\"method\":\"ping\"}\n")
                 .getBytes(StandardCharsets.ISO_8859_1), -32700);
+        fault("a NaN", line("{\"jsonrpc\":\"2.0\",\"id\":NaN,\"method\":\"ping\"}"), -32700);
+        fault("a comment", line("{\"jsonrpc\":\"2.0\", /* c */ \"id\":\"c\",\"method\":\"ping\"}"), -32700);
+        for (JsonNode n : server.nullIdAnswers().subList(server.nullIdAnswers().size() - 2, server.nullIdAnswers().size())) {
+            assertThat(n.at("/error/message").asText()).doesNotContain("Feature", "JsonReadFeature", "`");
+        }
         fault("an empty batch", line("[]"), -32600);
         fault("a batch", line("[" + request("b1", "ping", null) + "," + request("b2", "tools/list", null) + "]"), -32600);
         fault("a number", line("42"), -32600);

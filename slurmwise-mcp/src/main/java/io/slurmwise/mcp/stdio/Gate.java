@@ -310,6 +310,9 @@ final class Gate {
         String m = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
         // neither the parser's source notes nor the client's bytes (which may be binary) go back
         m = String.valueOf(m).replaceAll(" ?\\(start marker at \\[Source:[^\\]]*\\]\\)", "")
+                // the parser's own switches are not the client's business: JSON has no NaN and no comments
+                .replaceAll(": enable `[^`]*` to allow", " (not JSON)")
+                .replaceAll(" ?\\(not recognized as one since Feature '[^']*' not enabled for parser\\)", " (JSON has none)")
                 .replaceAll("token '[^']*'", "token");
         return Replies.quote(m) + where(e);
     }
