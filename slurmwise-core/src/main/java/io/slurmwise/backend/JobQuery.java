@@ -47,6 +47,26 @@ public record JobQuery(LocalDateTime since, LocalDateTime until, Set<JobState> s
      * before the window's end, and it ended after the window's start or has not ended (still running or pending
      * jobs overlap any window that reaches now). What the mock cluster and sacct exports select by.
      */
+    /**
+     * Whether a job's partition field holds the query's partition: a job pending on several ({@code cpu,long},
+     * as {@code sbatch -p cpu,long} leaves it until it starts) may start in any of them, so it is in each one's
+     * queue (the by-partition table keeps it under its whole field, as accounting wrote it).
+     */
+    private boolean inPartition(String jobPartition) {
+        if (partition.equals(jobPartition)) {
+            return true;
+        }
+        if (jobPartition == null || jobPartition.indexOf(',') < 0) {
+            return false;
+        }
+        for (String p : jobPartition.split(",")) {
+            if (partition.equals(p.strip())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public boolean covers(JobRecord j) {
         if (!matchesState(j.state())) {
             return false;
@@ -54,7 +74,7 @@ public record JobQuery(LocalDateTime since, LocalDateTime until, Set<JobState> s
         if (user != null && !user.equals(j.user())) {
             return false;
         }
-        if (partition != null && !partition.equals(j.partition())) {
+        if (partition != null && !inPartition(j.partition())) {
             return false;
         }
         LocalDateTime first = j.submit() != null ? j.submit() : j.start();

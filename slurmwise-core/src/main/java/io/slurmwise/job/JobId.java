@@ -89,6 +89,35 @@ public record JobId(long jobId, Long arrayTask, String arraySpec, Integer hetOff
         return arrayTask != null;
     }
 
+    /**
+     * How many jobs this row stands for: the tasks of a pending array's row ({@code 700_[3-500%10]} is 498, the
+     * throttle aside), else 1. A spec that does not read as tasks counts 1.
+     */
+    public long taskCount() {
+        if (arraySpec == null) {
+            return 1;
+        }
+        String spec = arraySpec.contains("%") ? arraySpec.substring(0, arraySpec.indexOf('%')) : arraySpec;
+        long n = 0;
+        for (String part : spec.split(",")) {
+            String[] ab = part.split("-", -1);
+            try {
+                if (ab.length == 1 && !ab[0].isEmpty()) {
+                    n++;
+                } else if (ab.length == 2) {
+                    long a = Long.parseLong(ab[0]);
+                    long b = Long.parseLong(ab[1]);
+                    n += b >= a ? b - a + 1 : 0;
+                } else {
+                    return 1;
+                }
+            } catch (NumberFormatException e) {
+                return 1;
+            }
+        }
+        return Math.max(1, n);
+    }
+
     /** The id of the whole job this step belongs to ({@code 123_4.batch} -> {@code 123_4}). */
     public JobId withoutStep() {
         return step == null ? this : new JobId(jobId, arrayTask, arraySpec, hetOffset, null);

@@ -62,7 +62,10 @@ public record JobRecord(
         reqTres = reqTres == null ? Tres.EMPTY : reqTres;
         name = name == null ? "" : name;
         if (elapsed == null && start != null && end != null) {
-            Duration ran = Duration.between(start, end);
+            // sacct prints wall-clock times of the zone it runs in: across a clock change (a night in October)
+            // the hours between them are not the hours run
+            java.time.ZoneId zone = java.time.ZoneId.systemDefault();
+            Duration ran = Duration.between(start.atZone(zone), end.atZone(zone));
             elapsed = ran.isNegative() ? Duration.ZERO : ran;
         }
     }

@@ -189,15 +189,17 @@ public final class FleetStats {
         Long measured = o.isEnded() ? job.consumedEnergyJoules() : null;
         String kind = o == Outcome.FAILED ? (failureKind == null ? "unknown" : failureKind) : null;
 
-        total.add(o, gpuSeconds, cpuSeconds, joules, measured);
-        tally(partitions, key(job.partition())).add(o, gpuSeconds, cpuSeconds, joules, measured);
+        // a pending array's one row (700_[3-500]) is its tasks still to run; an ended or running task has its own row
+        long n = o == Outcome.PENDING ? job.id().taskCount() : 1;
+        total.add(o, n, gpuSeconds, cpuSeconds, joules, measured);
+        tally(partitions, key(job.partition())).add(o, n, gpuSeconds, cpuSeconds, joules, measured);
         if (job.cluster() != null) {
-            tally(clusters, job.cluster()).add(o, gpuSeconds, cpuSeconds, joules, measured);
+            tally(clusters, job.cluster()).add(o, n, gpuSeconds, cpuSeconds, joules, measured);
         }
-        tally(users, key(job.user())).add(o, gpuSeconds, cpuSeconds, joules, measured);
+        tally(users, key(job.user())).add(o, n, gpuSeconds, cpuSeconds, joules, measured);
         LocalDateTime when = job.end() != null ? job.end() : job.start() != null ? job.start() : job.submit();
         if (when != null) {
-            days.computeIfAbsent(when.toLocalDate(), d -> new Tally()).add(o, gpuSeconds, cpuSeconds, joules, measured);
+            days.computeIfAbsent(when.toLocalDate(), d -> new Tally()).add(o, n, gpuSeconds, cpuSeconds, joules, measured);
         }
         if (kind != null) {
             tally(kinds, kind).add(o, gpuSeconds, cpuSeconds, joules, measured);

@@ -27,7 +27,12 @@ final class Tally {
     long usedMeasuredJobs;
 
     void add(Outcome o, long gpuSeconds, long cpuSeconds, long joules, Long measuredJoules) {
-        outcomes[o.ordinal()]++;
+        add(o, 1, gpuSeconds, cpuSeconds, joules, measuredJoules);
+    }
+
+    /** @param jobs how many jobs the record stands for (a pending array's row: its tasks) */
+    void add(Outcome o, long jobs, long gpuSeconds, long cpuSeconds, long joules, Long measuredJoules) {
+        outcomes[o.ordinal()] += jobs;
         if (!o.isEnded()) {
             return;
         }

@@ -44,4 +44,13 @@ class JobIdTest {
         String longId = "1".repeat(10_000);
         assertThatThrownBy(() -> JobId.parse(longId)).hasMessageContaining("...");
     }
+
+    @org.junit.jupiter.api.Test
+    void aPendingArraysRowStandsForItsTasks() {
+        org.assertj.core.api.Assertions.assertThat(JobId.parse("700_[3-500%10]").taskCount()).isEqualTo(498);
+        org.assertj.core.api.Assertions.assertThat(JobId.parse("700_[1,3,5-7]").taskCount()).isEqualTo(5);
+        org.assertj.core.api.Assertions.assertThat(JobId.parse("700_4").taskCount()).isEqualTo(1);
+        org.assertj.core.api.Assertions.assertThat(JobId.parse("700").taskCount()).isEqualTo(1);
+        org.assertj.core.api.Assertions.assertThat(JobId.parse("700_[5-3]").taskCount()).isEqualTo(1);
+    }
 }

@@ -296,4 +296,18 @@ class FleetStatsTest {
         assertThatThrownBy(() -> a.merge(b)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("different energy models");
     }
+
+    @Test
+    void aPendingArraysRowCountsItsTasks() {
+        FleetStats s = FleetStats.builder().topJobs(5).build();
+        s.add(JobRecord.builder(io.slurmwise.job.JobId.parse("700_[3-500%10]")).partition("cpu").user("ann")
+                .status(io.slurmwise.job.JobStatus.parse("PENDING")).submit(Jobs.T0).build(), null);
+        s.add(Jobs.cpuJob("700_1", "COMPLETED", 1, 2), null);
+        s.add(Jobs.cpuJob("700_2", "FAILED", 1, 2), "oom");
+        FleetReport r = s.report();
+        assertThat(r.total().pending()).isEqualTo(498);
+        assertThat(r.total().jobs()).isEqualTo(500);
+        assertThat(r.byPartition().get(0).pending()).isEqualTo(498);
+        assertThat(r.total().failed()).isEqualTo(1);
+    }
 }
