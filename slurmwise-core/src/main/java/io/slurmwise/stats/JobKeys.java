@@ -3,7 +3,7 @@ package io.slurmwise.stats;
 import io.slurmwise.job.JobRecord;
 
 /**
- * The jobs already counted by {@link ExportStats}, as 64-bit fingerprints of what makes a job's row the same row
+ * The jobs already counted by {@link ExportStats} from several exports, as 64-bit fingerprints of what makes a job's row the same row
  * (cluster, job id, submit, start, end, state): a job that two overlapping exports both hold (daily exports with
  * {@code sacct -S/-E} list a job that ran across midnight in both days) counts once. A requeued run of
  * {@code sacct -D} has its own start and end, and a job still running in one export and ended in the next has
@@ -28,19 +28,45 @@ final class JobKeys {
     }
 
     static long fingerprint(JobRecord j) {
-        long h = 0xcbf29ce484222325L;
-        for (Object o : new Object[] {j.cluster(), j.id(), j.submit(), j.start(), j.end(), j.status()}) {
-            String s = String.valueOf(o);
-            for (int i = 0; i < s.length(); i++) {
-                h = (h ^ s.charAt(i)) * 0x100000001b3L;
-            }
-            h = (h ^ 0x1f) * 0x100000001b3L; // a separator, so ("ab","c") is not ("a","bc")
-        }
-        // mix, so the stripe (top bits) and the slot (low bits) both depend on every character
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
+        // numbers mixed as numbers: no text is made per job (a million jobs read at the parser's speed)
+        long h = 0x9e3779b97f4a7c15L;
+        h = mix(h, text(j.cluster()));
+        h = mix(h, j.id().jobId());
+        h = mix(h, j.id().arrayTask() == null ? -1 : j.id().arrayTask());
+        h = mix(h, text(j.id().arraySpec()));
+        h = mix(h, j.id().hetOffset() == null ? -1 : j.id().hetOffset());
+        h = mix(h, time(j.submit()));
+        h = mix(h, time(j.start()));
+        h = mix(h, time(j.end()));
+        h = mix(h, j.status() == null ? -1 : j.status().state().ordinal());
+        h = mix(h, j.status() == null ? 0 : text(j.status().detail()));
         return h == 0 ? 1 : h; // 0 marks a free slot
+    }
+
+    private static long text(String s) {
+        if (s == null) {
+            return -1;
+        }
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < s.length(); i++) {
+            h = (h ^ s.charAt(i)) * 0x100000001b3L;
+        }
+        return h;
+    }
+
+    private static long time(java.time.LocalDateTime t) {
+        return t == null ? Long.MIN_VALUE : t.toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000_000L + t.getNano();
+    }
+
+    /** One step of a 64-bit mix (the finaliser of MurmurHash3), so every bit of every field moves the result. */
+    private static long mix(long h, long v) {
+        long x = h ^ (v + 0x9e3779b97f4a7c15L + (h << 6) + (h >>> 2));
+        x ^= x >>> 33;
+        x *= 0xff51afd7ed558ccdL;
+        x ^= x >>> 33;
+        x *= 0xc4ceb9fe1a85ec53L;
+        x ^= x >>> 33;
+        return x;
     }
 
     private static final class Stripe {
