@@ -38,6 +38,22 @@ public record Finding(FailureKind kind, double confidence, List<Evidence> eviden
         return kind.isUnknown();
     }
 
+    /**
+     * The evidence, strongest first: by weight, a log line before an accounting field of the same weight (1001's
+     * oom-kill line before its killed DataLoader worker). Every view that names "the deciding line" takes it from
+     * here, so the panel, the explanation and a watch line never name two different ones.
+     */
+    public List<Evidence> strongestFirst() {
+        return evidence.stream().sorted(java.util.Comparator.comparingDouble((Evidence e) -> -e.weight())
+                .thenComparing(e -> e.isLogLine() ? 0 : 1)).toList();
+    }
+
+    /** The deciding log line: the strongest line of the job's logs; else the strongest evidence; null for none. */
+    public Evidence decidingLine() {
+        List<Evidence> s = strongestFirst();
+        return s.stream().filter(Evidence::isLogLine).findFirst().orElse(s.isEmpty() ? null : s.get(0));
+    }
+
     /** Always "rules": the cause is never picked by a language model. */
     public String source() {
         return "rules";

@@ -24,8 +24,7 @@ public final class TemplateExplainer implements Explainer {
             Evidence lead = finding.leads().isEmpty() ? null : finding.leads().get(0);
             if (lead != null) {
                 String said = firstSentence(lead.text());
-                sb.append(". Start reading at ").append(lead.location()).append(": \"").append(said)
-                        .append(said.endsWith(".") || said.endsWith("…") ? "\"" : ".\"");
+                sb.append(". Start reading at ").append(lead.location()).append(": ").append(quoted(said));
                 sb.append(" No note knows that message: check the job's exit code and resources too.");
             } else {
                 sb.append(". Read the end of its stderr and stdout, and check the job's exit code and resources.");
@@ -34,11 +33,10 @@ public final class TemplateExplainer implements Explainer {
         }
         sb.append(finding.kind().title()).append(" (").append(finding.kindId()).append(", confidence ")
                 .append(String.format(Locale.ROOT, "%.0f%%", finding.confidence() * 100)).append(").");
-        Evidence first = finding.evidence().stream().filter(Evidence::isLogLine).findFirst()
-                .orElse(finding.evidence().isEmpty() ? null : finding.evidence().get(0));
+        Evidence first = finding.decidingLine();
         if (first != null) {
             sb.append(" The deciding evidence is ").append(first.isLogLine() ? "the line " + first.location() : first.location())
-                    .append(": \"").append(first.text()).append(first.text().endsWith(".") ? "\"" : ".\"");
+                    .append(": ").append(quoted(first.text()));
         }
         if (job != null) {
             if (job.elapsed() != null && job.timeLimit().limit().isPresent()) {
@@ -56,6 +54,16 @@ public final class TemplateExplainer implements Explainer {
             sb.append(String.join(", ", finding.others().stream().map(Finding.KindScore::kindId).toList())).append('.');
         }
         return new Explanation(sb.toString(), "template");
+    }
+
+    /**
+     * A quoted line that ends the sentence: the sentence's full stop inside the quotes, unless the line already
+     * ends with a stop of its own ("TRACEBACK:", "??:?", "... handler." are not given another).
+     */
+    public static String quoted(String text) {
+        String t = text.strip();
+        boolean ends = !t.isEmpty() && ".!?:;…".indexOf(t.charAt(t.length() - 1)) >= 0;
+        return "\"" + t + (ends ? "\"" : ".\"");
     }
 
     /** Characters of a lead the explanation quotes at most: a lead can be a whole wrapped paragraph. */

@@ -285,9 +285,7 @@ public final class DiagnosisRenderer {
      * the other log lines and the accounting fields the headline already shows.
      */
     static List<Evidence> deciding(Finding f) {
-        java.util.Comparator<Evidence> strongest = java.util.Comparator.comparingDouble((Evidence e) -> -e.weight())
-                .thenComparing(e -> e.isLogLine() ? 0 : 1);
-        List<Evidence> sorted = f.evidence().stream().sorted(strongest).toList();
+        List<Evidence> sorted = f.strongestFirst();
         if (sorted.isEmpty()) {
             return sorted;
         }
@@ -296,7 +294,7 @@ public final class DiagnosisRenderer {
             case CHECK -> 0;
             case STDERR, STDOUT -> 1;
             case ACCOUNTING -> 2;
-        }).thenComparing(strongest)).forEach(out::add);
+        }).thenComparing((Evidence e) -> -e.weight()).thenComparing(e -> e.isLogLine() ? 0 : 1)).forEach(out::add);
         return out;
     }
 

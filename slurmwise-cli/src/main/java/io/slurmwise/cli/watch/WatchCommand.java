@@ -189,8 +189,8 @@ public final class WatchCommand implements Callable<Integer> {
                         TerminalText.line(s.summary()));
             }, f -> () -> {
                 JobRecord j = f.job();
-                String evidence = f.finding().evidence().stream().filter(Evidence::isLogLine).map(Evidence::text)
-                        .findFirst().orElse(f.finding().evidence().isEmpty() ? "" : f.finding().evidence().get(0).text());
+                Evidence deciding = f.finding().decidingLine();
+                String evidence = deciding == null ? "" : deciding.text();
                 t.row(j.id().toString(), TerminalText.line(j.name()), TerminalText.line(j.user() == null ? "" : j.user()),
                         st.state(j.outcome(), TerminalText.line(j.status().toString())), j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()),
                         f.finding().isUnknown() ? st.yellow("unknown") : st.red(f.finding().kindId()),
