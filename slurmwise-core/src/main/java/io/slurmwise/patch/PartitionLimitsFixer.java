@@ -62,13 +62,43 @@ final class PartitionLimitsFixer implements Fixer {
         }
         Optional<DataSize> mem = s.option("mem").flatMap(o -> DataSize.tryParse(o.value()));
         if (mem.isPresent() && p.memoryPerNode() != null && mem.get().bytes() > p.memoryPerNode().bytes()) {
-            String cap = MemoryFixer.size(MemoryFixer.roundDown(p.memoryPerNode().bytes()));
-            step = step.change(step.script().withOption("mem", cap), "--mem=" + cap + " (was " + mem.get() + ")",
-                    "a " + p.name() + " node has " + p.memoryPerNode() + ", so a larger --mem per node can never be"
-                            + " met there");
+            String written = s.option("mem").map(o -> o.value()).orElse(mem.get().toString());
+            Optional<Partition> bigger = step.changes().isEmpty() ? larger(cx, p, mem.get(), asked, cx.usesGpus(s))
+                    : Optional.empty();
+            if (bigger.isPresent()) {
+                // the job asked for what it needs: the partition whose nodes hold it, not a request cut to fail later
+                Partition b = bigger.get();
+                step = step.change(step.script().withOption("partition", b.name()), "--partition=" + b.name()
+                                + " (was " + p.name() + ")", "a " + p.name() + " node has " + p.memoryPerNode()
+                                + ", so --mem=" + written + " per node can never be met there; a " + b.name() + " node has "
+                                + b.memoryPerNode());
+            } else {
+                String cap = MemoryFixer.size(MemoryFixer.roundDown(p.memoryPerNode().bytes()));
+                step = step.change(step.script().withOption("mem", cap), "--mem=" + cap + " (was " + written + ")",
+                        "a " + p.name() + " node has " + p.memoryPerNode() + ", so a larger --mem per node can never be"
+                                + " met there, and no partition of this cluster has larger nodes");
+            }
         }
         step = cpusPerNode(step, p);
         return gpusPerNode(cx, step, p);
+    }
+
+    /**
+     * The partition, up and other than {@code p}, whose nodes hold {@code need} per node and whose MaxTime allows the
+     * job's time (with GPUs when it uses them): for a CPU job one without GPUs if any, then the least memory that
+     * is enough.
+     */
+    private static Optional<Partition> larger(FixContext cx, Partition p, DataSize need, Optional<Duration> time,
+                                              boolean gpus) {
+        return cx.partitions().stream()
+                .filter(o -> o.up() && !o.name().equals(p.name()) && o.memoryPerNode() != null
+                        && o.memoryPerNode().bytes() >= need.bytes())
+                .filter(o -> time.isEmpty() || o.maxTime().kind() == io.slurmwise.job.TimeLimit.Kind.UNLIMITED
+                        || o.maxTime().limit().map(m -> m.compareTo(time.get()) >= 0).orElse(false))
+                .filter(o -> !gpus || o.gres().contains("gpu"))
+                // a CPU job goes to a partition without GPUs first (GPU nodes are for GPU jobs), then the least memory
+                .min(java.util.Comparator.comparing((Partition o) -> !gpus && o.gres().contains("gpu"))
+                        .thenComparingLong(o -> o.memoryPerNode().bytes()));
     }
 
     /** Tasks per node times CPUs per task above a node's CPUs: fewer tasks per node on more nodes. */

@@ -206,6 +206,19 @@ class PatchSuggesterTest {
     }
 
     @Test
+    void aRefusedRequestAboveANodesMemoryMovesToThePartitionThatHoldsIt() {
+        // 1034 asked 2000G on cpu (250G nodes): cutting it to 240G would only fail later; largemem's nodes hold it,
+        // and a CPU job is not sent to the GPU partition whose nodes are as large (an outside audit)
+        JobRecord job = CLUSTER.get("1034");
+        String script = "#!/bin/bash\n#SBATCH -p cpu\n#SBATCH --mem=2000G\n#SBATCH --time=1-00:00:00\nkraken2-build --db db\n";
+        Patch.Suggested p = (Patch.Suggested) suggest(job, "resources_unavailable",
+                "sbatch: error: Memory specification can not be satisfied", script);
+        assertThat(p.patched()).contains("#SBATCH --mem=2000G").contains("largemem").doesNotContain("--mem=240G")
+                .doesNotContain("gpuH100x8");
+        assertThat(p.changes()).extracting(Patch.Change::why).anyMatch(w -> w.contains("a largemem node has"));
+    }
+
+    @Test
     void oomOverANodesMemoryWithManyTasksPerNodeSaysHowToSpreadThem() {
         // 8 ranks per node on 2 nodes, the largest at 30G: 240G per node, 384G with headroom, over a 250G node
         JobRecord job = CLUSTER.get("1054").toBuilder().status(JobStatus.of(JobState.OUT_OF_MEMORY)).allocNodes(2)
