@@ -72,7 +72,10 @@ public final class DiagnosisRenderer {
     private void printStatus(PrintWriter out, Diagnosis.StatusOnly so) {
         PendingInfo p = so.pending();
         if (p == null) {
-            out.println(TerminalText.text(so.summary()));
+            // a running or completed job's one line, wrapped at the terminal's width like every other answer
+            for (String l : Panel.fit(TerminalText.text(so.summary()), style.width())) {
+                out.println(l);
+            }
             return;
         }
         Panel panel = new Panel(style, headline(so.job()));
