@@ -93,8 +93,7 @@ final class PartitionLimitsFixer implements Fixer {
         return cx.partitions().stream()
                 .filter(o -> o.up() && !o.name().equals(p.name()) && o.memoryPerNode() != null
                         && o.memoryPerNode().bytes() >= need.bytes())
-                .filter(o -> time.isEmpty() || o.maxTime().kind() == io.slurmwise.job.TimeLimit.Kind.UNLIMITED
-                        || o.maxTime().limit().map(m -> m.compareTo(time.get()) >= 0).orElse(false))
+                .filter(o -> time.isEmpty() || TimeFixer.allows(o, time.get()))
                 .filter(o -> !gpus || o.gres().contains("gpu"))
                 // a CPU job goes to a partition without GPUs first (GPU nodes are for GPU jobs), then the least memory
                 .min(java.util.Comparator.comparing((Partition o) -> !gpus && o.gres().contains("gpu"))

@@ -93,12 +93,17 @@ final class TimeFixer implements Fixer {
         return p.maxTime().kind() == TimeLimit.Kind.LIMITED ? p.maxTime().limit() : Optional.empty();
     }
 
+    /** Whether partition {@code p}'s MaxTime allows a run of {@code need}. */
+    static boolean allows(Partition p, Duration need) {
+        return p.maxTime().kind() == TimeLimit.Kind.UNLIMITED
+                || p.maxTime().limit().map(m -> m.compareTo(need) >= 0).orElse(false);
+    }
+
     /** The partitions other than {@code pname} that allow {@code need}, shortest MaxTime first, described. */
     static List<String> longer(FixContext cx, String pname, Duration need, boolean gpus) {
         return cx.partitions().stream()
                 .filter(p -> p.up() && !p.name().equals(pname))
-                .filter(p -> p.maxTime().kind() == TimeLimit.Kind.UNLIMITED
-                        || p.maxTime().limit().map(m -> m.compareTo(need) >= 0).orElse(false))
+                .filter(p -> allows(p, need))
                 .filter(p -> !gpus || p.gres().contains("gpu"))
                 .sorted(Comparator.comparing((Partition p) -> p.maxTime().limit().orElse(Duration.ofDays(36500))))
                 .map(p -> p.name() + " (MaxTime " + p.maxTime() + (p.gres().isBlank() ? "" : ", " + p.gres()) + ")")

@@ -155,7 +155,7 @@ public final class ExportStats {
         // in flight at most: the queue's blocks, one per worker, the one being filled and the next one
         Pool pool = new Pool(3 * threads + 2);
         // one export never repeats a job (sacct prints each record once, each run of -D once): only rows of
-        // several exports are looked up, which costs a hash lookup a job (about 0.4 us) and 16 bytes
+        // several exports are looked up, which costs a hash lookup a job (about 0.4 us) and 16-32 bytes
         JobKeys seen = sources.size() > 1 ? new JobKeys() : null;
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         List<Worker> workers = new ArrayList<>();

@@ -8,7 +8,7 @@ import io.slurmwise.job.JobRecord;
  * {@code sacct -S/-E} list a job that ran across midnight in both days) counts once. A requeued run of
  * {@code sacct -D} has its own start and end, and a job still running in one export and ended in the next has
  * another end and state: both stay rows of their own. Thread-safe: striped open-addressing tables of longs,
- * 16 bytes per job at most, so the check costs memory in proportion to the jobs, not to their text.
+ * 16 to 32 bytes per job (tables at most half full), so the check costs memory in proportion to the jobs, not to their text.
  */
 final class JobKeys {
 
