@@ -293,7 +293,8 @@ public final class Classifier {
             Score s = scores.computeIfAbsent(kind.id(), k -> new Score(kind));
             // each signature adds its weight once; further matching lines only add evidence to show
             double weight = s.signaturesSeen.add(m.sig()) ? m.sig().weight() : 0;
-            s.add(new Evidence(source, base + m.lineIndex(), inFile, m.line().strip(), kind.id(), weight));
+            s.add(new Evidence(source, base + m.lineIndex(), inFile, m.line().strip(), kind.id(), weight,
+                    LineText.matched(m.sig().regex(), m.line(), LineText.anchored(m.sig().pattern()))));
         }
         return ending != Long.MAX_VALUE;
     }

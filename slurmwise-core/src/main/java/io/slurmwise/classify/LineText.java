@@ -145,6 +145,22 @@ final class LineText {
     }
 
     /**
+     * The words of {@code line} that {@code p} matches as a reader sees the line (the first {@code \r} segment or
+     * peeled form that matches, as {@link #find} tries them), or null when none does.
+     */
+    static String matched(Pattern p, String line, boolean anchored) {
+        for (String seg : unquoted(segments(readable(line)))) {
+            for (String form : anchored ? peel(seg) : new String[] {seg}) {
+                Matcher m = p.matcher(form);
+                if (m.find()) {
+                    return m.group();
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
      * One line as a reader sees it, worked out once for every signature tested on it: its {@code \r} segments
      * without colour escapes, each segment's peeled forms (computed when an anchored signature first asks) and
      * their ASCII-lowered copies (computed when a {@code (?i)} signature first asks).

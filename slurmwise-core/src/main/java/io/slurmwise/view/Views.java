@@ -85,6 +85,8 @@ public final class Views {
         m.put("line", e.isLogLine() ? e.line() : null);
         m.put("line_in_file", e.isLogLine() ? e.lineInFile() : null);
         m.put("text", e.text());
+        // the words the signature matched: where a view short of room windows the line
+        m.put("match", e.match());
         m.put("weight", e.weight());
         return m;
     }

@@ -240,6 +240,7 @@ class ClassifierTest {
                 longLine.getBytes(StandardCharsets.UTF_8), 1, longLine.length(), null)));
         assertThat(g.kindId()).isEqualTo("cuda_oom");
         assertThat(g.evidence().get(0).text().length()).isLessThanOrEqualTo(Evidence.MAX_TEXT + 3);
+        assertThat(g.evidence().get(0).text()).startsWith("...").endsWith("Tried to allocate 1 GiB");
     }
 
     @Test

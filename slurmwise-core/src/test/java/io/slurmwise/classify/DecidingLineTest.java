@@ -52,4 +52,42 @@ class DecidingLineTest {
                 "/var/spool/slurmd/job42/slurm_script: line 9: 4321 Floating point exception (core dumped) ./solver\n")));
         assertThat(crash.kindId()).isEqualTo("segfault");
     }
+
+    @Test
+    void evidenceCarriesTheWordsThatMatched() {
+        // HDF5's write error: the deciding words come after a long file name
+        String hdf5 = ", filename = '/tmp/erik_1026/tas_day_EC-Earth3_ssp585_r1i1p1f1_gr_regrid_2071.nc', file descriptor = 17,"
+                + " errno = 28, error message = 'No space left on device', buf = 0x2b1e4c000040, total write size = 8388608";
+        Finding f = C.classify(JobFacts.NONE, List.of(LogTail.of(LogStream.STDERR, "job.err", hdf5 + "\n")));
+        assertThat(f.kindId()).isEqualTo("disk_quota");
+        Evidence e = f.decidingLine();
+        assertThat(e.text()).isEqualTo(hdf5);
+        assertThat(e.match()).containsIgnoringCase("No space left on device");
+        assertThat(hdf5).contains(e.match());
+        // an anchored signature's match is found after a launcher prefix, as the scanner reads the line
+        Finding ranked = C.classify(JobFacts.NONE, List.of(LogTail.of(LogStream.STDERR, "job.err",
+                "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")));
+        assertThat(ranked.decidingLine().match()).isNotNull();
+        assertThat(ranked.decidingLine().text()).contains(ranked.decidingLine().match());
+        // accounting fields have no match
+        assertThat(new Evidence(Evidence.Source.ACCOUNTING, 0, false, "State=FAILED", "none", 0.5).match()).isNull();
+    }
+
+    @Test
+    void aLongLineKeepsThePartAroundItsMatch() {
+        String noise = "x".repeat(1000);
+        Evidence e = new Evidence(Evidence.Source.STDERR, 7, true, noise + " CUDA out of memory. Tried " + noise,
+                "cuda_oom", 1, "CUDA out of memory");
+        assertThat(e.text()).startsWith("...").endsWith("...").contains("CUDA out of memory").hasSize(Evidence.MAX_TEXT + 3);
+        // the match near the start: the line's first characters, as before
+        Evidence early = new Evidence(Evidence.Source.STDERR, 7, true, "CUDA out of memory " + noise, "cuda_oom", 1,
+                "CUDA out of memory");
+        assertThat(early.text()).startsWith("CUDA out of memory").endsWith("...").hasSize(Evidence.MAX_TEXT + 3);
+        // a match that is not in the text is no match
+        assertThat(new Evidence(Evidence.Source.STDERR, 1, true, "Killed", "oom", 1, "Segmentation").match()).isNull();
+        // the match near the very end: the window ends with the line, without a trailing cut mark
+        Evidence late = new Evidence(Evidence.Source.STDERR, 7, true, noise + " No space left on device", "disk_quota", 1,
+                "No space left on device");
+        assertThat(late.text()).startsWith("...").endsWith("No space left on device");
+    }
 }

@@ -112,9 +112,9 @@ class HostileLogsTest {
         assertThat(f.kindId()).as(h.name()).isEqualTo("cuda_oom");
         assertThat(f.evidence()).isNotEmpty().hasSizeLessThanOrEqualTo(50);
         assertThat(f.evidence()).allSatisfy(e -> assertThat(e.text().length()).isLessThanOrEqualTo(Evidence.MAX_TEXT + 3));
-        if (h != Hostile.LINE_50MB) {
-            // the 50 MB line's evidence is its first Evidence.MAX_TEXT characters, not the part that matched
-            assertThat(f.evidence().get(0).text()).contains("CUDA out of memory");
-        }
+        // a 50 MB line's evidence is the part around what matched, not its first Evidence.MAX_TEXT characters
+        assertThat(f.evidence().get(0).text()).contains("CUDA out of memory");
+        assertThat(f.evidence().get(0).match()).isNotNull();
+        assertThat(f.evidence().get(0).text()).contains(f.evidence().get(0).match());
     }
 }

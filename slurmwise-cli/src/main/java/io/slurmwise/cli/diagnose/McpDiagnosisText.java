@@ -49,7 +49,8 @@ final class McpDiagnosisText {
         if (!evidence.isEmpty()) {
             panel.heading("Evidence");
             evidence.stream().limit(full ? evidence.size() : 3).forEach(e -> panel.item(style.dim(location(e)),
-                    Panel.truncateLines(e.path("text").asText(), style.width() - 19, full ? 20 : 1, "")));
+                    Panel.logLine(e.path("text").asText(), e.path("match").isTextual() ? e.path("match").asText() : null,
+                            style.width() - 19, full ? 20 : 1)));
         }
         if (full && !d.path("explanation").path("text").asText().isEmpty()) {
             panel.row("Why", d.path("explanation").path("text").asText());

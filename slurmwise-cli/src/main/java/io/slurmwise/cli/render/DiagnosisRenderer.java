@@ -260,26 +260,30 @@ public final class DiagnosisRenderer {
             panel.heading("Evidence");
             if (full) {
                 f.evidence().stream().limit(MAX_EVIDENCE).forEach(e -> panel.item(style.dim(pad(TerminalText.line(e.location()))),
-                        TerminalText.line(e.text())));
+                        logLine(e, Integer.MAX_VALUE)));
             } else {
                 List<Evidence> ev = deciding(f);
                 for (int i = 0; i < Math.min(COMPACT_EVIDENCE, ev.size()); i++) {
                     // the deciding line may take two lines, the others one
-                    panel.item(style.dim(pad(TerminalText.line(ev.get(i).location()))),
-                            Panel.truncateLines(TerminalText.line(ev.get(i).text()), style.width() - 19, i == 0 ? 2 : 1, ""));
+                    panel.item(style.dim(pad(TerminalText.line(ev.get(i).location()))), logLine(ev.get(i), i == 0 ? 2 : 1));
                 }
             }
         }
         if (!f.leads().isEmpty()) {
             // no rule decided: where to start reading, said as such (these lines are not evidence of a cause)
             panel.heading("Read first");
-            f.leads().forEach(e -> panel.item(style.dim(pad(TerminalText.line(e.location()))),
-                    full ? TerminalText.line(e.text()) : Panel.truncateLines(TerminalText.line(e.text()), style.width() - 19, 1, "")));
+            f.leads().forEach(e -> panel.item(style.dim(pad(TerminalText.line(e.location()))), logLine(e, full ? Integer.MAX_VALUE : 1)));
         }
         if (full && !f.others().isEmpty()) {
             panel.row("Also seen", String.join(", ", f.others().stream()
                     .map(o -> o.kindId() + String.format(Locale.ROOT, " (%.2f)", o.score())).toList()));
         }
+    }
+
+    /** A log line in the evidence column, in at most {@code maxLines} lines, the part with its match shown. */
+    private String logLine(Evidence e, int maxLines) {
+        return Panel.logLine(TerminalText.line(e.text()), e.match() == null ? null : TerminalText.line(e.match()),
+                style.width() - 19, maxLines);
     }
 
     /**

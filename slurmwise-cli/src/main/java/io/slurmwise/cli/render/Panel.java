@@ -164,16 +164,93 @@ public final class Panel {
         return String.join("\n", out);
     }
 
-    /** Words split at spaces outside inline code: `srun --mem=4G prog` is one word. */
+    /**
+     * A log line in at most {@code maxLines} lines of {@code width} columns, as a log line: broken at spaces, never
+     * read as Markdown (a {@code `GLIBCXX_3.4.29'} quote is not inline code), a word wider than the line broken where
+     * it must. When the line does not fit, the part shown is the one with {@code match} (the words that decided),
+     * marked {@code …} where cut: the reader sees "No space left on device" of a 300-character HDF5 report, not its
+     * file name.
+     */
+    public static String logLine(String text, String match, int width, int maxLines) {
+        int w = Math.max(20, width);
+        List<String> all = plainWrap(text, w);
+        if (all.size() <= maxLines) {
+            return String.join("\n", all);
+        }
+        int room = (int) Math.min(Integer.MAX_VALUE / 2, (long) w * maxLines) - 2; // less the two ellipses, at most
+        int at = match == null || match.isEmpty() ? -1 : text.indexOf(match);
+        String body = text;
+        int shownMatch = Math.min(match == null ? 0 : match.length(), Math.max(20, w - 10));
+        if (at > 0 && at + shownMatch > room * 9 / 10) {
+            // start a little before the match, at a word's start when one is near
+            int from = Math.max(0, at - Math.min(w / 3, Math.max(0, room - shownMatch) / 2));
+            int space = text.indexOf(' ', from);
+            if (space >= 0 && space < at && space - from < w / 4) {
+                from = space + 1;
+            }
+            body = "…" + text.substring(from);
+        }
+        List<String> lines = plainWrap(body, w);
+        if (lines.size() <= maxLines) {
+            return String.join("\n", lines);
+        }
+        List<String> out = new ArrayList<>(lines.subList(0, maxLines));
+        String last = out.get(maxLines - 1);
+        if (last.length() + 1 > w) {
+            int cut = last.lastIndexOf(' ', w - 2);
+            last = last.substring(0, cut > w / 2 ? cut : w - 1);
+        }
+        out.set(maxLines - 1, last.stripTrailing() + "…");
+        return String.join("\n", out);
+    }
+
+    /**
+     * A log line for a narrow cell that is cut at its end: from the word before {@code match} (marked {@code …})
+     * when the match starts more than {@code lead} chars in, else the whole line.
+     */
+    public static String fromMatch(String text, String match, int lead) {
+        int at = match == null || match.isEmpty() ? -1 : text.indexOf(match);
+        if (at <= lead) {
+            return text;
+        }
+        int space = text.lastIndexOf(' ', at - 2);
+        int from = space >= 0 && at - space <= lead ? space + 1 : at;
+        return "…" + text.substring(from);
+    }
+
+    /** {@code text} broken at spaces into lines of at most {@code width} chars; a longer word is broken where it must. */
+    static List<String> plainWrap(String text, int width) {
+        List<String> out = new ArrayList<>();
+        String rest = text.strip();
+        while (rest.length() > width) {
+            int cut = rest.lastIndexOf(' ', width);
+            if (cut < width / 3) {
+                cut = width; // no space in reach (a long path): broken as a last resort
+                out.add(rest.substring(0, cut));
+                rest = rest.substring(cut);
+            } else {
+                out.add(rest.substring(0, cut).stripTrailing());
+                rest = rest.substring(cut + 1).stripLeading();
+            }
+        }
+        if (!rest.isEmpty() || out.isEmpty()) {
+            out.add(rest);
+        }
+        return out;
+    }
+
+    /**
+     * Words split at spaces outside inline code: `srun --mem=4G prog` is one word. A backtick opens code at a word's
+     * start and closes it before a word's end ({@code `version `GLIBCXX_3.4.29' not found`} is one span); a backtick
+     * with no such partner is a character (a log's {@code `GLIBCXX_3.4.29'} quote), so the words after it wrap.
+     */
     static List<String> words(String s) {
+        boolean[] inCode = codeSpans(s);
         List<String> out = new ArrayList<>();
         StringBuilder w = new StringBuilder();
-        boolean code = false;
-        for (char c : s.toCharArray()) {
-            if (c == '`') {
-                code = !code;
-            }
-            if (c == ' ' && !code) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == ' ' && !inCode[i]) {
                 if (w.length() > 0) {
                     out.add(w.toString());
                     w.setLength(0);
@@ -186,6 +263,33 @@ public final class Panel {
             out.add(w.toString());
         }
         return out;
+    }
+
+    /** Per char of {@code s}: whether it is inside a span of inline code (see {@link #words}). */
+    static boolean[] codeSpans(String s) {
+        boolean[] in = new boolean[s.length()];
+        int i = s.indexOf('`');
+        while (i >= 0) {
+            boolean opens = i == 0 || " (\"'[{".indexOf(s.charAt(i - 1)) >= 0;
+            int close = -1;
+            if (opens) {
+                for (int j = s.indexOf('`', i + 1); j >= 0; j = s.indexOf('`', j + 1)) {
+                    if (j + 1 == s.length() || " .,;:)!?'\"]}".indexOf(s.charAt(j + 1)) >= 0) {
+                        close = j;
+                        break;
+                    }
+                }
+            }
+            if (close < 0) {
+                i = s.indexOf('`', i + 1);
+                continue;
+            }
+            for (int k = i; k <= close; k++) {
+                in[k] = true;
+            }
+            i = s.indexOf('`', close + 1);
+        }
+        return in;
     }
 
     /**

@@ -190,7 +190,8 @@ public final class WatchCommand implements Callable<Integer> {
             }, f -> () -> {
                 JobRecord j = f.job();
                 Evidence deciding = f.finding().decidingLine();
-                String evidence = deciding == null ? "" : deciding.text();
+                // the cell is cut at its end: it starts near the words that decided
+                String evidence = deciding == null ? "" : Panel.fromMatch(deciding.text(), deciding.match(), 24);
                 t.row(j.id().toString(), TerminalText.line(j.name()), TerminalText.line(j.user() == null ? "" : j.user()),
                         st.state(j.outcome(), TerminalText.line(j.status().toString())), j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()),
                         f.finding().isUnknown() ? st.yellow("unknown") : st.red(f.finding().kindId()),

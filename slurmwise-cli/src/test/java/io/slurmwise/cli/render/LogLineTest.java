@@ -1,0 +1,64 @@
+package io.slurmwise.cli.render;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A log line in a narrow column: its deciding words shown, never read as Markdown. */
+class LogLineTest {
+
+    private static final String HDF5 = ", filename = '/tmp/erik_1026/tas_day_EC-Earth3_ssp585_r1i1p1f1_gr_regrid_2071.nc',"
+            + " file descriptor = 17, errno = 28, error message = 'No space left on device', buf = 0x2b1e4c000040,"
+            + " total write size = 8388608, bytes this sub-write = 8388608, offset = 0";
+
+    @Test
+    void theMatchIsShownWhenTheLineIsTooLong() {
+        String shown = Panel.logLine(HDF5, "No space left on device", 61, 2);
+        assertThat(shown.lines()).hasSize(2).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(61));
+        assertThat(shown.replace("\n", " ")).contains("No space left on device").startsWith("…").endsWith("…");
+        // without a match: the line's start, cut at its end
+        String plain = Panel.logLine(HDF5, null, 61, 2);
+        assertThat(plain).startsWith(", filename =").endsWith("…").doesNotContain("No space");
+    }
+
+    @Test
+    void aBacktickIsNoInlineCode() {
+        String glibcxx = "ImportError: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by "
+                + "/home/erik/.conda/envs/regrid2/lib/libesmf.so)";
+        String shown = Panel.logLine(glibcxx, "version `GLIBCXX_3.4.29' not found", 61, 2);
+        assertThat(shown.lines()).hasSize(2).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(61));
+        assertThat(shown.lines().findFirst().orElseThrow()).endsWith("`GLIBCXX_3.4.29'");
+        assertThat(shown.replace("\n", " ")).contains("version `GLIBCXX_3.4.29' not found");
+    }
+
+    @Test
+    void aLineThatFitsIsAsItIs() {
+        assertThat(Panel.logLine("Killed", "Killed", 61, 1)).isEqualTo("Killed");
+        assertThat(Panel.logLine("a ".repeat(40).strip(), null, 61, 2).lines()).hasSize(2);
+        // a word wider than the line (a path) is broken where it must
+        assertThat(Panel.logLine("/" + "p".repeat(150), null, 61, 3).lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(61));
+    }
+
+    @Test
+    void aNarrowCellStartsNearTheMatch() {
+        assertThat(Panel.fromMatch(HDF5, "No space left on device", 24)).startsWith("…'No space left on device'");
+        assertThat(Panel.fromMatch("CUDA out of memory. Tried", "CUDA out of memory", 24)).isEqualTo("CUDA out of memory. Tried");
+        assertThat(Panel.fromMatch("Killed", null, 24)).isEqualTo("Killed");
+    }
+
+    @Test
+    void inlineCodeIsOneWordAndALoneBacktickIsACharacter() {
+        assertThat(Panel.words("run `srun --mem=4G prog` now")).containsExactly("run", "`srun --mem=4G prog`", "now");
+        // a message with a GNU-style quote inside a code span is one span
+        assertThat(Panel.words("For `version `GLIBCXX_3.4.29' not found`: put it first"))
+                .containsExactly("For", "`version `GLIBCXX_3.4.29' not found`:", "put", "it", "first");
+        // a log line's quote opens no code: the words after it wrap
+        assertThat(Panel.words("version `GLIBCXX_3.4.29' not found (required by x)"))
+                .containsExactly("version", "`GLIBCXX_3.4.29'", "not", "found", "(required", "by", "x)");
+        String quoted = "\"ImportError: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by "
+                + "/home/erik/.conda/envs/regrid2/lib/libesmf.so).\"";
+        java.util.List<String> lines = Panel.wrap(quoted, 60);
+        assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(60));
+        assertThat(String.join(" ", lines)).as("broken between words only").isEqualTo(quoted);
+    }
+}
