@@ -97,7 +97,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
             case "gpu_partitions" -> gpuModel().map(m -> partitionsWhere(p -> hasGpu(p, m)));
             case "other_gpu_partitions" -> gpuModel().map(m -> partitionsWhere(p -> p.gres().contains("gpu")
                     && !hasGpu(p, m)));
-            case "peak_mem" -> Optional.ofNullable(job.maxRss()).map(DataSize::toString);
+            case "peak_mem" -> job.memoryPeakText();
             case "mem_limit" -> job.memoryLimitText();
             case "suggested_mem" -> MemoryAdvice.perNode(job).map(MemoryAdvice::sbatchSize);
             case "suggested_mem_per_cpu" -> MemoryAdvice.perCpu(job).map(MemoryAdvice::sbatchSize);

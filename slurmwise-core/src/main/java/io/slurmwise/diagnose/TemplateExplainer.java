@@ -43,8 +43,8 @@ public final class TemplateExplainer implements Explainer {
                 sb.append(" It ran ").append(SlurmTime.format(job.elapsed())).append(" of its ")
                         .append(job.timeLimit()).append(" limit");
                 if (job.maxRss() != null && job.memoryLimit().isPresent()) {
-                    sb.append(" and peaked at ").append(job.maxRss()).append(" of ").append(job.memoryLimitText().get())
-                            .append(" memory");
+                    sb.append(", and its memory peaked at ").append(job.memoryPeakText().orElseThrow()).append(" of ")
+                            .append(job.memoryLimitText().get());
                 }
                 sb.append('.');
             }

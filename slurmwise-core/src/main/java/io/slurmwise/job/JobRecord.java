@@ -148,10 +148,31 @@ public record JobRecord(
         return memoryLimit().map(total -> n == 1 ? total : new DataSize(total.bytes() / n));
     }
 
-    /** How the peak compares with the limit, for people: "60G of 64G per node (192G in all)", "6G of 8G". */
+    /**
+     * The limit the peak is set against, for people, in the request's own unit first when it was per CPU or per GPU
+     * of several (a ReqMem with SLURM's old {@code c} suffix): "8G", "64G per node, 192G in all", "4G per CPU (32G in
+     * all)", "1G per CPU: 128G per node, 512G in all". The panel, the explanation and the notes all say this one
+     * limit (an outside audit found 1024's "1023.6M of 512G" beside "128G per node" and "1G per CPU").
+     */
     public Optional<String> memoryLimitText() {
-        return memoryPerNode().map(per -> nodes() == 1 ? per.toString()
-                : per + " per node (" + memoryLimit().orElseThrow() + " in all)");
+        return memoryPerNode().map(per -> {
+            String node = nodes() == 1 ? memoryLimit().orElseThrow().toString()
+                    : per + " per node, " + memoryLimit().orElseThrow() + " in all";
+            boolean shared = reqMem != null && (reqMem.per() == MemoryRequest.Per.CPU && cpus() > 1
+                    || reqMem.per() == MemoryRequest.Per.GPU && gpus() > 1);
+            if (!shared) {
+                return node;
+            }
+            return reqMem + (nodes() == 1 ? " (" + node + " in all)" : ": " + node);
+        });
+    }
+
+    /**
+     * The measured peak, for people: MaxRSS is the peak of the largest task, which a job on several nodes says
+     * ("1023.6M (largest task)": set against a node's 128G it is one of many tasks, not the node's use).
+     */
+    public Optional<String> memoryPeakText() {
+        return optMaxRss().map(p -> nodes() > 1 ? p + " (largest task)" : p.toString());
     }
 
     public Optional<DataSize> optMaxRss() {

@@ -342,7 +342,7 @@ class FittedAdviceTest {
         Diagnosis.Failed perCpu = (Diagnosis.Failed) SW.diagnose("1024");
         String fix2 = perCpu.fixes().stream().filter(n -> n.kindId().equals("oom") && n.section().equals("Fixes"))
                 .findFirst().orElseThrow().items().get(0);
-        assertThat(fix2).contains("`#SBATCH --mem-per-cpu=1536M`").contains("128G per node (512G in all)");
+        assertThat(fix2).contains("`#SBATCH --mem-per-cpu=1536M`").contains("128G per node, 512G in all");
         assertThat(perCpu.patch().changes()).extracting(Patch.Change::what)
                 .anyMatch(w -> w.startsWith("--mem-per-cpu=1536M"));
     }

@@ -132,7 +132,7 @@ class PeerFixturesTest {
         assertThat(j.memoryLimit()).contains(DataSize.ofGibibytes(192));
         // MaxRSS (one task's peak) meets its node's 64G, and people read both figures
         assertThat(j.memoryPerNode()).contains(DataSize.ofGibibytes(64));
-        assertThat(j.memoryLimitText()).contains("64G per node (192G in all)");
+        assertThat(j.memoryLimitText()).contains("64G per node, 192G in all");
         assertThat(io.slurmwise.classify.JobFacts.of(j).memoryLimit()).isEqualTo(DataSize.ofGibibytes(64));
         // no TRES at all: 312.50G on 4 nodes (NNodes) is still the total
         JobRecord multi = job("reportseff/conftest", "8205048");

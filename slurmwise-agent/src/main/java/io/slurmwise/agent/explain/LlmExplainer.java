@@ -138,7 +138,7 @@ public final class LlmExplainer implements Explainer {
                 : job.id() + " " + job.name() + ", state " + job.status() + ", exit "
                 + (job.exitCode() == null ? "?" : job.exitCode()) + ", elapsed "
                 + (job.elapsed() == null ? "?" : SlurmTime.format(job.elapsed())) + " of " + job.timeLimit()
-                + ", memory peak " + job.optMaxRss().map(Object::toString).orElse("unknown") + " of "
+                + ", memory peak " + job.memoryPeakText().orElse("unknown") + " of "
                 + job.memoryLimitText().orElse("?") + ", " + job.cpus() + " CPUs, " + job.gpus()
                 + " GPUs, partition " + job.partition();
         String evidence = f.evidence().stream().limit(MAX_EVIDENCE)

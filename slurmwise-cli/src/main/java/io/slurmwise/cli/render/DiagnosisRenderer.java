@@ -103,7 +103,7 @@ public final class DiagnosisRenderer {
         addFinding(panel, f.finding());
         if (full) {
             if (j.maxRss() != null || j.memoryLimit().isPresent()) {
-                panel.row("Memory", "peak " + (j.maxRss() == null ? "unknown" : j.maxRss().toString()) + " of "
+                panel.row("Memory", "peak " + j.memoryPeakText().orElse("unknown") + " of "
                         + j.memoryLimitText().orElse("?") + " requested");
             }
             panel.row("Resources", TerminalText.line(resources(j)));
@@ -141,8 +141,8 @@ public final class DiagnosisRenderer {
     private static String numbers(JobRecord j) {
         List<String> parts = new java.util.ArrayList<>();
         if (j.maxRss() != null || j.memoryLimit().isPresent()) {
-            parts.add("memory peak " + (j.maxRss() == null ? "unknown" : j.maxRss().toString()) + " of "
-                    + j.memoryLimit().map(Object::toString).orElse("?"));
+            parts.add("memory peak " + j.memoryPeakText().orElse("unknown") + " of "
+                    + j.memoryLimitText().orElse("?"));
         }
         if (j.cpus() > 0 || j.gpus() > 0) { // a job that never started was allocated nothing: no "0 CPU"
             parts.add(j.cpus() + " CPU" + (j.gpus() > 0 ? ", " + j.gpus() + " GPU"
