@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * ({@code --cpus-per-task}) is twice what the job had within a node, or it goes; a {@code --mem} (or
  * {@code --mem-per-cpu}) above one node of the partition becomes what a node has, as the memory patch caps it, when that
  * is still more than the job had, else the item goes; a typed GPU request for a model the job did not run on names the
- * job's model; an option the patch sets is named with the patch's value.
+ * job's model; an option the patch sets is named with the patch's value; an item that names a fact of the job's run
+ * ({@link Placeholders#OF_THE_RUN}: a step's timeout, the peak it reached) is not shown for a job that never started.
  *
  * <pre>{@code
  * List<FixNote> fitted = new FixFitter(taxonomy).fit(fixes, new JobAdviceFacts(job, backend.partitions()));
@@ -133,12 +134,18 @@ public final class FixFitter {
         boolean moreTime = taxonomy.find(n.kindId()).map(k -> k.fixers().contains(MORE_TIME_FIXER)).orElse(false);
         Optional<NoteSection> section = template(n);
         String text = section.map(s -> Placeholders.fill(s.template(), facts::value)).orElse(n.text());
+        // a job that never started did nothing while running: advice about its run (a step that hung) is not its
+        // (1042, cancelled while pending, was told to put a timeout around its steps)
+        boolean ran = facts.started();
         List<String> items = section.map(s -> s.templateItems().stream()
-                .map(i -> Placeholders.fill(i, facts::value)).toList()).orElse(n.items());
+                .map(i -> ran || !Placeholders.names(i, Placeholders.OF_THE_RUN) ? Placeholders.fill(i, facts::value) : null)
+                .toList()).orElse(n.items());
         if (!items.isEmpty()) {
             List<String> kept = new ArrayList<>();
             for (String item : items) {
-                fitPiece(item, facts, moreTime).ifPresent(kept::add);
+                if (item != null) {
+                    fitPiece(item, facts, moreTime).ifPresent(kept::add);
+                }
             }
             if (kept.isEmpty()) {
                 return Optional.empty();

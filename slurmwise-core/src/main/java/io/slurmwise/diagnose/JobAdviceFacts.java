@@ -79,6 +79,17 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
         return (":" + p.gres().toLowerCase(Locale.ROOT) + ":").contains(":" + model + ":");
     }
 
+    /**
+     * Whether the job ran at all: false for one that never left the queue (cancelled or failed while pending: no
+     * node, no start, no elapsed time), true when unknown.
+     */
+    public boolean started() {
+        if ("None assigned".equals(job.nodeList())) {
+            return false;
+        }
+        return job.start() != null || job.elapsed() == null || !job.elapsed().isZero();
+    }
+
     /** The value of a placeholder, when the job and cluster know it (names in knowledge/README.md). */
     public Optional<String> value(String name) {
         return switch (name) {

@@ -27,6 +27,12 @@ public final class Placeholders {
             "suggested_mem", "suggested_mem_per_cpu", "node_mem", "work_dir", "java_heap", "shorter_time",
             "step_timeout", "more_nodes", "shard_gpus");
 
+    /**
+     * The facts of the job's run: a piece of advice that names one is about what the job did while it ran (a step
+     * that hung, the peak it reached), which a job that never started did not do.
+     */
+    public static final Set<String> OF_THE_RUN = Set.of("step_timeout", "peak_mem");
+
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([a-z_]+)\\s*(?:\\|([^}]*))?}}");
 
     private Placeholders() {
@@ -35,6 +41,20 @@ public final class Placeholders {
     /** Whether {@code text} holds a placeholder. */
     public static boolean has(String text) {
         return text.contains("{{") && PLACEHOLDER.matcher(text).find();
+    }
+
+    /** Whether {@code text} names one of {@code names}. */
+    public static boolean names(String text, Set<String> names) {
+        if (!text.contains("{{")) {
+            return false;
+        }
+        Matcher m = PLACEHOLDER.matcher(text);
+        while (m.find()) {
+            if (names.contains(m.group(1))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The names used in {@code text} that are not {@link #NAMES}. */

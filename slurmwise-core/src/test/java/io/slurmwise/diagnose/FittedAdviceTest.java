@@ -321,7 +321,7 @@ class FittedAdviceTest {
     void withoutAJobThePlaceholdersAreTheirFallbackWords() {
         FixNote raw = new NoteLookupRetriever().retrieve(finding(CLUSTER.get("1001"), "oom"), null, 1).get(0);
         assertThat(raw.items().get(0)).contains("(its limit, measured peak in `sacct -j <jobid> -o JobID,ReqMem,MaxRSS`)")
-                .contains("`#SBATCH --mem=48G`").doesNotContain("{{");
+                .contains("`#SBATCH --mem=<size>`").doesNotContain("{{").doesNotContain("48G");
         FixNote fit = new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(CLUSTER.get("1001"),
                 CLUSTER.partitions())).get(0);
         assertThat(fit.items().get(0)).contains("(32G, measured peak 31.8G)").contains("`#SBATCH --mem=48G`")
@@ -489,5 +489,19 @@ class FittedAdviceTest {
 
     private static Finding finding(JobRecord job, String kind) {
         return new Finding(TAXONOMY.kind(kind), 0.9, List.of(), List.of());
+    }
+
+    @Test
+    void aJobThatNeverStartedIsNotToldAboutItsRun() {
+        // 1042: cancelled while pending (no node); "if it hung, put a timeout around its steps" is not its advice
+        JobAdviceFacts pending = new JobAdviceFacts(CLUSTER.get("1042"), CLUSTER.partitions());
+        assertThat(pending.started()).isFalse();
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(CLUSTER.get("1042"), "cancelled"), null, 1).get(0);
+        assertThat(raw.items()).anyMatch(i -> i.contains("timeout <time> srun"));
+        List<String> shown = new FixFitter(TAXONOMY).fit(List.of(raw), pending).get(0).items();
+        assertThat(shown).noneMatch(i -> i.contains("timeout")).anyMatch(i -> i.startsWith("If you cancelled it by mistake"));
+        assertThat(shown).hasSize(raw.items().size() - 1);
+        // a job that ran keeps it, with its own timeout
+        assertThat(new JobAdviceFacts(CLUSTER.get("1001"), CLUSTER.partitions()).started()).isTrue();
     }
 }
