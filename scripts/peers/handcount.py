@@ -57,8 +57,20 @@ def count(path):
     header = [h.lower() for h in lines[0].split("|")]
     rows = [dict(zip(header, l.split("|"))) for l in lines[1:] if l.strip()]
     jobs = [r for r in rows if "." not in r["jobid"]] if "jobid" in header else []
-    c = {"rows": len(rows), "jobs": len(jobs), "steps": len(rows) - len(jobs), "cpu_h": 0.0, "gpu_h": 0.0,
-         "mem_gib": 0.0, "no_cpus": 0}
+    # a heterogeneous job's components (1853+0, 1853+1, ...) are one job: counted once, under the worst outcome of
+    # its components (failed, else cancelled or preempted, else the first's); every component's hours count
+    def outcome(j):
+        return OUTCOME.get((j.get("state") or "").split(" ")[0], "unknown")
+    groups = {}
+    for j in jobs:
+        if "+" in j["jobid"]:
+            groups.setdefault(j["jobid"].split("+")[0], []).append(j)
+    worst = {}
+    for base, parts in groups.items():
+        os_ = [outcome(p) for p in parts]
+        worst[base] = "failed" if "failed" in os_ else next((o for o in os_ if o in ("cancelled", "preempted")), os_[0])
+    c = {"rows": len(rows), "records": len(jobs), "jobs": len(jobs) - sum(len(p) - 1 for p in groups.values()),
+         "steps": len(rows) - len(jobs), "cpu_h": 0.0, "gpu_h": 0.0, "mem_gib": 0.0, "no_cpus": 0}
     for o in ("completed", "failed", "cancelled", "preempted", "pending", "running", "unknown"):
         c[o] = 0
     for j in jobs:
@@ -66,9 +78,10 @@ def count(path):
         cpus = int(j.get("alloccpus") or j.get("ncpus") or 0) or int(at.get("cpu", 0)) or int(rt.get("cpu", 0))
         gpus = int(at["gres/gpu"]) if "gres/gpu" in at else sum(int(v) for k, v in at.items() if k.startswith("gres/gpu:"))
         nodes = max(1, int(at.get("node", 0)) or int(j.get("nnodes") or 0) or int(rt.get("node", 0)))
-        state = (j.get("state") or "").split(" ")[0]
-        o = OUTCOME.get(state, "unknown")
-        c[o] += 1
+        base = j["jobid"].split("+")[0]
+        o = worst[base] if base in groups else outcome(j)
+        if base not in groups or groups[base][0] is j:
+            c[o] += 1
         if o in ENDED:
             s = seconds(j.get("elapsed"))
             c["cpu_h"] += s * cpus / 3600

@@ -61,6 +61,8 @@ public final class FleetStats {
     private final PriorityQueue<Wasted> top;
     private final Map<ArrayKey, ArrayAcc> arrays = new HashMap<>();
     private boolean arraysTruncated;
+    // the components of the heterogeneous job being read (see add)
+    private final List<Component> het = new ArrayList<>(2);
 
     private FleetStats(Builder b) {
         this.energy = Objects.requireNonNull(b.energy, "energy");
@@ -171,12 +173,58 @@ public final class FleetStats {
     /**
      * Adds one job.
      *
+     * <p>A heterogeneous job's components ({@code 1234+0}, {@code 1234+1}, ...: one row each, next to each other, as
+     * sacct prints them) are one job: counted once, under the worst outcome of its components (failed when one
+     * failed), with the resources of every component on its own partition, and one line among the top jobs
+     * ({@code 1234}, its components' figures summed). A component of another job, or any call that reads the
+     * figures ({@link #report}, {@link #merge}, {@link #writeTo}), ends the gathering.
+     *
      * @param failureKind the failure kind of a failed job (the classifier's verdict); ignored for other outcomes;
      *                    null counts as {@code unknown}
      */
     public void add(JobRecord job, String failureKind) {
         records++;
+        if (job.id().hetOffset() != null && !job.id().isArrayTask()) {
+            if (!het.isEmpty() && !sameJob(het.get(0).job(), job)) {
+                flushHet();
+            }
+            het.add(new Component(job, failureKind));
+            return;
+        }
+        flushHet();
         Outcome o = job.outcome();
+        String kind = o == Outcome.FAILED ? (failureKind == null ? "unknown" : failureKind) : null;
+        // a pending array's one row (700_[3-500]) is its tasks still to run; an ended or running task has its own row
+        long n = o == Outcome.PENDING ? job.id().taskCount() : 1;
+        Figures f = account(job, o, kind, n);
+        if (job.id().isArrayTask()) {
+            addTask(job, o, kind, f.seconds(), f.gpus(), f.cpus(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
+        } else if (o == Outcome.FAILED && f.wasted()) {
+            offer(new Wasted(job.id().toString(), job.cluster(), job.name(), job.user(), job.partition(), job.status().toString(),
+                    kind, f.seconds(), f.gpus(), f.cpus(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured(), job.end()));
+        }
+    }
+
+    /** One row's figures: elapsed seconds of an ended job, its allocation, and the energy estimated and measured. */
+    private record Figures(long seconds, int gpus, int cpus, long gpuSeconds, long cpuSeconds, long joules, Long measured) {
+        boolean wasted() {
+            return joules > 0 || cpuSeconds > 0 || gpuSeconds > 0;
+        }
+    }
+
+    /** A component of a heterogeneous job, gathered until its last component has come. */
+    private record Component(JobRecord job, String failureKind) {
+    }
+
+    private static boolean sameJob(JobRecord a, JobRecord b) {
+        return a.id().jobId() == b.id().jobId() && Objects.equals(a.cluster(), b.cluster());
+    }
+
+    /**
+     * Counts one row in every group under outcome {@code o}, as {@code n} jobs (0 for a heterogeneous job's further
+     * components: their resources count, the job once), and returns its figures.
+     */
+    private Figures account(JobRecord job, Outcome o, String kind, long n) {
         long seconds = o.isEnded() && job.elapsed() != null ? Math.max(0, job.elapsed().toSeconds()) : 0;
         int gpus = job.gpus();
         int cpus = job.cpus();
@@ -187,10 +235,6 @@ public final class FleetStats {
         }
         long joules = seconds > 0 ? energy.itJoules(job, seconds) : 0;
         Long measured = o.isEnded() ? job.consumedEnergyJoules() : null;
-        String kind = o == Outcome.FAILED ? (failureKind == null ? "unknown" : failureKind) : null;
-
-        // a pending array's one row (700_[3-500]) is its tasks still to run; an ended or running task has its own row
-        long n = o == Outcome.PENDING ? job.id().taskCount() : 1;
         total.add(o, n, gpuSeconds, cpuSeconds, joules, measured);
         tally(partitions, key(job.partition())).add(o, n, gpuSeconds, cpuSeconds, joules, measured);
         if (job.cluster() != null) {
@@ -202,16 +246,63 @@ public final class FleetStats {
             days.computeIfAbsent(when.toLocalDate(), d -> new Tally()).add(o, n, gpuSeconds, cpuSeconds, joules, measured);
         }
         if (kind != null) {
-            tally(kinds, kind).add(o, gpuSeconds, cpuSeconds, joules, measured);
+            tally(kinds, kind).add(o, Math.min(1, n), gpuSeconds, cpuSeconds, joules, measured);
         }
-        if (o == Outcome.COMPLETED) {
+        if (o == Outcome.COMPLETED && n > 0) {
             efficiency(job, seconds, cpus);
         }
-        if (job.id().isArrayTask()) {
-            addTask(job, o, kind, seconds, gpus, cpus, gpuSeconds, cpuSeconds, joules, measured);
-        } else if (o == Outcome.FAILED && (joules > 0 || cpuSeconds > 0 || gpuSeconds > 0)) {
-            offer(new Wasted(job.id().toString(), job.cluster(), job.name(), job.user(), job.partition(), job.status().toString(),
-                    kind, seconds, gpus, cpus, gpuSeconds, cpuSeconds, joules, measured, job.end()));
+        return new Figures(seconds, gpus, cpus, gpuSeconds, cpuSeconds, joules, measured);
+    }
+
+    /** Counts the heterogeneous job gathered so far as one job (see {@link #add}). */
+    private void flushHet() {
+        if (het.isEmpty()) {
+            return;
+        }
+        List<Component> parts = List.copyOf(het);
+        het.clear();
+        // the worst outcome of its components: failed when one failed, else cancelled or preempted, else the first's
+        Component decides = parts.get(0);
+        for (Component c : parts) {
+            Outcome co = c.job().outcome();
+            Outcome best = decides.job().outcome();
+            if (co == Outcome.FAILED && best != Outcome.FAILED || co.isInterrupted() && !best.isInterrupted() && best != Outcome.FAILED) {
+                decides = c;
+            }
+        }
+        Outcome o = decides.job().outcome();
+        String kind = o == Outcome.FAILED ? (decides.failureKind() == null ? "unknown" : decides.failureKind()) : null;
+        long seconds = 0;
+        int gpus = 0;
+        int cpus = 0;
+        long gpuSeconds = 0;
+        long cpuSeconds = 0;
+        long joules = 0;
+        Long measured = null;
+        LocalDateTime end = null;
+        java.util.Set<String> where = new java.util.LinkedHashSet<>();
+        for (int i = 0; i < parts.size(); i++) {
+            JobRecord j = parts.get(i).job();
+            Figures f = account(j, o, kind, i == 0 ? 1 : 0);
+            seconds = Math.max(seconds, f.seconds());
+            gpus += f.gpus();
+            cpus += f.cpus();
+            gpuSeconds += f.gpuSeconds();
+            cpuSeconds += f.cpuSeconds();
+            joules += f.joules();
+            if (f.measured() != null) {
+                measured = measured == null ? f.measured() : Long.valueOf(measured + f.measured());
+            }
+            end = maxTime(end, j.end());
+            if (j.partition() != null) {
+                where.add(j.partition());
+            }
+        }
+        if (o == Outcome.FAILED && (joules > 0 || cpuSeconds > 0 || gpuSeconds > 0)) {
+            JobRecord first = parts.get(0).job();
+            offer(new Wasted(Long.toString(first.id().jobId()), first.cluster(), first.name(), first.user(),
+                    where.isEmpty() ? null : String.join(",", where), decides.job().status().toString(), kind, seconds,
+                    gpus, cpus, gpuSeconds, cpuSeconds, joules, measured, end));
         }
     }
 
@@ -348,6 +439,8 @@ public final class FleetStats {
         if (topJobs != other.topJobs || arrayLimit != other.arrayLimit) {
             throw new IllegalArgumentException("cannot merge fleet stats with different top-job or array limits");
         }
+        flushHet();
+        other.flushHet();
         records += other.records;
         withoutCpus += other.withoutCpus;
         coverWindow(other.since, other.until);
@@ -384,6 +477,7 @@ public final class FleetStats {
      * used, so both sides must be built alike (as for {@link #merge}).
      */
     public void writeTo(java.io.DataOutput out) throws java.io.IOException {
+        flushHet();
         out.writeInt(FORMAT);
         out.writeInt(VERSION);
         out.writeInt(topJobs);
@@ -631,6 +725,7 @@ public final class FleetStats {
 
     /** The figures in the user's units. */
     public FleetReport report() {
+        flushHet();
         Comparator<FleetReport.Breakdown> byWaste = Comparator.comparingDouble(FleetReport.Breakdown::wastedKwh).reversed()
                 .thenComparing(Comparator.comparingLong(FleetReport.Breakdown::failed).reversed())
                 .thenComparing(Comparator.comparingLong(FleetReport.Breakdown::jobs).reversed())

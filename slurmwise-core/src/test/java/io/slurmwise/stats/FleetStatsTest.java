@@ -165,6 +165,41 @@ class FleetStatsTest {
     }
 
     @Test
+    void aHeterogeneousJobIsOneJobWithEveryComponentsResources() throws java.io.IOException {
+        // sacct prints one row per component (5000+0 on cpu, 5000+1 on gpu): one job, one top line, not two
+        FleetStats s = FleetStats.builder().build();
+        s.add(Jobs.job("5000+0", "CANCELLED", "cpu", "eve", 16, 0, null, 3, 10).build(), null);
+        s.add(Jobs.job("5000+1", "FAILED", "gpu", "eve", 8, 4, "a100", 3, 10).build(), "nccl");
+        s.add(Jobs.cpuJob("77", "FAILED", 1, 5), "segfault");
+        FleetReport r = s.report();
+        assertThat(r.records()).isEqualTo(3);
+        assertThat(r.total().jobs()).isEqualTo(2);
+        assertThat(r.total().failed()).as("the job failed: one component failed").isEqualTo(2);
+        assertThat(r.total().cancelled()).isZero();
+        // both components' hours are the failure's waste, each on its own partition
+        assertThat(r.total().wastedCpuHours()).isEqualTo(3.0 * 24 + 8);
+        assertThat(r.total().wastedGpuHours()).isEqualTo(12.0);
+        assertThat(r.byPartition()).filteredOn(b -> b.key().equals("gpu")).singleElement()
+                .satisfies(b -> assertThat(b.wastedGpuHours()).isEqualTo(12.0));
+        assertThat(r.byPartition()).filteredOn(b -> b.key().equals("cpu")).singleElement()
+                .satisfies(b -> assertThat(b.jobs()).as("the job counts once, on its first component's").isEqualTo(2));
+        assertThat(r.byKind()).filteredOn(b -> b.key().equals("nccl")).singleElement()
+                .satisfies(b -> assertThat(b.failed()).isEqualTo(1));
+        List<FleetReport.TopEntry> top = r.topJobs();
+        assertThat(top).extracting(FleetReport.TopEntry::id).containsExactly("5000", "77");
+        assertThat(top.get(0).kinds()).containsOnlyKeys("nccl");
+        assertThat(top.get(0).state()).isEqualTo("FAILED");
+        assertThat(top.get(0).wastedGpuHours()).isEqualTo(12.0);
+        // merged from two slices, the same figures (a merge ends the gathering)
+        FleetStats a = FleetStats.builder().build();
+        a.add(Jobs.job("5000+0", "CANCELLED", "cpu", "eve", 16, 0, null, 3, 10).build(), null);
+        a.add(Jobs.job("5000+1", "FAILED", "gpu", "eve", 8, 4, "a100", 3, 10).build(), "nccl");
+        FleetStats b = FleetStats.builder().build();
+        b.add(Jobs.cpuJob("77", "FAILED", 1, 5), "segfault");
+        assertThat(a.merge(b).report().total()).isEqualTo(r.total());
+    }
+
+    @Test
     void arraysWithOneIdOnTwoClustersStayTwoJobs() throws java.io.IOException {
         // sacct -M a,b: each cluster numbers its own jobs, so both may run an array 4242; they were one top line
         FleetStats s = FleetStats.builder().build();
