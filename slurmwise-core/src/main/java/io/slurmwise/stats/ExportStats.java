@@ -352,9 +352,9 @@ public final class ExportStats {
     }
 
     /**
-     * A row whose JobID field is there and has no step suffix ({@code 123}, {@code 123_4}, not {@code 123.batch}):
-     * where a job's rows start, so where an export can be cut without splitting a job (here, and in
-     * slurmwise-spark's splits).
+     * A row whose JobID field is there and has no step suffix ({@code 123}, {@code 123_4}, {@code 123+0}, not
+     * {@code 123.batch}, nor a heterogeneous job's later component {@code 123+1}): where a job's rows start, so where
+     * an export can be cut without splitting a job (here, and in slurmwise-spark's splits).
      */
     public static boolean isJobRow(byte[] b, int start, int end, int jobIdColumn, byte[] sep) {
         int fieldStart = start;
@@ -367,7 +367,20 @@ public final class ExportStats {
         }
         int fieldEnd = find(b, fieldStart, end, sep);
         fieldEnd = fieldEnd < 0 ? end : fieldEnd;
-        return fieldEnd > fieldStart && indexOf(b, fieldStart, fieldEnd, (byte) '.') < 0;
+        if (fieldEnd <= fieldStart || indexOf(b, fieldStart, fieldEnd, (byte) '.') >= 0) {
+            return false;
+        }
+        // a heterogeneous job's later component (1853+1) continues its job: FleetStats counts the components as one
+        int plus = indexOf(b, fieldStart, fieldEnd, (byte) '+');
+        if (plus < 0) {
+            return true;
+        }
+        for (int i = plus + 1; i < fieldEnd; i++) {
+            if (b[i] != '0' && b[i] != ' ') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int find(byte[] b, int from, int to, byte[] sep) {

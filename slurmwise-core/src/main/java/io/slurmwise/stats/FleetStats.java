@@ -193,7 +193,7 @@ public final class FleetStats {
         }
         flushHet();
         Outcome o = job.outcome();
-        String kind = o == Outcome.FAILED ? (failureKind == null ? "unknown" : failureKind) : null;
+        String kind = kindOf(o, failureKind);
         // a pending array's one row (700_[3-500]) is its tasks still to run; an ended or running task has its own row
         long n = o == Outcome.PENDING ? job.id().taskCount() : 1;
         Figures f = account(job, o, kind, n);
@@ -203,6 +203,11 @@ public final class FleetStats {
             offer(new Wasted(job.id().toString(), job.cluster(), job.name(), job.user(), job.partition(), job.status().toString(),
                     kind, f.seconds(), f.gpus(), f.cpus(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured(), job.end()));
         }
+    }
+
+    /** The failure kind a failed job counts under (the classifier's verdict, {@code unknown} without one); null otherwise. */
+    private static String kindOf(Outcome o, String failureKind) {
+        return o == Outcome.FAILED ? (failureKind == null ? "unknown" : failureKind) : null;
     }
 
     /** One row's figures: elapsed seconds of an ended job, its allocation, and the energy estimated and measured. */
@@ -271,7 +276,7 @@ public final class FleetStats {
             }
         }
         Outcome o = decides.job().outcome();
-        String kind = o == Outcome.FAILED ? (decides.failureKind() == null ? "unknown" : decides.failureKind()) : null;
+        String kind = kindOf(o, decides.failureKind());
         long seconds = 0;
         int gpus = 0;
         int cpus = 0;

@@ -85,6 +85,35 @@ class ExportStatsTest {
     }
 
     @Test
+    void aHeterogeneousJobIsNeverCutBetweenBlocks() throws IOException {
+        // het job 5000 is three component rows (5000+0..2) with their steps; a block boundary between them would
+        // make two FleetStats count it twice
+        StringBuilder sb = new StringBuilder("JobID|JobName|User|Partition|State|Start|End|Elapsed|AllocCPUS\n");
+        for (int i = 1; i <= 6; i++) {
+            sb.append(4990 + i).append("|pre|ann|cpu|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|01:00:00|4\n");
+        }
+        sb.append("5000+0|lead|eve|cpu|CANCELLED by 0|2026-11-01T00:00:00|2026-11-01T02:00:00|02:00:00|16\n")
+                .append("5000+0.batch|batch||||2026-11-01T00:00:00|2026-11-01T02:00:00|02:00:00|16\n")
+                .append("5000+1|gpu|eve|gpu|FAILED|2026-11-01T00:00:00|2026-11-01T02:00:00|02:00:00|8\n")
+                .append("5000+1.0|train||||2026-11-01T00:00:00|2026-11-01T02:00:00|02:00:00|8\n")
+                .append("5000+2|io|eve|cpu|CANCELLED by 0|2026-11-01T00:00:00|2026-11-01T02:00:00|02:00:00|2\n");
+        for (int i = 1; i <= 6; i++) {
+            sb.append(5000 + i).append("|post|bob|cpu|FAILED|2026-11-01T00:00:00|2026-11-01T00:30:00|00:30:00|4\n");
+        }
+        String text = sb.toString();
+        JobQuery all = new JobQuery(null, null, null, null, true, null);
+        FleetReport expected = sequential(text, all);
+        assertThat(expected.total().jobs()).isEqualTo(13);
+        assertThat(expected.total().failed()).isEqualTo(7);
+        for (int block : new int[] {64, 128, 200, 300, 4096}) {
+            for (int threads : new int[] {1, 3}) {
+                assertThat(parallel(text, all, threads, block).stats().report()).as("block %d, threads %d", block, threads)
+                        .isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
     void theWindowUserAndPartitionSelectAsTheBackendsDo() throws IOException {
         String text = repeated(3, "|");
         List<JobRecord> jobs = new ArrayList<>();
