@@ -80,7 +80,7 @@ public record DataSize(long bytes) implements Comparable<DataSize> {
         return Long.compare(bytes, o.bytes);
     }
 
-    /** Human form with one decimal: {@code 31.8G}, {@code 512M}. */
+    /** Human form: {@code 31.8G}, {@code 512M}, {@code 1.95T} (see {@link #trim}). */
     @Override
     public String toString() {
         if (bytes >= TIB) {
@@ -98,8 +98,16 @@ public record DataSize(long bytes) implements Comparable<DataSize> {
         return bytes + "B";
     }
 
+    /**
+     * One decimal from 10 up, two below (trailing zeros dropped): a one-decimal 2000G would read "2T", which is
+     * 48G more than it is (an outside audit: a 2000G request beside a 2T node); "1.95T" is within 0.3%.
+     */
     private static String trim(double v) {
-        String s = String.format(Locale.ROOT, "%.1f", v);
-        return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+        String s = String.format(Locale.ROOT, v < 10 ? "%.2f" : "%.1f", v);
+        if (s.contains(".")) {
+            s = s.replaceAll("0+$", "");
+            s = s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+        }
+        return s;
     }
 }
