@@ -33,13 +33,18 @@ final class RequeueFixer implements Fixer {
         if (!added.isEmpty()) {
             String how = cx.finding().isUnknown() ? "" : " (" + lower(cx.finding().kind().title()) + ")";
             step = step.change(next, String.join(" and ", added), "a job that ends this way" + how + " then goes back"
-                    + " in the queue instead of ending, and USR1 5 minutes before its time limit lets it save state first");
+                    + " in the queue instead of ending; USR1 5 minutes before its time limit, and SIGTERM at a"
+                    + " preemption, let it save state first");
         }
-        return step.advise("With --signal=" + SIGNAL + " SLURM sends USR1 to the batch shell 5 minutes before the end."
-                + " Trap it to save a checkpoint and requeue: `trap 'kill -USR1 $PID; wait $PID; scontrol requeue"
-                + " $SLURM_JOB_ID' USR1`, and run the work in the background (`srun python train.py & PID=$!;"
-                + " wait $PID`) so the trap runs in time. On restart, resume from the newest checkpoint"
-                + " (SLURM_RESTART_COUNT says it is a restart).");
+        // USR1 of --signal comes only before the time limit: a preemption (or a cancel) sends SIGTERM, then SIGKILL
+        // after the partition's GraceTime, so a trap on USR1 alone never runs there (an outside audit: 1039, 1033)
+        return step.advise("With --signal=" + SIGNAL + " SLURM sends USR1 to the batch shell 5 minutes before the time"
+                + " limit; at a preemption it sends SIGTERM instead, then SIGKILL after the partition's GraceTime. Trap"
+                + " both to save a checkpoint: `trap 'kill -USR1 $PID; wait $PID; scontrol requeue $SLURM_JOB_ID' USR1`"
+                + " and `trap 'kill -TERM $PID; wait $PID' TERM`, and run the work in the background (`srun python"
+                + " train.py & PID=$!; wait $PID`) so the traps run in time. A preempted job with --requeue goes back"
+                + " in the queue by itself; on restart, resume from the newest checkpoint (SLURM_RESTART_COUNT says it"
+                + " is a restart).");
     }
 
     private static String lower(String title) {

@@ -118,6 +118,13 @@ class FixersTest {
         assertThat(waiting.optPatch()).isEmpty();
     }
 
+    /** A preemption sends SIGTERM, not the USR1 of --signal: the advice traps both (an outside audit: 1039). */
+    @Test
+    void preemptionAdviceTrapsTerm() {
+        String advice = String.join(" ", PatchSuggesterTest.failed("1039").patch().advice());
+        assertThat(advice).contains("at a preemption it sends SIGTERM").contains("' TERM`").contains("' USR1`");
+    }
+
     /** 1056 asks for 192 tasks per node of partition cpu, whose nodes have 128 CPUs: PartitionConfig for ever. */
     @Test
     void tasksPerNodeAboveANodesCpusBecomeMoreNodesKeepingTheTasks() {
