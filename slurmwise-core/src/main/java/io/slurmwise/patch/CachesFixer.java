@@ -1,13 +1,19 @@
 package io.slurmwise.patch;
 
+import io.slurmwise.classify.Evidence;
+import io.slurmwise.classify.Finding;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * {@code scratch_caches}: caches and TMPDIR that the script points at the home directory or /tmp move to
- * scratch, and the caches pip, Hugging Face and PyTorch write by default get a place on scratch.
+ * {@code scratch_caches}: the job's own output that the failed write names, when the script puts it under the home
+ * directory through a variable ({@code OUT=$HOME/ckpt_export/run2}), moves to scratch; caches and TMPDIR that the
+ * script points at the home directory or /tmp move to scratch, and the caches pip, Hugging Face and PyTorch write by
+ * default get a place on scratch.
  */
 final class CachesFixer implements Fixer {
 
@@ -32,8 +38,28 @@ final class CachesFixer implements Fixer {
         String wd = cx.job().workDir() == null ? "" : cx.job().workDir();
         String base = text.contains("$SCRATCH") || text.contains("${SCRATCH}") ? "$SCRATCH"
                 : text.contains("/scratch/") || wd.startsWith("/scratch/") ? "/scratch/$USER" : "${SCRATCH:-/scratch/$USER}";
+        // the write that failed, when the deciding line names it: moving caches does not free the quota that the
+        // job's own output fills (an outside audit: 1027 wrote 15 shards to $HOME/ckpt_export and was told of ~/.cache)
+        Optional<String> failed = failedPath(cx.finding());
+        String home = cx.job().user() == null ? null : "/home/" + cx.job().user();
+        boolean homeOutput = failed.isPresent() && home != null && failed.get().startsWith(home + "/")
+                && !failed.get().startsWith(home + "/.");
+        if (homeOutput) {
+            Optional<int[]> at = outputVariable(s, failed.get(), home);
+            if (at.isPresent()) {
+                String line = s.lines().get(at.get()[0]);
+                String moved = line.substring(0, at.get()[1]) + base + line.substring(at.get()[2]);
+                step = step.change(s.withLine(at.get()[0], moved), line.strip() + " -> " + moved.strip(), "the write"
+                        + " that failed is this job's own output under the home directory (" + failed.get() + "),"
+                        + " whose quota it filled; scratch has room: copy back what you keep");
+            } else {
+                step = step.advise("The write that failed is " + failed.get() + ", under your home directory: write"
+                        + " the job's outputs to scratch (" + base + "/...) and copy back what you keep; moving caches"
+                        + " does not free that quota.");
+            }
+        }
         List<String> rewritten = new ArrayList<>();
-        BatchScript next = s;
+        BatchScript next = step.script();
         // caches already exported to the home directory or /tmp move to scratch
         for (String var : CACHE_VARS) {
             Optional<Integer> at = edits.exported(next, var);
@@ -58,7 +84,8 @@ final class CachesFixer implements Fixer {
                 new String[] {"TORCH_HOME", base + "/.cache/torch"}));
         if (!e.added().isEmpty()) {
             step = step.change(e.script(), String.join("; ", e.added()), "pip, Hugging Face and PyTorch write their"
-                    + " caches to ~/.cache by default, which fills the home quota; on scratch they have room");
+                    + " caches to ~/.cache by default, on the home quota" + (homeOutput ? " too" : "")
+                    + "; on scratch they have room");
         }
         if (base.startsWith("${SCRATCH:-")) {
             step = step.advise("The patch uses $SCRATCH (or /scratch/$USER): replace it with your site's scratch path if"
@@ -66,6 +93,47 @@ final class CachesFixer implements Fixer {
         }
         return step.advise("Free space now: `du -sh ~/.cache/* | sort -h`, then `pip cache purge`, `conda clean --all`,"
                 + " or remove old outputs; check the quota with your site's quota command.");
+    }
+
+    /** {@code Disk quota exceeded: '/home/alice/out/x'}, {@code No space left on device: "/home/..."}: the path. */
+    private static final Pattern FAILED_PATH = Pattern.compile(
+            "(?i)(?:quota exceeded|No space left on device)\\W{0,4}(/[^'\"\\s;,)]+)");
+
+    /** The path the deciding line says a write failed on, when it names one. */
+    static Optional<String> failedPath(Finding f) {
+        Evidence e = f == null ? null : f.decidingLine();
+        if (e == null || !e.isLogLine()) {
+            return Optional.empty();
+        }
+        Matcher m = FAILED_PATH.matcher(e.text());
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    /** {@code OUT=$HOME/ckpt_export/run2}, {@code export DST="~/results"}: a variable set to a path in the home. */
+    private static final Pattern HOME_VAR = Pattern.compile(
+            "^\\s*(?:export\\s+)?[A-Za-z_]\\w*=[\"']?(\\$HOME|\\$\\{HOME}|~)(/[^\"'\\s;]*)?[\"']?\\s*$");
+
+    /**
+     * The script line setting a variable to the home-directory path the failed write is in (the longest such), as
+     * {line, start, end} of the home part to replace; empty when no variable holds it.
+     */
+    static Optional<int[]> outputVariable(BatchScript s, String failed, String home) {
+        int[] best = null;
+        int bestLen = -1;
+        List<String> lines = s.lines();
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher m = HOME_VAR.matcher(lines.get(i));
+            if (!m.find()) {
+                continue;
+            }
+            String rest = m.group(2) == null ? "" : m.group(2);
+            String dir = home + rest;
+            if ((failed.equals(dir) || failed.startsWith(dir.endsWith("/") ? dir : dir + "/")) && rest.length() > bestLen) {
+                best = new int[] {i, m.start(1), m.end(1)};
+                bestLen = rest.length();
+            }
+        }
+        return Optional.ofNullable(best);
     }
 
     private static String cacheName(String var) {

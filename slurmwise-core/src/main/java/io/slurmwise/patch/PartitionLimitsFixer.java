@@ -17,8 +17,10 @@ import java.util.regex.Pattern;
 
 /**
  * {@code partition_limits}: the nearest request its partition can run, for a job asking for more than the partition
- * or one of its nodes has (it is refused, or pends with PartitionTimeLimit or PartitionConfig for ever): {@code
- * --time} down to the MaxTime, {@code --mem} down to what one node has, tasks per node down to what one node's CPUs
+ * or one of its nodes has (it is refused, or pends with PartitionTimeLimit or PartitionConfig for ever): a {@code
+ * --time} above the MaxTime moves to the partition that allows it and holds the rest of the request (a typed --gres
+ * changes to its GPU type), else down to the MaxTime; a {@code --mem} above a node moves to the partition whose nodes
+ * hold it, else down to what one node has, tasks per node down to what one node's CPUs
  * hold (with more nodes, so the job keeps its tasks); GPUs per node above what a node has, or a GPU type or GPUs the
  * partition does not have, are said with the partitions that have them (a multi-node GPU job needs its launch line
  * changed too, so that is no mechanical edit). The advice names the partitions that allow the original request.
@@ -44,24 +46,49 @@ final class PartitionLimitsFixer implements Fixer {
                     + " and `scontrol show partition <name>`.");
         }
         Partition p = part.get();
+        Partition target = p; // the partition the rest of the request is checked against: the one the job moves to
         JobRecord job = cx.job();
         Optional<Duration> asked = job.timeLimit().limit()
                 .or(() -> s.option("time").flatMap(o -> SlurmTime.parseDuration(o.value())));
         Optional<Duration> max = TimeFixer.maxTime(p);
         if (asked.isPresent() && max.isPresent() && asked.get().compareTo(max.get()) > 0) {
             String cap = SlurmTime.format(max.get());
+            String want = SlurmTime.format(asked.get());
             boolean gpus = cx.usesGpus(s);
-            List<String> longer = TimeFixer.longer(cx, p.name(), asked.get(), gpus);
-            step = step.change(s.withOption("time", cap), "--time=" + cap + " (was " + SlurmTime.format(asked.get()) + ")",
-                    "partition " + p.name() + " allows at most " + cap + " (MaxTime), so the job can never start as"
-                            + " submitted; this is the longest run it can have there")
-                    .advise("To keep " + SlurmTime.format(asked.get()) + ", submit to a partition that allows it"
-                            + (longer.isEmpty() ? " (none of this cluster's partitions does" + (gpus ? " with GPUs" : "") + ")"
-                            : ": " + String.join(", ", longer) + (gpus ? "; adjust --gres to that partition's GPU type" : ""))
-                            + ", or checkpoint and continue in a second job (`--dependency=afterok:<jobid>`).");
+            // only with the script at hand (the rest of the request is checked against the new partition), and a job
+            // on a GPU partition stays on GPUs
+            Optional<Partition> longer = s.options().isEmpty() ? Optional.empty()
+                    : longerFitting(cx, p, asked.get(), gpus || p.gres().contains("gpu"), s);
+            if (longer.isPresent()) {
+                // the job asked for the time it needs: the partition that allows it, not a cut that times out (an
+                // outside audit: 1055 asked 24h "because 22542799 needed more than 12h" and was cut to 12h)
+                Partition o = longer.get();
+                BatchScript next = s.withOption("partition", o.name());
+                String what = "--partition=" + o.name() + " (was " + p.name() + ")";
+                String why = "partition " + p.name() + " allows at most " + cap + " (MaxTime), so the job's " + want
+                        + " can never start there; " + o.name() + " allows " + o.maxTime();
+                Optional<String[]> gres = gresFor(s, o);
+                if (gres.isPresent()) {
+                    next = next.withOption("gres", gres.get()[1]);
+                    what += ", --gres=" + gres.get()[1] + " (was " + gres.get()[0] + ")";
+                    why += ", and its nodes have " + o.gres() + ": the GPU type changes with it";
+                }
+                target = o;
+                step = step.change(next, what, why).advise("To stay on " + p.name() + ", ask for at most " + cap
+                        + " and checkpoint, continuing in a second job (`--dependency=afterok:<jobid>`).");
+            } else {
+                List<String> named = TimeFixer.longer(cx, p.name(), asked.get(), gpus);
+                step = step.change(s.withOption("time", cap), "--time=" + cap + " (was " + want + ")",
+                        "partition " + p.name() + " allows at most " + cap + " (MaxTime), so the job can never start as"
+                                + " submitted; this is the longest run it can have there")
+                        .advise("To keep " + want + ", submit to a partition that allows it"
+                                + (named.isEmpty() ? " (none of this cluster's partitions does" + (gpus ? " with GPUs" : "") + ")"
+                                : ": " + String.join(", ", named) + (gpus ? "; adjust --gres to that partition's GPU type" : ""))
+                                + ", or checkpoint and continue in a second job (`--dependency=afterok:<jobid>`).");
+            }
         }
         Optional<DataSize> mem = s.option("mem").flatMap(o -> DataSize.tryParse(o.value()));
-        if (mem.isPresent() && p.memoryPerNode() != null && mem.get().bytes() > p.memoryPerNode().bytes()) {
+        if (target == p && mem.isPresent() && p.memoryPerNode() != null && mem.get().bytes() > p.memoryPerNode().bytes()) {
             String written = s.option("mem").map(o -> o.value()).orElse(mem.get().toString());
             Optional<Partition> bigger = step.changes().isEmpty() ? larger(cx, p, mem.get(), asked, cx.usesGpus(s))
                     : Optional.empty();
@@ -79,8 +106,8 @@ final class PartitionLimitsFixer implements Fixer {
                                 + " met there, and no partition of this cluster has larger nodes");
             }
         }
-        step = cpusPerNode(step, p);
-        return gpusPerNode(cx, step, p);
+        step = cpusPerNode(step, target);
+        return gpusPerNode(cx, step, target);
     }
 
     /**
@@ -98,6 +125,51 @@ final class PartitionLimitsFixer implements Fixer {
                 // a CPU job goes to a partition without GPUs first (GPU nodes are for GPU jobs), then the least memory
                 .min(java.util.Comparator.comparing((Partition o) -> !gpus && o.gres().contains("gpu"))
                         .thenComparingLong(o -> o.memoryPerNode().bytes()));
+    }
+
+    /**
+     * The partition, up and other than {@code p}, whose MaxTime allows {@code time} and whose nodes hold the rest of
+     * the request as written (memory per node, GPUs per node): for a CPU job one without GPUs first, then the
+     * shortest MaxTime that is enough. Empty when the request says GPUs in a form this fixer does not rewrite
+     * (--gpus-per-node with a type) and the partition lacks that type.
+     */
+    private static Optional<Partition> longerFitting(FixContext cx, Partition p, Duration time, boolean gpus, BatchScript s) {
+        Optional<DataSize> mem = s.option("mem").flatMap(o -> DataSize.tryParse(o.value()));
+        Optional<GpuAsk> ask = GpuAsk.of(s);
+        return cx.partitions().stream()
+                .filter(o -> o.up() && !o.name().equals(p.name()) && TimeFixer.allows(o, time))
+                .filter(o -> !gpus || o.gres().contains("gpu"))
+                .filter(o -> mem.isEmpty() || o.memoryPerNode() == null || mem.get().bytes() <= o.memoryPerNode().bytes())
+                .filter(o -> ask.isEmpty() || fitsGpus(ask.get(), o, s))
+                .min(java.util.Comparator.comparing((Partition o) -> !gpus && o.gres().contains("gpu"))
+                        .thenComparing(o -> o.maxTime().limit().orElse(Duration.ofDays(36500))));
+    }
+
+    /** Whether partition {@code o}'s nodes hold the GPUs asked per node, with the type rewritten only in --gres. */
+    private static boolean fitsGpus(GpuAsk ask, Partition o, BatchScript s) {
+        Map<String, Integer> has = gpus(o.gres());
+        int total = has.values().stream().mapToInt(Integer::intValue).sum();
+        if (ask.type() == null || has.containsKey(ask.type().toLowerCase(Locale.ROOT))) {
+            return ask.type() == null ? total >= ask.count() : has.get(ask.type().toLowerCase(Locale.ROOT)) >= ask.count();
+        }
+        // another type: only a --gres request is rewritten to the partition's type
+        return ask.option().startsWith("--gres=") && has.size() == 1 && total >= ask.count();
+    }
+
+    /** {was, now} of a typed --gres request whose type partition {@code o} lacks, rewritten to its one GPU type. */
+    private static Optional<String[]> gresFor(BatchScript s, Partition o) {
+        Optional<GpuAsk> ask = GpuAsk.of(s);
+        Map<String, Integer> has = gpus(o.gres());
+        Optional<BatchScript.Option> gres = s.option("gres");
+        if (ask.isEmpty() || ask.get().type() == null || !ask.get().option().startsWith("--gres=") || gres.isEmpty()
+                || gres.get().value() == null || has.size() != 1
+                || has.containsKey(ask.get().type().toLowerCase(Locale.ROOT))) {
+            return Optional.empty();
+        }
+        String was = gres.get().value().strip();
+        String type = has.keySet().iterator().next();
+        String now = was.replaceFirst("(?i)(gpu:)" + Pattern.quote(ask.get().type()) + "(?=:|$|,)", "$1" + type);
+        return now.equals(was) ? Optional.empty() : Optional.of(new String[] {was, now});
     }
 
     /** Tasks per node times CPUs per task above a node's CPUs: fewer tasks per node on more nodes. */

@@ -110,12 +110,29 @@ class FixersTest {
         Patch p = pending.optPatch().orElseThrow();
         assertThat(p).isInstanceOf(Patch.Suggested.class);
         Patch.Suggested s = (Patch.Suggested) p;
-        assertThat(s.diff()).contains("-#SBATCH --time=24:00:00").contains("+#SBATCH --time=12:00:00");
-        assertThat(s.changes().get(0).what()).isEqualTo("--time=12:00:00 (was 1-00:00:00)");
-        assertThat(String.join(" ", s.advice())).contains("gpuH100x8");
+        // it asked for 24 hours ("22542799 needed more than 12h"): the partition that allows them, with its GPU type,
+        // not a cut to gpuA100x4's 12 hours that would time out (an outside audit)
+        assertThat(s.diff()).contains("-#SBATCH --partition=gpuA100x4").contains("+#SBATCH --partition=gpuH100x8")
+                .contains("+#SBATCH --gres=gpu:h100:1").doesNotContain("+#SBATCH --time=");
+        assertThat(s.changes().get(0).what()).isEqualTo("--partition=gpuH100x8 (was gpuA100x4), --gres=gpu:h100:1 (was gpu:a100:1)");
+        assertThat(s.changes().get(0).why()).contains("allows at most 12:00:00").contains("gpuH100x8 allows 2-00:00:00");
+        assertThat(String.join(" ", s.advice())).contains("To stay on gpuA100x4, ask for at most 12:00:00");
         // a pending job that will start on its own gets no patch
         var waiting = ((Diagnosis.StatusOnly) sw.diagnose("1060")).optPending().orElseThrow();
         assertThat(waiting.optPatch()).isEmpty();
+    }
+
+    /** 1027 wrote its 15 shards to OUT=$HOME/ckpt_export/...: the output moves to scratch, not only the caches. */
+    @Test
+    void theOutputThatFilledTheHomeQuotaMovesToScratch() {
+        Patch p = PatchSuggesterTest.failed("1027").patch();
+        assertThat(p).isInstanceOf(Patch.Suggested.class);
+        Patch.Suggested s = (Patch.Suggested) p;
+        assertThat(s.diff()).contains("-OUT=$HOME/ckpt_export/llama-7b-sft-v2").contains("+OUT=/scratch/$USER/ckpt_export/llama-7b-sft-v2");
+        assertThat(s.changes().get(0).why()).contains("/home/alice/ckpt_export/llama-7b-sft-v2/model-00004-of-00015.safetensors")
+                .contains("this job's own output under the home directory");
+        // the caches still move, said as what they are (not the quota's cause)
+        assertThat(s.changes()).anySatisfy(c -> assertThat(c.why()).contains("on the home quota too"));
     }
 
     /** A preemption sends SIGTERM, not the USR1 of --signal: the advice traps both (an outside audit: 1039). */
