@@ -201,6 +201,13 @@ public final class Classifier {
     private record Match(Signature sig, long lineIndex, String line) {
     }
 
+    /** A traceback's quoted source line that raises: {@code     raise FileNotFoundError(f'...')}. */
+    private static final java.util.regex.Pattern RAISE_LINE = java.util.regex.Pattern.compile("^\\s+raise [A-Za-z_][\\w.]*\\(");
+
+    private static boolean isRaiseLine(String line) {
+        return !line.isEmpty() && Character.isWhitespace(line.charAt(0)) && RAISE_LINE.matcher(line).find();
+    }
+
     /** Scores one log; true when it shows an event that ended the job (see {@link #ENDING_EVENT_WEIGHT}). */
     private boolean scanLog(LogTail pasted, Map<String, Score> scores) {
         // typographic spaces, quotes and HTML entities read as the ASCII the messages are written in
@@ -285,14 +292,29 @@ public final class Classifier {
                 ending = Math.min(ending, m.lineIndex());
             }
         }
+        List<Match> kept = new ArrayList<>(matches.size());
         for (Match m : matches) {
             FailureKind kind = taxonomy.kind(m.sig().kindId());
             if (m.lineIndex() > ending && kind.category() != Category.TERMINAL && m.sig().weight() < ENDING_EVENT_WEIGHT) {
                 continue; // a consequence of the event that ended the job (Killed, an exit status), not a cause
             }
+            kept.add(m);
+        }
+        // each signature adds its weight once, on its first line; a traceback quotes the code that raised (`raise
+        // FileNotFoundError(f'File ({filename}) not found')`) before the message it raised, so the message, not the
+        // code, carries the weight and is the deciding line (the score is the same either way)
+        Map<Signature, Match> carrier = new IdentityHashMap<>();
+        for (Match m : kept) {
+            Match held = carrier.get(m.sig());
+            if (held == null || isRaiseLine(held.line()) && !isRaiseLine(m.line())) {
+                carrier.put(m.sig(), m);
+            }
+        }
+        for (Match m : kept) {
+            FailureKind kind = taxonomy.kind(m.sig().kindId());
             Score s = scores.computeIfAbsent(kind.id(), k -> new Score(kind));
-            // each signature adds its weight once; further matching lines only add evidence to show
-            double weight = s.signaturesSeen.add(m.sig()) ? m.sig().weight() : 0;
+            // further matching lines only add evidence to show
+            double weight = carrier.get(m.sig()) == m && s.signaturesSeen.add(m.sig()) ? m.sig().weight() : 0;
             s.add(new Evidence(source, base + m.lineIndex(), inFile, m.line().strip(), kind.id(), weight,
                     LineText.matched(m.sig().regex(), m.line(), LineText.anchored(m.sig().pattern()))));
         }

@@ -90,4 +90,21 @@ class DecidingLineTest {
                 "No space left on device");
         assertThat(late.text()).startsWith("...").endsWith("No space left on device");
     }
+
+    @Test
+    void theMessageRaisedDecidesNotTheCodeThatRaisedIt() {
+        // a traceback quotes the raising line of code before the message (mock job 1019 showed the code as evidence)
+        Finding f = C.classify(JobFacts.NONE, List.of(LogTail.of(LogStream.STDERR, "job.err", """
+                Traceback (most recent call last):
+                  File "/scratch/chen/post/sample.py", line 41, in load
+                    raise FileNotFoundError(f'File ({filename}) not found')
+                FileNotFoundError: File (/scratch/chen/cavity_les/VTK/cavity_les_0.45.vtm) not found
+                """)));
+        assertThat(f.kindId()).isEqualTo("file_not_found");
+        assertThat(f.decidingLine().text()).startsWith("FileNotFoundError: File (/scratch/chen/");
+        // the same score as when the code line carried the weight: only which line decides moved
+        Finding alone = C.classify(JobFacts.NONE, List.of(LogTail.of(LogStream.STDERR, "job.err",
+                "FileNotFoundError: File (/scratch/chen/cavity_les/VTK/cavity_les_0.45.vtm) not found\n")));
+        assertThat(f.confidence()).isEqualTo(alone.confidence());
+    }
 }
