@@ -251,6 +251,18 @@ class CliTest {
     }
 
     @Test
+    void jobsAtEightyColumnsKeepsIdsAndTimesWhole() {
+        // the wide table cut every column to fit 80: 22542799 read "225…", array tasks 4242_1..5 all "424…"
+        String out = run(Map.of("COLUMNS", "80"), false, "jobs").out();
+        assertThat(out.lines().findFirst().orElseThrow()).contains("JOBID").contains("STATE").contains("ELAPSED").contains("WHY");
+        assertThat(out).contains("22542799").contains("4242_1").contains("4242_5").doesNotContain("225…").doesNotContain("424…");
+        assertThat(out).contains("12:00:03").contains("2-00:00:31"); // 22542799's and 1016's elapsed, whole
+        assertThat(out.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(80));
+        // a wide terminal keeps every column
+        assertThat(run(Map.of("COLUMNS", "220"), false, "jobs").out()).contains("PARTITION").contains("REASON");
+    }
+
+    @Test
     void jobsSaysWhyAtAGlance() throws IOException {
         Result all = run(Map.of("COLUMNS", "220"), false, "jobs");
         assertThat(all.out()).contains("KIND").contains("REASON").contains("newest first");

@@ -118,13 +118,37 @@ public final class JobsCommand implements Callable<Integer> {
                     j.end() == null ? "" : j.end().toString().replace('T', ' '), shownKind(kind(kinds, j), classify),
                     TerminalText.line(j.optPendingReason().orElse("")));
         }
-        t.print(cli.out());
+        if (t.fitsCuttingFreeTextOnly()) {
+            t.print(cli.out());
+        } else {
+            narrow(st, r.jobs(), kinds, sw).print(cli.out());
+        }
         io.slurmwise.cli.render.Panel.println(cli.out(), st.dim(r.jobs().size() + " job" + (r.jobs().size() == 1 ? "" : "s")
                 + (r.truncated() ? " of " + r.matched() : "") + (oldestFirst ? ", oldest first" : ", newest first")
                 + " · KIND from " + (classify ? "records and logs" : "records, ? where a record alone does not say"
                 + " (--classify reads the logs)") + " · "
                 + TerminalText.line(sw.backendReason())), st.width());
         return 0;
+    }
+
+    /**
+     * The table for a terminal too narrow for every column whole (80 columns: the wide one cut job ids, times and
+     * limits to "225…", an outside audit): the id, name, user, state and elapsed time whole, and one WHY cell that
+     * says why a job ended (its KIND, with the exit code when the record alone does not say) or waits (its REASON).
+     */
+    private Table narrow(Style st, List<JobRecord> jobs, FleetScan kinds, Slurmwise sw) {
+        Table t = new Table(st, "JOBID", "NAME", "USER", "STATE", "ELAPSED", "WHY")
+                .flexible("NAME", 8).flexible("WHY", 10).flexible("USER", 6).keep("STATE", 13);
+        for (JobRecord j : jobs) {
+            boolean started = j.start() != null && j.state() != JobState.PENDING;
+            String kind = shownKind(kind(kinds, j), classify);
+            String why = j.outcome() == Outcome.PENDING ? TerminalText.line(j.optPendingReason().orElse(""))
+                    : kind.equals("?") && j.exitCode() != null ? "? (exit " + j.exitCode() + ")" : kind;
+            t.row(j.id().toString(), TerminalText.line(nz(j.name())), TerminalText.line(nz(j.user())),
+                    st.state(j.outcome(), TerminalText.line(UserNames.describe(j.status(), sw.backend()::userName))),
+                    !started || j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()), why);
+        }
+        return t;
     }
 
     /**
