@@ -57,6 +57,29 @@ class CliTest {
     }
 
     @Test
+    void patchPrintsTheWholeDiffThatTheFullViewShowsUnderContinuationMarks() throws IOException {
+        // 1037's change line is wider than 80 columns: --full showed it cut with an ellipsis, under a header that
+        // said to save it as a patch (an outside audit); --patch is the file, --full shows every char of it
+        Result p = run("diagnose", "1037", "--patch");
+        assertThat(p.code()).isZero();
+        assertThat(p.err()).isEmpty();
+        String diff = run("diagnose", "1037", "--json").json().path("patch").path("diff").asText();
+        assertThat(p.out().strip()).isEqualTo(diff.strip()).startsWith("--- a/").contains("\n+export LD_LIBRARY_PATH=");
+        String full = run(Map.of("COLUMNS", "80"), false, "diagnose", "1037", "--full").out();
+        assertThat(full).contains("slurmwise diagnose 1037 --patch > fix.patch").contains("↪ ");
+        String longest = diff.lines().max(java.util.Comparator.comparingInt(String::length)).orElseThrow();
+        assertThat(longest.length()).isGreaterThan(76);
+        assertThat(full.lines().map(l -> l.replaceFirst("^│ {3}(↪ )?", "")).collect(java.util.stream.Collectors.joining()))
+                .as("every char of the longest diff line is on screen").contains(longest.substring(40));
+        // a job without a suggested patch: nothing on stdout, why on stderr
+        Result none = run("diagnose", "1042", "--patch");
+        assertThat(none.code()).isEqualTo(3);
+        assertThat(none.out()).isEmpty();
+        assertThat(none.err()).startsWith("slurmwise: no patch for job 1042: ");
+        assertThat(run("diagnose", "1037", "--patch", "--json").code()).isEqualTo(2);
+    }
+
+    @Test
     void theDefaultPanelPutsTheFixFirstAndFitsAScreen() {
         for (String job : new String[] {"1001", "22542799", "1008"}) {
             Result r = run(Map.of("COLUMNS", "100"), false, "diagnose", job);

@@ -54,6 +54,11 @@ public final class DiagnoseCommand implements Callable<Integer> {
             + " \"slurmwise mcp\" or \"ssh login1 slurmwise mcp\": the same diagnosis, by a real MCP client.")
     private String mcpServer;
 
+    @Option(names = "--patch", description = "Print only the suggested patch, a unified diff to review and apply"
+            + " yourself: `slurmwise diagnose 1001 --patch > fix.patch`, then `patch job.sh < fix.patch`."
+            + " slurmwise never applies it.")
+    boolean patchOnly;
+
     @Option(names = "--full", description = "Show everything: the explanation, every note section with its score, the whole diff and advice.")
     private boolean full;
 
@@ -71,6 +76,10 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         JobId id = JobId.parse(jobId);
+        if (patchOnly && json.enabled()) {
+            throw new UserError(ExitCodes.USAGE, "--patch prints the diff alone; --json carries it as patch.diff:"
+                    + " use one of them");
+        }
         if (mcpServer != null) {
             return throughMcp(id);
         }
@@ -80,6 +89,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
             sw.retriever().prewarm();
         }
         Diagnosis d = sw.diagnose(id);
+        if (patchOnly) {
+            return printPatch(d);
+        }
         if (json.enabled()) {
             Json.print(cli.out(), Views.diagnosis(d, sw.backendReason()));
         } else if (d instanceof Diagnosis.NotFound nf) {
@@ -90,6 +102,28 @@ public final class DiagnoseCommand implements Callable<Integer> {
         sw.explainer().fallbackReason().filter(r -> worthSaying(r, cli))
                 .ifPresent(r -> cli.err().println(cli.style().dim("slurmwise: " + r)));
         return d instanceof Diagnosis.NotFound ? ExitCodes.NOT_FOUND : ExitCodes.OK;
+    }
+
+    /**
+     * The suggested patch alone, as a unified diff on standard output (nothing else there, so it can be redirected to
+     * a file); when there is none, why, on standard error, and exit 3.
+     */
+    private int printPatch(Diagnosis d) {
+        java.util.Optional<io.slurmwise.patch.Patch> patch = d.<java.util.Optional<io.slurmwise.patch.Patch>>fold(
+                nf -> java.util.Optional.empty(),
+                so -> so.pending() == null ? java.util.Optional.empty() : so.pending().optPatch(),
+                f -> java.util.Optional.of(f.patch()));
+        if (patch.isPresent() && patch.get() instanceof io.slurmwise.patch.Patch.Suggested s) {
+            cli.out().print(s.diff().endsWith("\n") ? s.diff() : s.diff() + "\n");
+            cli.out().flush();
+            return ExitCodes.OK;
+        }
+        String why = d instanceof Diagnosis.NotFound nf ? nf.message()
+                : patch.filter(p -> p instanceof io.slurmwise.patch.Patch.NotSuggested)
+                        .map(p -> ((io.slurmwise.patch.Patch.NotSuggested) p).reason())
+                        .orElse("no patch applies to this job's state");
+        cli.err().println("slurmwise: no patch for job " + d.jobId() + ": " + why);
+        return ExitCodes.NOT_FOUND;
     }
 
     /**
@@ -110,6 +144,18 @@ public final class DiagnoseCommand implements Callable<Integer> {
         if (!(answer instanceof com.fasterxml.jackson.databind.JsonNode node)) {
             throw new UserError(ExitCodes.BACKEND, "the MCP server `" + mcpServer + "` answered diagnose_job with"
                     + " something that is not JSON: " + answer);
+        }
+        if (patchOnly) {
+            com.fasterxml.jackson.databind.JsonNode patch = node.path("patch");
+            if ("suggested".equals(patch.path("status").asText())) {
+                String diff = patch.path("diff").asText();
+                cli.out().print(diff.endsWith("\n") ? diff : diff + "\n");
+                cli.out().flush();
+                return ExitCodes.OK;
+            }
+            cli.err().println("slurmwise: no patch for job " + id + ": " + patch.path("reason").asText(
+                    node.path("status").asText("no patch applies to this job's state")));
+            return ExitCodes.NOT_FOUND;
         }
         if (json.enabled()) {
             Json.print(cli.out(), node);

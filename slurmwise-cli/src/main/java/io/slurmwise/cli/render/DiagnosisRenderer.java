@@ -62,7 +62,11 @@ public final class DiagnosisRenderer {
         return head + Panel.truncate(j.name() == null ? "" : TerminalText.line(j.name()), Math.max(8, room)) + rest;
     }
 
+    /** The job being printed: the --patch command the full view names. */
+    private String jobId = "<jobid>";
+
     public void print(PrintWriter out, Diagnosis d, String backendReason) {
+        jobId = d.jobId().toString();
         // exhaustive: a new kind of diagnosis does not compile here until it is printed
         d.<Runnable>fold(nf -> () -> out.println(TerminalText.text(nf.message())), so -> () -> printStatus(out, so),
                 f -> () -> printFailed(out, f, backendReason)).run();
@@ -180,13 +184,18 @@ public final class DiagnosisRenderer {
 
     private void addSuggested(Panel panel, Patch.Suggested s) {
         {
-            panel.heading("Patch " + style.dim("(suggested, never applied: review it, save it as fix.patch, then "
-                    + "`patch <your script> < fix.patch`)"));
+            // the panel is for reading; the file to apply comes whole from --patch (a panel's borders and its
+            // width cannot give a diff that applies)
+            panel.heading("Patch " + style.dim("(suggested, never applied: review it, then `slurmwise diagnose "
+                    + TerminalText.line(jobId) + " --patch > fix.patch` and `patch <your script> < fix.patch`)"));
             for (Patch.Change c : s.changes()) {
                 panel.item("+", TerminalText.text(c.what()) + style.dim(" — " + TerminalText.text(c.why())));
             }
             for (String line : s.diff().split("\n")) {
-                panel.verbatim(diffLine(TerminalText.line(line)));
+                // a line wider than the panel goes on under ↪, never cut: --full shows the whole diff
+                List<String> parts = Panel.hardWrap(TerminalText.line(line), style.width() - 4);
+                panel.verbatim(diffLine(parts.get(0)));
+                parts.stream().skip(1).forEach(p -> panel.verbatim(style.dim("↪ ") + p));
             }
         }
     }

@@ -218,6 +218,24 @@ public final class Panel {
         return "…" + text.substring(from);
     }
 
+    /**
+     * {@code text} cut into pieces of {@code width} chars, the first as wide as that and the rest two narrower (they go
+     * under a continuation mark): a diff line is shown whole, not cut and not broken at its spaces.
+     */
+    public static List<String> hardWrap(String text, int width) {
+        int w = Math.max(20, width);
+        List<String> out = new ArrayList<>();
+        if (text.length() <= w) {
+            out.add(text);
+            return out;
+        }
+        out.add(text.substring(0, w));
+        for (int i = w; i < text.length(); i += w - 2) {
+            out.add(text.substring(i, Math.min(text.length(), i + w - 2)));
+        }
+        return out;
+    }
+
     /** {@code text} broken at spaces into lines of at most {@code width} chars; a longer word is broken where it must. */
     static List<String> plainWrap(String text, int width) {
         List<String> out = new ArrayList<>();
