@@ -63,7 +63,12 @@ class CliTest {
         Result p = run("diagnose", "1037", "--patch");
         assertThat(p.code()).isZero();
         assertThat(p.err()).isEmpty();
-        String diff = run("diagnose", "1037", "--json").json().path("patch").path("diff").asText();
+        JsonNode json = run("diagnose", "1037", "--json").json();
+        String diff = json.path("patch").path("diff").asText();
+        // --json names the words that matched on each log line (the part a narrow view shows)
+        JsonNode deciding = json.at("/finding/evidence/0");
+        assertThat(deciding.path("text").asText()).contains(deciding.path("match").asText()).contains("GLIBCXX_3.4.29");
+        assertThat(deciding.path("match").asText()).isNotBlank();
         assertThat(p.out().strip()).isEqualTo(diff.strip()).startsWith("--- a/").contains("\n+export LD_LIBRARY_PATH=");
         String full = run(Map.of("COLUMNS", "80"), false, "diagnose", "1037", "--full").out();
         assertThat(full).contains("slurmwise diagnose 1037 --patch > fix.patch").contains("↪ ");

@@ -118,6 +118,10 @@ class FormatsTest {
         assertThat(DataSize.tryParse("33344307K", DataSize.KIB).orElseThrow().toString()).isEqualTo("31.8G");
         assertThat(DataSize.tryParse("4000")).contains(DataSize.ofMebibytes(4000));
         assertThat(DataSize.tryParse("1.5T").orElseThrow().gibibytes()).isEqualTo(1536.0);
+        // below 10 of a unit two decimals: 2000G is not "2T" (48G more), 1536M is still 1.5G
+        assertThat(DataSize.tryParse("2000G").orElseThrow().toString()).isEqualTo("1.95T");
+        assertThat(DataSize.tryParse("1536M").orElseThrow().toString()).isEqualTo("1.5G");
+        assertThat(DataSize.tryParse("2T").orElseThrow().toString()).isEqualTo("2T");
         assertThat(DataSize.tryParse("lots")).isEmpty();
         assertThat(DataSize.tryParse("-1G")).isEmpty();
         assertThat(DataSize.tryParse("1e400G")).isEmpty();
