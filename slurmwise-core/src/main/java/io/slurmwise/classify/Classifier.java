@@ -4,6 +4,7 @@ import com.google.re2j.Pattern;
 import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
 import io.slurmwise.job.ExitCode;
+import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
 import io.slurmwise.taxonomy.Category;
 import io.slurmwise.taxonomy.Check;
@@ -483,7 +484,7 @@ public final class Classifier {
             // a pending job has no nodes yet by definition, and one cancelled while pending never got any: only
             // a job that ended otherwise (a rejected submission, FAILED 1:0) without nodes is telling
             case NO_NODES_ASSIGNED -> f.state() != JobState.PENDING && f.state() != JobState.CANCELLED
-                    && f.nodeList() != null && f.nodeList().strip().equalsIgnoreCase("None assigned")
+                    && JobRecord.noNodeAssigned(f.nodeList())
                     ? Optional.of(new Evidence(Evidence.Source.CHECK, 0, false,
                     "NodeList is 'None assigned': the job never got a node", kind.id(), CHECK_WEIGHT))
                     : Optional.empty();
@@ -575,7 +576,7 @@ public final class Classifier {
         static RecordSignature of(JobFacts f) {
             boolean limits = f.maxRss() != null && f.memoryLimit() != null && f.memoryLimit().bytes() > 0;
             return new RecordSignature(f.state(), f.exitCode(), f.pendingReason(),
-                    f.nodeList() != null && f.nodeList().strip().equalsIgnoreCase("None assigned"),
+                    JobRecord.noNodeAssigned(f.nodeList()),
                     limits && f.maxRss().bytes() >= 0.9 * f.memoryLimit().bytes(),
                     limits && f.maxRss().bytes() < 0.5 * f.memoryLimit().bytes(),
                     f.elapsed() != null && f.timeLimit() != null && !f.timeLimit().isZero()

@@ -3,12 +3,11 @@ package io.slurmwise.diagnose;
 import io.slurmwise.job.DataSize;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.Partition;
+import io.slurmwise.job.PartitionSearch;
 import io.slurmwise.job.SlurmTime;
-import io.slurmwise.job.TimeLimit;
 import io.slurmwise.patch.MemoryAdvice;
 
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -39,8 +38,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
 
     /** The partition's MaxTime when it has one. */
     public Optional<Duration> maxTime() {
-        return partition().flatMap(p -> p.maxTime().kind() == TimeLimit.Kind.LIMITED ? p.maxTime().limit()
-                : Optional.empty());
+        return partition().flatMap(Partition::maxTimeLimit);
     }
 
     /** The job's own time limit when it is a duration. */
@@ -55,7 +53,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
 
     /** Whether the job used or asked for GPUs, as far as its record says. */
     public boolean usesGpus() {
-        return job.gpus() > 0 || partition().map(p -> p.gres().contains("gpu")).orElse(false);
+        return job.gpus() > 0 || partition().map(Partition::hasGpus).orElse(false);
     }
 
     /** The partitions (up, not the job's) whose MaxTime is longer than the job's partition's, shortest first. */
@@ -64,19 +62,12 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
         if (max.isEmpty()) {
             return List.of();
         }
-        boolean gpus = usesGpus();
-        return partitions.stream()
-                .filter(p -> p.up() && !p.name().equals(partition().map(Partition::name).orElse(null)))
-                .filter(p -> p.maxTime().kind() == TimeLimit.Kind.UNLIMITED
-                        || p.maxTime().limit().map(m -> m.compareTo(max.get()) > 0).orElse(false))
-                .filter(p -> !gpus || p.gres().contains("gpu"))
-                .sorted(Comparator.comparing((Partition p) -> p.maxTime().limit().orElse(Duration.ofDays(36500))))
-                .toList();
+        return search().allowing(max.get().plusSeconds(1)).withGpus(usesGpus()).ranked(PartitionSearch.Rank.SHORTEST_MAXTIME);
     }
 
-    /** Whether a partition's nodes have the GPU model. */
-    public static boolean hasGpu(Partition p, String model) {
-        return (":" + p.gres().toLowerCase(Locale.ROOT) + ":").contains(":" + model + ":");
+    /** A search among the cluster's partitions other than the job's. */
+    private PartitionSearch search() {
+        return PartitionSearch.among(partitions).besides(partition().map(Partition::name).orElse(null));
     }
 
     /**
@@ -84,7 +75,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
      * node, no start, no elapsed time), true when unknown.
      */
     public boolean started() {
-        if ("None assigned".equals(job.nodeList())) {
+        if (job.noNodeAssigned()) {
             return false;
         }
         return job.start() != null || job.elapsed() == null || !job.elapsed().isZero();
@@ -95,19 +86,17 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
         return switch (name) {
             case "job_id" -> Optional.of(job.id().toString());
             case "partition" -> Optional.ofNullable(job.partition()).map(p -> p.split(",")[0]);
-            case "max_time" -> partition().map(p -> p.maxTime().kind() == TimeLimit.Kind.LIMITED
-                    ? SlurmTime.format(p.maxTime().limit().orElseThrow()) : p.maxTime().toString());
+            case "max_time" -> partition().map(p -> p.maxTime().toString());
             case "longer_partitions" -> partition().map(p -> {
                 List<Partition> longer = longerPartitions();
                 return longer.isEmpty() ? "none on this cluster" + (usesGpus() ? " with GPUs" : "")
-                        : String.join(", ", longer.stream().map(JobAdviceFacts::describe).toList());
+                        : String.join(", ", longer.stream().map(Partition::describe).toList());
             });
             case "gpu_model" -> gpuModel();
             case "gpus_per_node" -> job.gpus() > 0 ? Optional.of(Integer.toString(Math.max(1, job.gpus() / job.nodes())))
                     : Optional.empty();
-            case "gpu_partitions" -> gpuModel().map(m -> partitionsWhere(p -> hasGpu(p, m)));
-            case "other_gpu_partitions" -> gpuModel().map(m -> partitionsWhere(p -> p.gres().contains("gpu")
-                    && !hasGpu(p, m)));
+            case "gpu_partitions" -> gpuModel().map(m -> partitionsWhere(p -> p.hasGpuModel(m)));
+            case "other_gpu_partitions" -> gpuModel().map(m -> partitionsWhere(p -> p.hasGpus() && !p.hasGpuModel(m)));
             case "peak_mem" -> job.memoryPeakText();
             case "mem_limit" -> job.memoryLimitText();
             case "suggested_mem" -> MemoryAdvice.perNode(job).map(MemoryAdvice::sbatchSize);
@@ -154,16 +143,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
 
     /** The GPUs of one node of the job's partition, from its gres ({@code gpu:h100:8}); 0 when it does not say. */
     public int nodeGpus() {
-        return partition().map(p -> gpuCount(p.gres())).orElse(0);
-    }
-
-    static int gpuCount(String gres) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:^|,)gpu(?::[^:,(]+)?:(\\d+)").matcher(gres);
-        int n = 0;
-        while (m.find()) {
-            n += Integer.parseInt(m.group(1));
-        }
-        return n;
+        return partition().map(Partition::gpusPerNode).orElse(0);
     }
 
     /** The request that spreads a model over more GPUs than the job had: all of a node's, or more nodes of them. */
@@ -180,13 +160,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
     }
 
     private String partitionsWhere(java.util.function.Predicate<Partition> p) {
-        List<String> names = partitions.stream().filter(Partition::up).filter(p).map(JobAdviceFacts::describe).toList();
+        List<String> names = partitions.stream().filter(Partition::up).filter(p).map(Partition::describe).toList();
         return names.isEmpty() ? "none on this cluster" : String.join(", ", names);
-    }
-
-    private static String describe(Partition p) {
-        return p.name() + " (MaxTime " + (p.maxTime().kind() == TimeLimit.Kind.LIMITED
-                ? SlurmTime.format(p.maxTime().limit().orElseThrow()) : p.maxTime().toString())
-                + (p.gres().isBlank() ? "" : ", " + p.gres()) + ")";
     }
 }

@@ -114,6 +114,16 @@ public record JobRecord(
         return !allocTres.values().isEmpty();
     }
 
+    /** Whether sacct says the job never got a node: NodeList {@code None assigned}. */
+    public boolean noNodeAssigned() {
+        return noNodeAssigned(nodeList);
+    }
+
+    /** Whether a NodeList says no node was assigned ({@code None assigned}, as sacct and squeue print it). */
+    public static boolean noNodeAssigned(String nodeList) {
+        return nodeList != null && nodeList.strip().equalsIgnoreCase("None assigned");
+    }
+
     /** Nodes: the TRES node count, else NNodes; at least 1. */
     public int nodes() {
         int n = allocTres.nodes() > 0 ? allocTres.nodes() : allocNodes > 0 ? allocNodes : reqTres.nodes();

@@ -3,6 +3,7 @@ package io.slurmwise.patch;
 import io.slurmwise.classify.Finding;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.Partition;
+import io.slurmwise.job.PartitionSearch;
 
 import java.util.List;
 import java.util.Optional;
@@ -37,5 +38,10 @@ public record FixContext(JobRecord job, Finding finding, List<String> logLines, 
     public boolean usesGpus(BatchScript s) {
         return job.gpus() > 0 || s.options().stream().anyMatch(o -> o.name().startsWith("gpus")
                 || (o.name().equals("gres") && o.value() != null && o.value().contains("gpu")));
+    }
+
+    /** A search for another partition among the cluster's (the one search every patch's advice names them by). */
+    public PartitionSearch search() {
+        return PartitionSearch.among(partitions);
     }
 }

@@ -1,5 +1,7 @@
 package io.slurmwise.patch;
 
+import io.slurmwise.job.JobRecord;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,7 +17,7 @@ final class HostList {
     /** The host names of a list; empty for null, blank or {@code None assigned}. */
     static List<String> expand(String list) {
         List<String> out = new ArrayList<>();
-        if (list == null || list.isBlank() || list.strip().equalsIgnoreCase("None assigned")) {
+        if (list == null || list.isBlank() || JobRecord.noNodeAssigned(list)) {
             return out;
         }
         for (String part : splitTopLevel(list.strip())) {

@@ -4,8 +4,8 @@ import io.slurmwise.job.DataSize;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.MemoryRequest;
 import io.slurmwise.job.Partition;
+import io.slurmwise.job.PartitionSearch;
 
-import java.util.Comparator;
 import java.util.Optional;
 
 /**
@@ -70,11 +70,9 @@ final class MemoryFixer implements Fixer {
             long capped = roundDown(node.bytes() / multiplier);
             long perNode = rounded * multiplier;
             boolean gpus = cx.usesGpus(s);
-            String bigger = cx.partitions().stream()
-                    .filter(p -> p.up() && p.memoryPerNode() != null && p.memoryPerNode().bytes() >= perNode)
-                    .filter(p -> gpus == p.gres().contains("gpu"))
-                    .sorted(Comparator.comparing(Partition::memoryPerNode))
-                    .map(p -> p.name() + " (" + p.memoryPerNode() + " per node)").findFirst().orElse(null);
+            String bigger = cx.search().besides(part.get().name()).holding(new DataSize(perNode)).withGpus(gpus)
+                    .best(PartitionSearch.Rank.LEAST_MEMORY)
+                    .map(p -> p.name() + " (" + p.memoryPerNode() + " per node)").orElse(null);
             step = step.advise("The job needs about " + new DataSize(rounded * multiplier) + " per node, more than the "
                     + node + " of a " + part.get().name() + " node"
                     + (bigger == null ? "" : ": use a partition with bigger nodes, e.g. " + bigger)

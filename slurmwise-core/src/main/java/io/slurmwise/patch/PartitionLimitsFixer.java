@@ -3,10 +3,10 @@ package io.slurmwise.patch;
 import io.slurmwise.job.DataSize;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.Partition;
+import io.slurmwise.job.PartitionSearch;
 import io.slurmwise.job.SlurmTime;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,8 +27,6 @@ import java.util.regex.Pattern;
  */
 final class PartitionLimitsFixer implements Fixer {
 
-    /** A GPU request per node: {@code gpu:a100:8}, {@code gpu:8}, {@code gpu} (one), {@code a100:8}, {@code 8}. */
-    private static final Pattern GRES_GPU = Pattern.compile("(?:^|,)gpu(?::([A-Za-z][\\w.-]*))?(?::(\\d+))?(?=$|,|\\()");
     private static final Pattern GPUS_PER_NODE = Pattern.compile("^(?:([A-Za-z][\\w.-]*):)?(\\d+)$");
     private static final Pattern COUNT = Pattern.compile("^\\d+$");
 
@@ -50,7 +48,7 @@ final class PartitionLimitsFixer implements Fixer {
         JobRecord job = cx.job();
         Optional<Duration> asked = job.timeLimit().limit()
                 .or(() -> s.option("time").flatMap(o -> SlurmTime.parseDuration(o.value())));
-        Optional<Duration> max = TimeFixer.maxTime(p);
+        Optional<Duration> max = p.maxTimeLimit();
         if (asked.isPresent() && max.isPresent() && asked.get().compareTo(max.get()) > 0) {
             String cap = SlurmTime.format(max.get());
             String want = SlurmTime.format(asked.get());
@@ -58,7 +56,7 @@ final class PartitionLimitsFixer implements Fixer {
             // only with the script at hand (the rest of the request is checked against the new partition), and a job
             // on a GPU partition stays on GPUs
             Optional<Partition> longer = s.options().isEmpty() ? Optional.empty()
-                    : longerFitting(cx, p, asked.get(), gpus || p.gres().contains("gpu"), s);
+                    : longerFitting(cx, p, asked.get(), gpus || p.hasGpus(), s);
             if (longer.isPresent()) {
                 // the job asked for the time it needs: the partition that allows it, not a cut that times out (an
                 // outside audit: 1055 asked 24h "because 22542799 needed more than 12h" and was cut to 12h)
@@ -110,44 +108,30 @@ final class PartitionLimitsFixer implements Fixer {
         return gpusPerNode(cx, step, target);
     }
 
-    /**
-     * The partition, up and other than {@code p}, whose nodes hold {@code need} per node and whose MaxTime allows the
-     * job's time (with GPUs when it uses them): for a CPU job one without GPUs if any, then the least memory that
-     * is enough.
-     */
+    /** The partition whose nodes hold {@code need} per node and whose MaxTime allows the job's time: least memory first. */
     private static Optional<Partition> larger(FixContext cx, Partition p, DataSize need, Optional<Duration> time,
                                               boolean gpus) {
-        return cx.partitions().stream()
-                .filter(o -> o.up() && !o.name().equals(p.name()) && o.memoryPerNode() != null
-                        && o.memoryPerNode().bytes() >= need.bytes())
-                .filter(o -> time.isEmpty() || TimeFixer.allows(o, time.get()))
-                .filter(o -> !gpus || o.gres().contains("gpu"))
-                // a CPU job goes to a partition without GPUs first (GPU nodes are for GPU jobs), then the least memory
-                .min(java.util.Comparator.comparing((Partition o) -> !gpus && o.gres().contains("gpu"))
-                        .thenComparingLong(o -> o.memoryPerNode().bytes()));
+        return cx.search().besides(p.name()).holding(need).allowing(time.orElse(null)).withGpus(gpus)
+                .best(PartitionSearch.Rank.LEAST_MEMORY);
     }
 
     /**
-     * The partition, up and other than {@code p}, whose MaxTime allows {@code time} and whose nodes hold the rest of
-     * the request as written (memory per node, GPUs per node): for a CPU job one without GPUs first, then the
-     * shortest MaxTime that is enough. Empty when the request says GPUs in a form this fixer does not rewrite
-     * (--gpus-per-node with a type) and the partition lacks that type.
+     * The partition whose MaxTime allows {@code time} and whose nodes hold the rest of the request as written (memory
+     * per node, GPUs per node): shortest MaxTime first. Empty when the request says GPUs in a form this fixer does not
+     * rewrite (--gpus-per-node with a type) and the partition lacks that type.
      */
     private static Optional<Partition> longerFitting(FixContext cx, Partition p, Duration time, boolean gpus, BatchScript s) {
         Optional<DataSize> mem = s.option("mem").flatMap(o -> DataSize.tryParse(o.value()));
         Optional<GpuAsk> ask = GpuAsk.of(s);
-        return cx.partitions().stream()
-                .filter(o -> o.up() && !o.name().equals(p.name()) && TimeFixer.allows(o, time))
-                .filter(o -> !gpus || o.gres().contains("gpu"))
-                .filter(o -> mem.isEmpty() || o.memoryPerNode() == null || mem.get().bytes() <= o.memoryPerNode().bytes())
-                .filter(o -> ask.isEmpty() || fitsGpus(ask.get(), o, s))
-                .min(java.util.Comparator.comparing((Partition o) -> !gpus && o.gres().contains("gpu"))
-                        .thenComparing(o -> o.maxTime().limit().orElse(Duration.ofDays(36500))));
+        return cx.search().besides(p.name()).allowing(time).withGpus(gpus)
+                .where(o -> mem.isEmpty() || o.memoryPerNode() == null || mem.get().bytes() <= o.memoryPerNode().bytes())
+                .where(o -> ask.isEmpty() || fitsGpus(ask.get(), o))
+                .best(PartitionSearch.Rank.SHORTEST_MAXTIME);
     }
 
     /** Whether partition {@code o}'s nodes hold the GPUs asked per node, with the type rewritten only in --gres. */
-    private static boolean fitsGpus(GpuAsk ask, Partition o, BatchScript s) {
-        Map<String, Integer> has = gpus(o.gres());
+    private static boolean fitsGpus(GpuAsk ask, Partition o) {
+        Map<String, Integer> has = o.gpusByType();
         int total = has.values().stream().mapToInt(Integer::intValue).sum();
         if (ask.type() == null || has.containsKey(ask.type().toLowerCase(Locale.ROOT))) {
             return ask.type() == null ? total >= ask.count() : has.get(ask.type().toLowerCase(Locale.ROOT)) >= ask.count();
@@ -159,7 +143,7 @@ final class PartitionLimitsFixer implements Fixer {
     /** {was, now} of a typed --gres request whose type partition {@code o} lacks, rewritten to its one GPU type. */
     private static Optional<String[]> gresFor(BatchScript s, Partition o) {
         Optional<GpuAsk> ask = GpuAsk.of(s);
-        Map<String, Integer> has = gpus(o.gres());
+        Map<String, Integer> has = o.gpusByType();
         Optional<BatchScript.Option> gres = s.option("gres");
         if (ask.isEmpty() || ask.get().type() == null || !ask.get().option().startsWith("--gres=") || gres.isEmpty()
                 || gres.get().value() == null || has.size() != 1
@@ -220,7 +204,7 @@ final class PartitionLimitsFixer implements Fixer {
             return step;
         }
         GpuAsk ask = asked.get();
-        Map<String, Integer> has = gpus(p.gres());
+        Map<String, Integer> has = p.gpusByType();
         String request = ask.option();
         if (has.isEmpty()) {
             return step.advise("Partition " + p.name() + " has no GPUs, so " + request + " can never be met there: submit"
@@ -247,27 +231,12 @@ final class PartitionLimitsFixer implements Fixer {
 
     /** ": name (gres), ..." for the other up partitions whose nodes have {@code n} GPUs ({@code type} or any). */
     private static String others(FixContext cx, Partition p, String type, int n) {
-        List<String> fit = cx.partitions().stream()
-                .filter(o -> o.up() && !o.name().equals(p.name()))
-                .filter(o -> gpus(o.gres()).values().stream().mapToInt(Integer::intValue).sum() >= n)
-                .map(o -> o.name() + " (" + o.gres() + (type != null && !gpus(o.gres()).containsKey(type.toLowerCase(Locale.ROOT))
+        List<String> fit = cx.search().besides(p.name()).withGpus(true).where(o -> o.gpusPerNode() >= n)
+                .ranked(PartitionSearch.Rank.SHORTEST_MAXTIME).stream()
+                .map(o -> o.name() + " (" + o.gres() + (type != null && !o.hasGpuModel(type)
                         ? "; adjust the GPU type" : "") + ")")
                 .toList();
         return fit.isEmpty() ? " (none of this cluster's partitions has one)" : ": " + String.join(", ", fit);
-    }
-
-    /** GPUs per node by type ("" for untyped) of a sinfo GRES column such as {@code gpu:a100:4(S:0-1)}. */
-    static Map<String, Integer> gpus(String gres) {
-        Map<String, Integer> out = new LinkedHashMap<>();
-        if (gres == null) {
-            return out;
-        }
-        Matcher m = GRES_GPU.matcher(gres.strip());
-        while (m.find()) {
-            String type = m.group(1) == null ? "" : m.group(1).toLowerCase(Locale.ROOT);
-            out.merge(type, m.group(2) == null ? 1 : Integer.parseInt(m.group(2)), Integer::sum);
-        }
-        return out;
     }
 
     private static OptionalInt count(BatchScript s, String option) {
@@ -293,9 +262,10 @@ final class PartitionLimitsFixer implements Fixer {
             }
             Optional<BatchScript.Option> gres = s.option("gres");
             if (gres.isPresent() && gres.get().value() != null) {
-                Matcher m = GRES_GPU.matcher(gres.get().value().strip());
-                if (m.find()) {
-                    return Optional.of(new GpuAsk(m.group(1), m.group(2) == null ? 1 : Integer.parseInt(m.group(2)),
+                Map<String, Integer> asked = Partition.gpus(gres.get().value());
+                if (!asked.isEmpty()) {
+                    Map.Entry<String, Integer> first = asked.entrySet().iterator().next();
+                    return Optional.of(new GpuAsk(first.getKey().isEmpty() ? null : first.getKey(), first.getValue(),
                             "--gres=" + gres.get().value().strip()));
                 }
             }

@@ -2,11 +2,10 @@ package io.slurmwise.patch;
 
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.Partition;
+import io.slurmwise.job.PartitionSearch;
 import io.slurmwise.job.SlurmTime;
-import io.slurmwise.job.TimeLimit;
 
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -62,7 +61,7 @@ final class TimeFixer implements Fixer {
                 : "no progress could be read from the logs, so the " + SlurmTime.format(elapsed) + " it ran is doubled: "
                 + SlurmTime.format(need);
         Optional<Partition> part = cx.partition(s);
-        Duration max = part.flatMap(TimeFixer::maxTime).orElse(null);
+        Duration max = part.flatMap(Partition::maxTimeLimit).orElse(null);
         String was = limit == null ? "" : " (was " + SlurmTime.format(limit) + ")";
         if (max == null || need.compareTo(max) <= 0) {
             return step.change(s.withOption("time", SlurmTime.format(need)), "--time=" + SlurmTime.format(need) + was,
@@ -88,26 +87,10 @@ final class TimeFixer implements Fixer {
                 + ". A QOS may limit the time too (`sacctmgr show qos format=Name,MaxWall`).");
     }
 
-    /** A partition's MaxTime when it has one. */
-    static Optional<Duration> maxTime(Partition p) {
-        return p.maxTime().kind() == TimeLimit.Kind.LIMITED ? p.maxTime().limit() : Optional.empty();
-    }
-
-    /** Whether partition {@code p}'s MaxTime allows a run of {@code need}. */
-    static boolean allows(Partition p, Duration need) {
-        return p.maxTime().kind() == TimeLimit.Kind.UNLIMITED
-                || p.maxTime().limit().map(m -> m.compareTo(need) >= 0).orElse(false);
-    }
-
-    /** The partitions other than {@code pname} that allow {@code need}, shortest MaxTime first, described. */
+    /** The partitions other than {@code pname} that allow {@code need}, described, as {@link PartitionSearch} ranks them. */
     static List<String> longer(FixContext cx, String pname, Duration need, boolean gpus) {
-        return cx.partitions().stream()
-                .filter(p -> p.up() && !p.name().equals(pname))
-                .filter(p -> allows(p, need))
-                .filter(p -> !gpus || p.gres().contains("gpu"))
-                .sorted(Comparator.comparing((Partition p) -> p.maxTime().limit().orElse(Duration.ofDays(36500))))
-                .map(p -> p.name() + " (MaxTime " + p.maxTime() + (p.gres().isBlank() ? "" : ", " + p.gres()) + ")")
-                .toList();
+        return cx.search().besides(pname).allowing(need).withGpus(gpus).ranked(PartitionSearch.Rank.SHORTEST_MAXTIME)
+                .stream().map(Partition::describe).toList();
     }
 
     /** Rounds up to 15 minutes below 2 hours, else to the hour; less than 1% over a step is not worth another. */

@@ -7,6 +7,7 @@ import io.slurmwise.classify.Finding;
 import io.slurmwise.classify.JobFacts;
 import io.slurmwise.diagnose.Diagnosis;
 import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.Partition;
 import io.slurmwise.job.JobState;
 import io.slurmwise.job.JobStatus;
 import io.slurmwise.job.TimeLimit;
@@ -164,12 +165,12 @@ class FixersTest {
 
     @Test
     void gpusPerNodeOfASinfoGresColumn() {
-        assertThat(PartitionLimitsFixer.gpus("gpu:a100:4(S:0-1)")).containsEntry("a100", 4).hasSize(1);
-        assertThat(PartitionLimitsFixer.gpus("gpu:4")).containsEntry("", 4);
-        assertThat(PartitionLimitsFixer.gpus("gpu:a100:2,gpu:v100:2,shard:8")).containsEntry("a100", 2)
+        assertThat(Partition.gpus("gpu:a100:4(S:0-1)")).containsEntry("a100", 4).hasSize(1);
+        assertThat(Partition.gpus("gpu:4")).containsEntry("", 4);
+        assertThat(Partition.gpus("gpu:a100:2,gpu:v100:2,shard:8")).containsEntry("a100", 2)
                 .containsEntry("v100", 2).hasSize(2);
-        assertThat(PartitionLimitsFixer.gpus("")).isEmpty();
-        assertThat(PartitionLimitsFixer.gpus("mps:100")).isEmpty();
+        assertThat(Partition.gpus("")).isEmpty();
+        assertThat(Partition.gpus("mps:100")).isEmpty();
     }
 
 }

@@ -153,7 +153,7 @@ public final class DiagnosisRenderer {
                     + j.gpuModel().map(m -> " " + m).orElse("") : ""));
         }
         if (j.nodeList() != null) {
-            parts.add(j.nodeList().equals("None assigned") ? "no node (never started)" : j.nodeList());
+            parts.add(j.noNodeAssigned() ? "no node (never started)" : j.nodeList());
         }
         if (j.partition() != null) {
             parts.add("partition " + j.partition());
