@@ -29,7 +29,9 @@ import java.util.regex.Pattern;
  * {@code --mem-per-cpu}) above one node of the partition becomes what a node has, as the memory patch caps it, when that
  * is still more than the job had, else the item goes; a typed GPU request for a model the job did not run on names the
  * job's model; an option the patch sets is named with the patch's value; an item that names a fact of the job's run
- * ({@link Placeholders#OF_THE_RUN}: a step's timeout, the peak it reached) is not shown for a job that never started.
+ * ({@link Placeholders#OF_THE_RUN}: a step's timeout, the peak it reached) is not shown for a job that never started,
+ * nor one whose advice the job already follows ({@link JobAdviceFacts#followed()}); an option a piece names with the
+ * value the job already has ({@code --qos=gpu} to a job with QOS gpu) says so.
  *
  * <pre>{@code
  * List<FixNote> fitted = new FixFitter(taxonomy).fit(fixes, new JobAdviceFacts(job, backend.partitions()));
@@ -137,8 +139,11 @@ public final class FixFitter {
         // a job that never started did nothing while running: advice about its run (a step that hung) is not its
         // (1042, cancelled while pending, was told to put a timeout around its steps)
         boolean ran = facts.started();
+        // and a piece whose advice the job already follows (a partition with bigger nodes, on the biggest) tells it nothing
+        java.util.Set<String> followed = facts.followed();
         List<String> items = section.map(s -> s.templateItems().stream()
-                .map(i -> ran || !Placeholders.names(i, Placeholders.OF_THE_RUN) ? Placeholders.fill(i, facts::value) : null)
+                .map(i -> (ran || !Placeholders.names(i, Placeholders.OF_THE_RUN)) && !Placeholders.names(i, followed)
+                        ? Placeholders.fill(i, facts::value) : null)
                 .toList()).orElse(n.items());
         if (!items.isEmpty()) {
             List<String> kept = new ArrayList<>();
@@ -269,7 +274,27 @@ public final class FixFitter {
             m.appendTail(sb);
             fitted = sb.toString();
         }
+        fitted = already(fitted, "qos", facts.job().qos(), "the job's QOS already");
+        fitted = already(fitted, "partition", facts.value("partition").orElse(null), "the job's partition already");
         return Optional.of(fitted);
+    }
+
+    /**
+     * {@code piece} with each {@code --option=value} (or the code span holding it) that names the value the job
+     * already has followed by {@code (note)}: advice to use {@code --qos=gpu} is no change to a job with QOS gpu.
+     */
+    static String already(String piece, String option, String value, String note) {
+        if (value == null || value.isBlank() || !piece.contains("--" + option)) {
+            return piece;
+        }
+        String opt = "--" + Pattern.quote(option) + "[= ]" + Pattern.quote(value.strip()) + "(?![\\w.-])";
+        Matcher m = Pattern.compile("`[^`\n]*" + opt + "[^`\n]*`|" + opt).matcher(piece);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(sb, Matcher.quoteReplacement(m.group() + " (" + note + ")"));
+        }
+        m.appendTail(sb);
+        return sb.toString();
     }
 
     /** Whether each {@code --time-min} of a piece is below the longest {@code --time} it names (true without one). */

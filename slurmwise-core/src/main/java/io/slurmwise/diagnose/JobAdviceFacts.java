@@ -109,8 +109,27 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
             case "more_nodes" -> moreNodes();
             case "shard_gpus" -> shardGpus();
             case "work_dir" -> Optional.ofNullable(job.workDir());
+            case "more_mem_partition" -> moreMemoryPartition().map(p -> "`#SBATCH --partition=" + p.name() + "` ("
+                    + p.memoryPerNode() + " per node, MaxTime " + p.maxTime() + ")");
             default -> Optional.empty();
         };
+    }
+
+    /**
+     * The placeholders whose advice the job already follows, so a piece naming one has nothing to tell it: a
+     * partition with more memory per node when the job's partition has the most there is.
+     */
+    public java.util.Set<String> followed() {
+        boolean largest = partition().filter(p -> p.memoryPerNode() != null).isPresent()
+                && moreMemoryPartition().isEmpty();
+        return largest ? java.util.Set.of("more_mem_partition") : java.util.Set.of();
+    }
+
+    /** The partition with more memory per node than the job's (with GPUs when it uses them), the least that is more. */
+    private Optional<Partition> moreMemoryPartition() {
+        return partition().filter(p -> p.memoryPerNode() != null).flatMap(p -> search()
+                .holding(new DataSize(p.memoryPerNode().bytes() + 1)).withGpus(usesGpus())
+                .best(PartitionSearch.Rank.LEAST_MEMORY));
     }
 
     /** A Java heap ({@code -Xmx}) that leaves a fifth of the job's memory per node to the JVM and the rest. */

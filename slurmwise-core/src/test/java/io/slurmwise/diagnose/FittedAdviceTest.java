@@ -504,4 +504,28 @@ class FittedAdviceTest {
         // a job that ran keeps it, with its own timeout
         assertThat(new JobAdviceFacts(CLUSTER.get("1001"), CLUSTER.partitions()).started()).isTrue();
     }
+
+    /** Advice the job already follows is not given as a change: an outside audit's 1011 and 1057. */
+    @Test
+    void aJobIsNotToldToDoWhatItAlreadyDoes() {
+        // 1011 on largemem (the most memory per node there is) was told to use a high-memory partition
+        Diagnosis.Failed big = (Diagnosis.Failed) SW.diagnose("1011");
+        List<String> oom = big.fixes().stream().filter(n -> n.kindId().equals("oom") && n.section().equals("Fixes"))
+                .findFirst().orElseThrow().items();
+        assertThat(oom).noneMatch(i -> i.contains("more memory per node") || i.contains("high-memory"));
+        // a job on a partition with smaller nodes is told which one has more
+        JobRecord small = CLUSTER.get("1011").toBuilder().partition("cpu").build();
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(small, "oom"), null, 1).get(0);
+        List<String> shown = new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(small, CLUSTER.partitions()))
+                .get(0).items();
+        assertThat(shown).anyMatch(i -> i.contains("`#SBATCH --partition=largemem` (1.97T per node, MaxTime UNLIMITED)"));
+        // without a cluster the words say how to find one
+        assertThat(raw.items()).anyMatch(i -> i.contains("a high-memory partition if your site has one"));
+        // 1057 has QOS gpu: "--qos=gpu for GPU work" is its QOS already, not a change to make
+        Diagnosis.StatusOnly d = (Diagnosis.StatusOnly) SW.diagnose("1057");
+        String qos = d.pending().fixes().stream().filter(n -> n.kindId().equals("qos_limit") && n.section().equals("Fixes"))
+                .findFirst().orElseThrow().items().stream().filter(i -> i.contains("--qos=gpu")).findFirst().orElseThrow();
+        assertThat(qos).contains("`#SBATCH --qos=gpu` (the job's QOS already)").contains("`#SBATCH --qos=long` for");
+        assertThat(FixFitter.already("use `#SBATCH --qos=gpu2`", "qos", "gpu", "x")).isEqualTo("use `#SBATCH --qos=gpu2`");
+    }
 }

@@ -2,6 +2,8 @@ package io.slurmwise.diagnose;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class PendingReasonsTest {
@@ -24,9 +26,18 @@ class PendingReasonsTest {
                 "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions");
         assertThat(busy.startability()).isEqualTo(PendingReasons.Startability.MAY);
         assertThat(busy.text()).contains("ordinary wait").contains("sinfo");
-        PendingReasons.Meaning maintenance = reasons.explain("ReqNodeNotAvail, Reserved for maintenance");
-        assertThat(maintenance.startability()).isEqualTo(PendingReasons.Startability.MAY);
-        assertThat(maintenance.text()).contains("shorter --time");
+        // it starts when the maintenance is over (a change of the cluster: "may", as its kind, resources_unavailable,
+        // says the request does not fit the nodes as they are), or before it with a --time that ends in time; the
+        // words of a node that is down (a --nodelist keeping it waiting) are not this job's (1052 has no --nodelist)
+        for (String form : List.of("ReqNodeNotAvail, Reserved for maintenance", "ReqNodeNotAvail,_Reserved_for_maintenance")) {
+            PendingReasons.Meaning maintenance = reasons.explain(form);
+            assertThat(maintenance.startability()).isEqualTo(PendingReasons.Startability.MAY);
+            assertThat(maintenance.text()).contains("maintenance is over").contains("--time that ends before")
+                    .doesNotContain("--nodelist");
+        }
+        PendingReasons.Meaning down = reasons.explain("ReqNodeNotAvail, UnavailableNodes:node[01-02]");
+        assertThat(down.startability()).isEqualTo(PendingReasons.Startability.MAY);
+        assertThat(down.text()).contains("when the nodes return").doesNotContain("maintenance");
     }
 
     @Test
