@@ -324,21 +324,41 @@ public final class DiagnosisRenderer {
         }
     }
 
-    /** A note's line that opens inline code it does not close is joined with the next, so wrapping keeps the code whole. */
-    static List<String> joinSplitCode(List<String> lines) {
+    /** A list entry's first line: {@code - }, {@code * }, {@code 1. }, {@code 2) }. */
+    private static final Pattern LIST_ENTRY = Pattern.compile("^\\s*(?:[-*+]|\\d{1,2}[.)])\\s");
+
+    /**
+     * A note's text as paragraphs, one per line, for the panel to wrap to its width: the note's own line breaks (made
+     * at 80 columns in the file, then moved by the job's facts filled in) would leave short orphan lines, and a line
+     * break inside inline code would split it. Fenced code, blank lines, list entries and table rows keep their lines.
+     */
+    static List<String> reflow(String text) {
         List<String> out = new java.util.ArrayList<>();
-        StringBuilder open = null;
-        for (String l : lines) {
-            String cur = open == null ? l : open + " " + l.strip();
-            if (cur.replace("```", "").chars().filter(c -> c == '`').count() % 2 == 1 && !l.strip().startsWith("```")) {
-                open = new StringBuilder(cur);
+        StringBuilder para = null;
+        boolean fence = false;
+        for (String line : text.split("\n", -1)) {
+            String t = line.strip();
+            boolean keep = fence || t.isEmpty() || t.startsWith("```") || t.startsWith("|");
+            if (t.startsWith("```")) {
+                fence = !fence;
+            }
+            if (keep || para == null || LIST_ENTRY.matcher(line).find()) {
+                if (para != null) {
+                    out.add(para.toString());
+                }
+                para = keep ? null : new StringBuilder(line.stripTrailing());
+                if (keep) {
+                    out.add(line.stripTrailing());
+                }
             } else {
-                out.add(cur);
-                open = null;
+                para.append(' ').append(t);
             }
         }
-        if (open != null) {
-            out.add(open.toString());
+        if (para != null) {
+            out.add(para.toString());
+        }
+        while (!out.isEmpty() && out.get(out.size() - 1).isEmpty()) {
+            out.remove(out.size() - 1);
         }
         return out;
     }
@@ -367,17 +387,26 @@ public final class DiagnosisRenderer {
             List<String> items = "fixes".equalsIgnoreCase(n.section()) ? n.items() : List.of();
             if (!items.isEmpty()) {
                 for (int i = 0; i < items.size(); i++) {
-                    panel.item("  " + (i + 1) + ".", String.join("\n", joinSplitCode(items.get(i).lines().toList())));
+                    panel.item("  " + (i + 1) + ".", String.join("\n", reflow(items.get(i))));
                 }
             } else {
-                List<String> lines = joinSplitCode(n.text().lines().toList());
-                int show = first ? lines.size() : Math.min(lines.size(), MORE_LINES);
+                // whole paragraphs, as many as fill about MORE_LINES lines of the panel
+                List<String> lines = reflow(n.text());
+                int show = lines.size();
+                if (!first) {
+                    int shown = 0;
+                    show = 0;
+                    while (show < lines.size() && shown < MORE_LINES) {
+                        shown += Math.max(1, Panel.wrap(lines.get(show), style.width() - 10).size());
+                        show++;
+                    }
+                }
                 for (int i = 0; i < show; i++) {
                     panel.item("  ", lines.get(i));
                 }
                 if (show < lines.size()) {
-                    int more = lines.size() - show;
-                    panel.item("  ", style.dim("… " + more + (more == 1 ? " more line" : " more lines")
+                    long more = lines.subList(show, lines.size()).stream().filter(l -> !l.isBlank()).count();
+                    panel.item("  ", style.dim("… " + more + (more == 1 ? " more paragraph" : " more paragraphs")
                             + ": slurmwise kb show " + n.kindId()));
                 }
             }

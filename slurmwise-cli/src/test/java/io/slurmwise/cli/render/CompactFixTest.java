@@ -53,4 +53,32 @@ class CompactFixTest {
                 .isEqualTo("then `gdb ./prog core.<pid>` and `bt`.");
         assertThat(DiagnosisRenderer.compactItem("Run it:\n```\nsrun ./prog\n```\n.")).isEqualTo("Run it: `srun ./prog`.");
     }
+
+    /**
+     * --full shows a note's text reflowed: its line breaks were made at 80 columns in the file, and the job's facts
+     * filled in ("(500G, measured peak 499.9G):") left short orphan lines (an outside audit); fenced code, list entries
+     * and blank lines keep theirs.
+     */
+    @Test
+    void theFullViewJoinsANotesLinesIntoParagraphsAndKeepsCodeAndListsWhole() {
+        String item = """
+                Ask for more memory, about half again the limit the job was killed at
+                (500G, measured peak 499.9G):
+                `#SBATCH --mem=768G` (per node) or
+                `#SBATCH --mem-per-cpu=12G`.
+                   ```
+                   #SBATCH --requeue
+                   srun python train.py
+                   ```
+                   then resubmit.
+
+                - a list entry
+                  that goes on
+                - another""";
+        assertThat(DiagnosisRenderer.reflow(item)).containsExactly(
+                "Ask for more memory, about half again the limit the job was killed at (500G, measured peak 499.9G):"
+                        + " `#SBATCH --mem=768G` (per node) or `#SBATCH --mem-per-cpu=12G`.",
+                "   ```", "   #SBATCH --requeue", "   srun python train.py", "   ```",
+                "   then resubmit.", "", "- a list entry that goes on", "- another");
+    }
 }
