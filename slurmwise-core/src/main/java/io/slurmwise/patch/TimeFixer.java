@@ -137,8 +137,46 @@ final class TimeFixer implements Fixer {
                     return new Progress(a / (double) b, quote(l, st.get().start()));
                 }
             }
+            Optional<Progress> units = units(lines, l);
+            if (units.isPresent()) {
+                return units.get();
+            }
         }
         return new Progress(0, null);
+    }
+
+    /**
+     * How far a run of units got, from {@code line}: "sample 3 of 10" (two done, or three when the line says done),
+     * or "member 03 done" counted against the total the log announced ("5 members"); empty when the line says
+     * neither or the numbers do not fit.
+     */
+    private Optional<Progress> units(List<String> lines, String line) {
+        Optional<Matcher> of = patterns.find("progress.unit_of", line);
+        if (of.isPresent()) {
+            long n = Long.parseLong(of.get().group(1));
+            long m = Long.parseLong(of.get().group(2));
+            if (m > 0 && n >= 1 && n <= m) {
+                long done = patterns.matches("progress.done", line.substring(of.get().end())) ? n : n - 1;
+                return Optional.of(new Progress(done / (double) m, quote(line, of.get().start())));
+            }
+        }
+        Optional<Matcher> done = patterns.find("progress.unit_done", line);
+        if (done.isEmpty()) {
+            return Optional.empty();
+        }
+        String unit = done.get().group(1).toLowerCase(Locale.ROOT);
+        long n = Long.parseLong(done.get().group(2));
+        for (String l : lines) {
+            Optional<Matcher> total = patterns.find("progress.total", l);
+            if (total.isPresent() && total.get().group(2).toLowerCase(Locale.ROOT).equals(unit)) {
+                long m = Long.parseLong(total.get().group(1));
+                if (m > 0 && n <= m) {
+                    return Optional.of(new Progress(n / (double) m, quote(line, done.get().start()) + " of "
+                            + m + " " + unit + "s"));
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static String quote(String line, int from) {

@@ -128,6 +128,21 @@ class PatchSuggesterTest {
         assertThat(BatchScript.parse(p.patched()).option("time").orElseThrow().value()).isEqualTo("2-00:00:00");
     }
 
+    /** A run of units counts as progress: 1018's ensemble announced 5 members and finished 3 (an outside audit). */
+    @Test
+    void timeLimitReadsProgressFromARunOfUnits() {
+        Patch.Suggested p = suggested("1018");
+        String why = p.changes().stream().filter(c -> c.what().contains("time")).findFirst().orElseThrow().why();
+        assertThat(why).contains("about 60% of the work").contains("\"member 03 done").contains("of 5 members")
+                .doesNotContain("doubled");
+        // "sample 3 of 10" is the third begun: two done in an hour, so ten need 5h, 6h with headroom
+        JobRecord job = CLUSTER.get("1030").toBuilder().status(JobStatus.of(JobState.TIMEOUT))
+                .elapsed(Duration.ofHours(1)).timeLimit(TimeLimit.of(Duration.ofHours(1))).build();
+        Patch started = suggest(job, "time_limit", "processing sample 3 of 10 (NA12878)\nslurmstepd: error: *** JOB 1030 ON"
+                + " cn001 CANCELLED AT 2026-11-12T10:00:00 DUE TO TIME LIMIT ***", FixtureCluster.script("1030").orElseThrow());
+        assertThat(((Patch.Suggested) started).patched()).contains("#SBATCH -t 06:00:00\n");
+    }
+
     @Test
     void nodeFailureExcludesTheFailedNodeAndRequeues() {
         Patch.Suggested p = suggested("1005");
