@@ -108,6 +108,23 @@ class FixOrderTest {
         assertThat(n.items()).isEqualTo(asWritten);
     }
 
+    /**
+     * A refusal a workflow manager quotes is of the job it submitted, set in the workflow, not in the batch job's
+     * #SBATCH lines (an outside audit: 1020's Snakemake rule asked 3 days on QOS normal, and the fixes told the head
+     * job to lower its --time); a bare sbatch error, which may be the user's own submission, keeps the note's order.
+     */
+    @Test
+    void aWorkflowManagersRefusedSubmissionPutsTheWorkflowsFixFirst() {
+        FixNote n = ownFixes("WorkflowError:\nSLURM sbatch failed. The error message was sbatch: error: QOSMaxWallDurationPerJobLimit\n"
+                + "sbatch: error: Batch job submission failed: Job violates accounting/QOS policy (job submit limit, user's size"
+                + " and/or time limits)\n");
+        assertThat(n.kindId()).isEqualTo("qos_limit");
+        assertThat(n.items().get(0)).startsWith("A refusal in a job's own log").contains("runtime=<minutes>");
+        FixNote own = ownFixes("sbatch: error: QOSMaxWallDurationPerJobLimit\nsbatch: error: Batch job submission failed: Job"
+                + " violates accounting/QOS policy (job submit limit, user's size and/or time limits)\n");
+        assertThat(own.items().get(0)).startsWith("Request within the limit");
+    }
+
     @Test
     void aQuoteMatchesAcrossLineBreaksAndCaseButNotAShortOption() {
         assertThat(FixOrder.quotes("when SLURM says `Step Creation\n   temporarily disabled`", List.of(
