@@ -4,6 +4,7 @@ import io.slurmwise.classify.Evidence;
 import io.slurmwise.classify.Finding;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -41,7 +42,8 @@ final class CachesFixer implements Fixer {
         // the write that failed, when the deciding line names it: moving caches does not free the quota that the
         // job's own output fills (an outside audit: 1027 wrote 15 shards to $HOME/ckpt_export and was told of ~/.cache)
         Optional<String> failed = failedPath(cx.finding());
-        String home = cx.job().user() == null ? null : "/home/" + cx.job().user();
+        String user = cx.job().user();
+        String home = user == null ? null : failed.flatMap(f -> homeIn(f, user)).orElse("/home/" + user);
         boolean homeOutput = failed.isPresent() && home != null && failed.get().startsWith(home + "/")
                 && !failed.get().startsWith(home + "/.");
         if (homeOutput) {
@@ -107,6 +109,29 @@ final class CachesFixer implements Fixer {
         }
         Matcher m = FAILED_PATH.matcher(e.text());
         return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    /** A directory that holds homes: {@code /home}, {@code /home1} (TACC), {@code /u} (NCSA), {@code /global/homes} (NERSC). */
+    private static final Pattern HOME_ROOT = Pattern.compile("(?i)homes?\\d*|u|users?");
+
+    /**
+     * The user's home directory as a path under it names it: the path up to the directory named for the user, when a
+     * directory above that holds homes ({@code /home/alice}, {@code /u/alice}, {@code /home1/01234/alice},
+     * {@code /global/homes/a/alice}); empty for a path elsewhere (scratch, project space).
+     */
+    static Optional<String> homeIn(String path, String user) {
+        String[] seg = path.split("/");
+        for (int i = 1; i < seg.length - 1; i++) {
+            if (seg[i].equals(user)) {
+                for (int j = 1; j < i; j++) {
+                    if (HOME_ROOT.matcher(seg[j]).matches()) {
+                        return Optional.of(String.join("/", Arrays.copyOf(seg, i + 1)));
+                    }
+                }
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     /** {@code OUT=$HOME/ckpt_export/run2}, {@code export DST="~/results"}: a variable set to a path in the home. */

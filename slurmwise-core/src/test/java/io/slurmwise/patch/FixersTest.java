@@ -136,6 +136,19 @@ class FixersTest {
         assertThat(s.changes()).anySatisfy(c -> assertThat(c.why()).contains("on the home quota too"));
     }
 
+    /** Homes are not always /home/<user>: the failed write's own path says where the user's home is. */
+    @Test
+    void theHomeIsWhereTheFailedPathPutsTheUsersDirectory() {
+        assertThat(CachesFixer.homeIn("/u/alice/ckpt/x.pt", "alice")).contains("/u/alice");
+        assertThat(CachesFixer.homeIn("/home1/01234/alice/out/x", "alice")).contains("/home1/01234/alice");
+        assertThat(CachesFixer.homeIn("/global/homes/a/alice/run/x", "alice")).contains("/global/homes/a/alice");
+        assertThat(CachesFixer.homeIn("/home/alice/out/x", "alice")).contains("/home/alice");
+        // scratch and project space are not the home, nor a file named like the user
+        assertThat(CachesFixer.homeIn("/scratch/alice/out/x", "alice")).isEmpty();
+        assertThat(CachesFixer.homeIn("/projects/bio/alice/x", "alice")).isEmpty();
+        assertThat(CachesFixer.homeIn("/home/bob/alice", "alice")).isEmpty();
+    }
+
     /** A preemption sends SIGTERM, not the USR1 of --signal: the advice traps both (an outside audit: 1039). */
     @Test
     void preemptionAdviceTrapsTerm() {
