@@ -12,11 +12,13 @@ import io.slurmwise.cli.render.Json;
 import io.slurmwise.view.Views;
 import io.slurmwise.diagnose.Diagnosis;
 import io.slurmwise.job.JobId;
+import io.slurmwise.patch.Patch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code slurmwise diagnose <jobid>}: why a job failed and what to change. */
@@ -109,18 +111,18 @@ public final class DiagnoseCommand implements Callable<Integer> {
      * a file); when there is none, why, on standard error, and exit 3.
      */
     private int printPatch(Diagnosis d) {
-        java.util.Optional<io.slurmwise.patch.Patch> patch = d.<java.util.Optional<io.slurmwise.patch.Patch>>fold(
-                nf -> java.util.Optional.empty(),
-                so -> so.pending() == null ? java.util.Optional.empty() : so.pending().optPatch(),
-                f -> java.util.Optional.of(f.patch()));
-        if (patch.isPresent() && patch.get() instanceof io.slurmwise.patch.Patch.Suggested s) {
+        Optional<Patch> patch = d.<Optional<Patch>>fold(
+                nf -> Optional.empty(),
+                so -> so.pending() == null ? Optional.empty() : so.pending().optPatch(),
+                f -> Optional.of(f.patch()));
+        if (patch.isPresent() && patch.get() instanceof Patch.Suggested s) {
             cli.out().print(s.diff().endsWith("\n") ? s.diff() : s.diff() + "\n");
             cli.out().flush();
             return ExitCodes.OK;
         }
         String why = d instanceof Diagnosis.NotFound nf ? nf.message()
-                : patch.filter(p -> p instanceof io.slurmwise.patch.Patch.NotSuggested)
-                        .map(p -> ((io.slurmwise.patch.Patch.NotSuggested) p).reason())
+                : patch.filter(p -> p instanceof Patch.NotSuggested)
+                        .map(p -> ((Patch.NotSuggested) p).reason())
                         .orElse("no patch applies to this job's state");
         cli.err().println("slurmwise: no patch for job " + d.jobId() + ": " + why);
         return ExitCodes.NOT_FOUND;
