@@ -8,6 +8,7 @@ import io.slurmwise.job.SlurmTime;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 
@@ -109,13 +110,15 @@ final class TimeFixer implements Fixer {
     }
 
     Progress progress(List<String> lines) {
+        Boolean whole = null;
+        Map<String, Long> totals = null;
         for (int i = lines.size() - 1; i >= 0; i--) {
             String l = lines.get(i);
             Optional<Matcher> epoch = patterns.find("progress.epoch", l);
             if (epoch.isPresent()) {
-                long n = Long.parseLong(epoch.get().group(1));
-                long m = Long.parseLong(epoch.get().group(2));
-                if (m <= 0 || n > m) {
+                long n = count(epoch.get().group(1));
+                long m = count(epoch.get().group(2));
+                if (m <= 0 || n < 0 || n > m) {
                     continue;
                 }
                 double within = 0;
@@ -123,34 +126,67 @@ final class TimeFixer implements Fixer {
                 if (patterns.matches("progress.done", l)) {
                     within = 1;
                 } else if (st.isPresent()) {
-                    long a = Long.parseLong(st.get().group(1));
-                    long b = Long.parseLong(st.get().group(2));
-                    within = b > 0 && a <= b ? a / (double) b : 0;
+                    long a = count(st.get().group(1));
+                    long b = count(st.get().group(2));
+                    within = b > 0 && a >= 0 && a <= b ? a / (double) b : 0;
                 }
                 return new Progress((n - 1 + within) / m, quote(l, epoch.get().start()));
             }
             Optional<Matcher> st = patterns.find("progress.step", l);
             if (st.isPresent()) {
-                long a = Long.parseLong(st.get().group(1));
-                long b = Long.parseLong(st.get().group(2));
-                if (b > 0 && a <= b) {
+                long a = count(st.get().group(1));
+                long b = count(st.get().group(2));
+                if (b > 0 && a >= 0 && a <= b) {
                     return new Progress(a / (double) b, quote(l, st.get().start()));
                 }
             }
-            Optional<Progress> units = units(lines, l);
+            if (totals == null && patterns.matches("progress.unit_done", l)) {
+                totals = totals(lines); // once, however many units the log says are done
+            }
+            Optional<Progress> units = units(totals == null ? Map.of() : totals, l);
             if (units.isPresent()) {
                 return units.get();
+            }
+            Optional<Matcher> at = patterns.find("progress.genome", l);
+            if (at.isPresent() && whole == null) {
+                whole = wholeHumanGenome(lines); // once: a mouse run's thousand ProgressMeter lines ask once
+            }
+            if (at.isPresent() && whole) {
+                String contig = at.get().group(1);
+                String position = at.get().group(2);
+                java.util.OptionalDouble f = GENOME.fraction(contig, count(position.replace(",", "")));
+                if (f.isPresent()) {
+                    return new Progress(f.getAsDouble(), "\"" + contig + ":" + position + "\" along the human genome");
+                }
             }
         }
         return new Progress(0, null);
     }
 
+    /** A count a log printed, or -1 when it is too long to be one (a hostile or broken log). */
+    private static long count(String digits) {
+        try {
+            return Long.parseLong(digits);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** The chromosomes in the order a whole-genome run walks them, for a position's progress. */
+    private static final GenomePosition GENOME = GenomePosition.bundled();
+
+    /** Whether a genome position can stand for progress: no other organism's reference, no one region asked for. */
+    private boolean wholeHumanGenome(List<String> lines) {
+        return lines.stream().noneMatch(l -> patterns.matches("progress.other_genome", l)
+                || patterns.matches("progress.one_region", l));
+    }
+
     /**
      * How far a run of units got, from {@code line}: "sample 3 of 10" (two done, or three when the line says done),
-     * or "member 03 done" counted against the total the log announced ("5 members"); empty when the line says
-     * neither or the numbers do not fit.
+     * or "member 03 done" counted against the total the log announced ("5 members", in {@code totals}); empty when
+     * the line says neither or the numbers do not fit.
      */
-    private Optional<Progress> units(List<String> lines, String line) {
+    private Optional<Progress> units(Map<String, Long> totals, String line) {
         Optional<Matcher> of = patterns.find("progress.unit_of", line);
         if (of.isPresent()) {
             long n = Long.parseLong(of.get().group(1));
@@ -166,17 +202,22 @@ final class TimeFixer implements Fixer {
         }
         String unit = done.get().group(1).toLowerCase(Locale.ROOT);
         long n = Long.parseLong(done.get().group(2));
-        for (String l : lines) {
-            Optional<Matcher> total = patterns.find("progress.total", l);
-            if (total.isPresent() && total.get().group(2).toLowerCase(Locale.ROOT).equals(unit)) {
-                long m = Long.parseLong(total.get().group(1));
-                if (m > 0 && n <= m) {
-                    return Optional.of(new Progress(n / (double) m, quote(line, done.get().start()) + " of "
-                            + m + " " + unit + "s"));
-                }
-            }
+        Long m = totals.get(unit);
+        if (m == null || m <= 0 || n < 0 || n > m) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        return Optional.of(new Progress(n / (double) m, quote(line, done.get().start()) + " of " + m + " " + unit + "s"));
+    }
+
+    /** The totals of units the log announced ("5 members"), by unit, the first of each. */
+    private Map<String, Long> totals(List<String> lines) {
+        Map<String, Long> out = new java.util.HashMap<>();
+        for (String l : lines) {
+            patterns.find("progress.total", l).ifPresent(m -> {
+                out.putIfAbsent(m.group(2).toLowerCase(Locale.ROOT), count(m.group(1)));
+            });
+        }
+        return out;
     }
 
     private static String quote(String line, int from) {

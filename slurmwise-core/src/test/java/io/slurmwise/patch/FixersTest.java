@@ -136,6 +136,19 @@ class FixersTest {
         assertThat(s.changes()).anySatisfy(c -> assertThat(c.why()).contains("on the home quota too"));
     }
 
+    /** A position on the human genome is the share of its bases before it, in either naming. */
+    @Test
+    void aGenomePositionIsTheShareOfTheGenomeBeforeIt() {
+        GenomePosition g = GenomePosition.bundled();
+        assertThat(g.fraction("chr1", 0).orElseThrow()).isZero();
+        assertThat(g.fraction("chr7", 79_500_000).orElseThrow()).isCloseTo(0.4247, org.assertj.core.data.Offset.offset(0.0005));
+        assertThat(g.fraction("7", 79_500_000)).isEqualTo(g.fraction("chr7", 79_500_000));
+        assertThat(g.fraction("chrY", 57_227_415).orElseThrow()).isEqualTo(1.0);
+        // past a chromosome's end, or a contig the table does not have: no share
+        assertThat(g.fraction("chr21", 50_000_000)).isEmpty();
+        assertThat(g.fraction("chrUn_KI270302v1", 10)).isEmpty();
+    }
+
     /** Homes are not always /home/<user>: the failed write's own path says where the user's home is. */
     @Test
     void theHomeIsWhereTheFailedPathPutsTheUsersDirectory() {

@@ -119,13 +119,31 @@ class PatchSuggesterTest {
         assertThat(BatchScript.parse(patched).option("time").flatMap(o -> SlurmTime.parseDuration(o.value()))).contains(Duration.ofHours(4));
     }
 
+    /**
+     * 1016's GATK HaplotypeCaller reached chr7:79500000 of a whole genome in its 2 days (an outside audit: its time
+     * was doubled "since no progress could be read"): 42% done, so the run needs 5-16:00:00, more than the partition
+     * allows, and the advice names the one that does.
+     */
     @Test
-    void timeLimitDaysFormWithoutProgressIsDoubledAndCapped() {
+    void timeLimitReadsAWholeGenomeRunsPositionAndIsCapped() {
         Patch.Suggested p = suggested("1016");
         assertThat(p.changes()).extracting(Patch.Change::what).noneMatch(w -> w.contains("--time"));
-        assertThat(String.join(" ", p.advice())).contains("doubled");
-        assertThat(String.join(" ", p.advice())).contains("long (MaxTime 7-00:00:00)");
+        String advice = String.join(" ", p.advice());
+        assertThat(advice).contains("about 42% of the work").contains("\"chr7:79500000\" along the human genome")
+                .contains("5-16:00:00").contains("long (MaxTime 7-00:00:00)").doesNotContain("doubled");
         assertThat(BatchScript.parse(p.patched()).option("time").orElseThrow().value()).isEqualTo("2-00:00:00");
+        // another organism's reference, or one region asked for, is no whole human genome: no estimate from it
+        JobRecord job = CLUSTER.get("1030").toBuilder().status(JobStatus.of(JobState.TIMEOUT))
+                .elapsed(Duration.ofHours(1)).timeLimit(TimeLimit.of(Duration.ofHours(1))).build();
+        String script = FixtureCluster.script("1030").orElseThrow();
+        String meter = "10:00:00.000 INFO  ProgressMeter -        chr7:79500000           60.0   1000   16.6\n";
+        String end = "slurmstepd: error: *** JOB 1030 ON cn001 CANCELLED AT 2026-11-12T10:00:00 DUE TO TIME LIMIT ***";
+        assertThat(((Patch.Suggested) suggest(job, "time_limit", meter + end, script)).patched()).contains("#SBATCH -t 03:00:00\n");
+        for (String other : List.of("Running: gatk HaplotypeCaller -R GRCm39.fa -I a.bam\n",
+                "Running: gatk HaplotypeCaller -R ref.fa -L chr2 -I a.bam\n")) {
+            assertThat(((Patch.Suggested) suggest(job, "time_limit", other + meter + end, script)).patched())
+                    .contains("#SBATCH -t 02:00:00\n");
+        }
     }
 
     /** A run of units counts as progress: 1018's ensemble announced 5 members and finished 3 (an outside audit). */
