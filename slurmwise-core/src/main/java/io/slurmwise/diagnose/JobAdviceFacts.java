@@ -103,6 +103,9 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
             case "suggested_mem_per_cpu" -> MemoryAdvice.perCpu(job).map(MemoryAdvice::sbatchSize);
             case "node_mem" -> partition().map(Partition::memoryPerNode).map(DataSize::toString);
             case "java_heap" -> javaHeap();
+            // what the time patch asks for when the logs show no progress: twice the limit the job reached (fitting
+            // caps it at the MaxTime; the patch's own value replaces it where there is a patch)
+            case "more_time" -> timeLimit().filter(t -> !t.isZero()).map(t -> SlurmTime.format(t.multipliedBy(2)));
             case "shorter_time" -> timeLimit().filter(t -> t.toMinutes() >= 2)
                     .map(t -> SlurmTime.format(Duration.ofMinutes(t.toMinutes() / 2)));
             case "step_timeout" -> timeLimit().filter(t -> t.toMinutes() >= 2).map(JobAdviceFacts::stepTimeout);

@@ -293,14 +293,16 @@ class FittedAdviceTest {
         FixNote fixes = f.fixes().stream().filter(n -> n.section().equals("Fixes")).findFirst().orElseThrow();
         assertThat(fixes.text()).doesNotContain("2-00:00:00").startsWith("1. Checkpoint and continue");
         assertThat(fixes.items()).noneMatch(i -> i.startsWith("Ask for more time"));
-        // the same note for a job with room left on its partition: the time is the MaxTime, the facts are filled
+        // the same note for a job with room left on its partition: twice its 4 hours, as the time patch asks when
+        // the logs show no progress, within the MaxTime; the facts are filled
         JobRecord shorter = CLUSTER.get("22542799").toBuilder().timeLimit(TimeLimit.of(Duration.ofHours(4))).build();
         JobAdviceFacts facts = new JobAdviceFacts(shorter, CLUSTER.partitions());
         FixNote raw = new NoteLookupRetriever().retrieve(finding(shorter, "time_limit"), shorter, 1).get(0);
         FixNote fit = new FixFitter(TAXONOMY).fit(List.of(raw), facts).get(0);
-        assertThat(fit.items().get(0)).contains("`#SBATCH --time=12:00:00`").contains("(12:00:00)")
+        assertThat(fit.items().get(0)).contains("`#SBATCH --time=08:00:00`").contains("(12:00:00)")
                 .contains("gpuH100x8 (MaxTime 2-00:00:00, gpu:h100:8)").doesNotContain("{{");
-        assertThat(raw.items().get(0)).contains("`sinfo -o \"%P %l\"` shows it").contains("2-00:00:00");
+        // without a job the time is a slot, not an example value that reads as advice (an outside audit)
+        assertThat(raw.items().get(0)).contains("`sinfo -o \"%P %l\"` shows it").contains("`#SBATCH --time=<time>`");
     }
 
     @Test
@@ -432,13 +434,15 @@ class FittedAdviceTest {
         Diagnosis.Failed f = (Diagnosis.Failed) SW.diagnose("1016"); // 2-00:00:00 on cpu, whose MaxTime is 2-00:00:00
         assertThat(f.fixes().stream().flatMap(n -> n.items().stream()))
                 .noneMatch(i -> i.contains("--time=2-00:00:00"));
-        // a limit above the note's example, with room left: the example becomes the MaxTime
-        JobRecord j = CLUSTER.get("1016").toBuilder().timeLimit(TimeLimit.of(Duration.ofHours(60))).partition("long")
-                .build();
-        JobAdviceFacts facts = new JobAdviceFacts(j, CLUSTER.partitions());
-        FixNote raw = new NoteLookupRetriever().retrieve(finding(j, "time_limit"), j, 1).get(0);
-        FixNote fit = new FixFitter(TAXONOMY).fit(List.of(raw), facts).get(0);
-        assertThat(fit.items().get(0)).contains("`#SBATCH --time=7-00:00:00`");
+        // with room left: twice the limit, capped at the MaxTime (7-00:00:00 on long)
+        for (int[] hoursAndShown : new int[][] {{60, 5}, {120, 7}}) {
+            JobRecord j = CLUSTER.get("1016").toBuilder().timeLimit(TimeLimit.of(Duration.ofHours(hoursAndShown[0])))
+                    .partition("long").build();
+            JobAdviceFacts facts = new JobAdviceFacts(j, CLUSTER.partitions());
+            FixNote raw = new NoteLookupRetriever().retrieve(finding(j, "time_limit"), j, 1).get(0);
+            FixNote fit = new FixFitter(TAXONOMY).fit(List.of(raw), facts).get(0);
+            assertThat(fit.items().get(0)).contains("`#SBATCH --time=" + hoursAndShown[1] + "-00:00:00`");
+        }
     }
 
     /** The real lab's job 11 asked for 1:00:00 on gpuA100x4, whose MaxTime is 00:30:00: PartitionTimeLimit. */
