@@ -40,6 +40,15 @@ class PendingReasonsTest {
         assertThat(down.text()).contains("when the nodes return").doesNotContain("maintenance");
     }
 
+    /** The job it waits for made nothing: rerun that one and repoint, not resubmit without it (an outside audit: 1021). */
+    @Test
+    void aDependencyThatCanNeverBeMetSaysToRerunTheParent() {
+        PendingReasons.Meaning m = reasons.explain("DependencyNeverSatisfied");
+        assertThat(m.startability()).isEqualTo(PendingReasons.Startability.NEVER);
+        assertThat(m.text()).contains("fix and rerun that job").contains("Dependency=afterok:<new jobid>")
+                .doesNotContain("without that dependency");
+    }
+
     @Test
     void anUnlistedReasonIsQuotedAsSlurmGaveIt() {
         PendingReasons.Meaning m = reasons.explain("SomeFutureReason");
