@@ -266,7 +266,7 @@ public final class DiagnosisWorkflow {
      */
     private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions, Patch patch) {
         List<FixNote> fitted = FixOrder.byEvidence(fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
-                new JobAdviceFacts(job, partitions), patch), finding, List.of("State=" + job.status()));
+                JobAdviceFacts.afterPatch(job, partitions, patch), patch), finding, List.of("State=" + job.status()));
         if (fitted.size() <= fixCount) {
             return fitted;
         }

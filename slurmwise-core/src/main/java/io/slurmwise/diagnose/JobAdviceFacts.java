@@ -20,11 +20,32 @@ import java.util.Optional;
  *
  * @param job        the job (never null)
  * @param partitions the cluster's partitions; empty when the backend could not say
+ * @param movedGpuModel the GPU type the job moves to with a patch that changes its partition and --gres, else null
  */
-public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
+public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String movedGpuModel) {
 
     public JobAdviceFacts {
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
+    }
+
+    public JobAdviceFacts(JobRecord job, List<Partition> partitions) {
+        this(job, partitions, null);
+    }
+
+    /**
+     * The facts the fixes beside a patch are fitted to: the job on the partition the patch moves it to, when it moves
+     * it (1016's time patch moves it from cpu to long: "within the partition's maximum" is long's 7 days, not cpu's 2).
+     */
+    public static JobAdviceFacts afterPatch(JobRecord job, List<Partition> partitions, io.slurmwise.patch.Patch patch) {
+        java.util.Map<String, String> options = FixFitter.patchOptions(patch);
+        String moved = options.get("partition");
+        if (moved == null) {
+            return new JobAdviceFacts(job, partitions);
+        }
+        // and the GPU type the patch's --gres names there
+        String model = Optional.ofNullable(options.get("gres")).map(Partition::gpus)
+                .flatMap(g -> g.keySet().stream().filter(t -> !t.isEmpty()).findFirst()).orElse(null);
+        return new JobAdviceFacts(job.toBuilder().partition(moved).build(), partitions, model);
     }
 
     /** The job's partition (its first when it asked for several), when the cluster lists it. */
@@ -48,6 +69,9 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
 
     /** The GPU model the job ran on ({@code a100}), from its allocation. */
     public Optional<String> gpuModel() {
+        if (movedGpuModel != null) {
+            return Optional.of(movedGpuModel.toLowerCase(Locale.ROOT));
+        }
         return job.gpuModel().map(m -> m.toLowerCase(Locale.ROOT));
     }
 
@@ -120,12 +144,17 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions) {
 
     /**
      * The placeholders whose advice the job already follows, so a piece naming one has nothing to tell it: a
-     * partition with more memory per node when the job's partition has the most there is.
+     * partition with more memory per node when the job's partition has the most there is, or its nodes hold the
+     * memory the fix asks for.
      */
     public java.util.Set<String> followed() {
-        boolean largest = partition().filter(p -> p.memoryPerNode() != null).isPresent()
-                && moreMemoryPartition().isEmpty();
-        return largest ? java.util.Set.of("more_mem_partition") : java.util.Set.of();
+        Optional<Partition> p = partition().filter(x -> x.memoryPerNode() != null);
+        boolean largest = p.isPresent() && moreMemoryPartition().isEmpty();
+        // nor to one whose nodes already hold what the memory fix asks (1001's 48G on a 250G node was told to move, and
+        // moving would have left its a100 request on an H100 partition; an outside audit)
+        boolean fits = p.isPresent() && MemoryAdvice.perNode(job)
+                .map(m -> m.bytes() <= p.get().memoryPerNode().bytes()).orElse(false);
+        return largest || fits ? java.util.Set.of("more_mem_partition") : java.util.Set.of();
     }
 
     /** The partition with more memory per node than the job's (with GPUs when it uses them), the least that is more. */

@@ -120,7 +120,7 @@ final class PartitionLimitsFixer implements Fixer {
      * per node, GPUs per node): shortest MaxTime first. Empty when the request says GPUs in a form this fixer does not
      * rewrite (--gpus-per-node with a type) and the partition lacks that type.
      */
-    private static Optional<Partition> longerFitting(FixContext cx, Partition p, Duration time, boolean gpus, BatchScript s) {
+    static Optional<Partition> longerFitting(FixContext cx, Partition p, Duration time, boolean gpus, BatchScript s) {
         Optional<DataSize> mem = s.option("mem").flatMap(o -> DataSize.tryParse(o.value()));
         Optional<GpuAsk> ask = GpuAsk.of(s);
         return cx.search().besides(p.name()).allowing(time).withGpus(gpus)
@@ -141,7 +141,7 @@ final class PartitionLimitsFixer implements Fixer {
     }
 
     /** {was, now} of a typed --gres request whose type partition {@code o} lacks, rewritten to its one GPU type. */
-    private static Optional<String[]> gresFor(BatchScript s, Partition o) {
+    static Optional<String[]> gresFor(BatchScript s, Partition o) {
         Optional<GpuAsk> ask = GpuAsk.of(s);
         Map<String, Integer> has = o.gpusByType();
         Optional<BatchScript.Option> gres = s.option("gres");

@@ -1,16 +1,23 @@
 package io.slurmwise.patch;
 
-import java.util.ArrayList;
-import java.util.List;
+import io.slurmwise.job.JobState;
+
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
- * {@code requeue}: {@code --requeue} and a warning signal before the end, so a job that SLURM ends (time limit, a
- * failed node, preemption) goes back in the queue and can save its state first.
+ * {@code requeue}: {@code --requeue}, so that a job SLURM ends for a reason not its own (a failed node, a preemption)
+ * goes back in the queue instead of ending. SLURM requeues for those, never for a time limit or the program's own
+ * failure, so the time-limit note does not list this fixer. No {@code --signal} is added: a signal the batch script
+ * does not trap ends the batch shell ({@code B:USR1} kills bash at once, 5 minutes before the limit; an outside audit
+ * found the patch doing that to seven jobs), so the advice says how to trap it, with the work in the background.
  */
 final class RequeueFixer implements Fixer {
 
+    /** The signal and lead time the advice names: USR1 to the batch shell 5 minutes before the time limit. */
     static final String SIGNAL = "B:USR1@300";
+    /** A trap of TERM in the script: a preemption's signal is caught. */
+    private static final Pattern TRAPS_TERM = Pattern.compile("(?m)^\\s*trap\\s+.*\\b(?:SIG)?TERM\\b");
 
     @Override
     public String name() {
@@ -20,31 +27,23 @@ final class RequeueFixer implements Fixer {
     @Override
     public Step apply(FixContext cx, BatchScript s) {
         Step step = Step.none(s);
-        List<String> added = new ArrayList<>();
-        BatchScript next = s;
-        if (!next.has("requeue") || lastIs(next, "no-requeue", "requeue")) {
-            next = next.insertDirective("#SBATCH --requeue");
-            added.add("--requeue");
-        }
-        if (!next.has("signal")) {
-            next = next.insertDirective("#SBATCH --signal=" + SIGNAL);
-            added.add("--signal=" + SIGNAL);
-        }
-        if (!added.isEmpty()) {
+        if (!s.has("requeue") || lastIs(s, "no-requeue", "requeue")) {
             String how = cx.finding().isUnknown() ? "" : " (" + lower(cx.finding().kind().title()) + ")";
-            step = step.change(next, String.join(" and ", added), "a job that ends this way" + how + " then goes back"
-                    + " in the queue instead of ending; USR1 5 minutes before its time limit, and SIGTERM at a"
-                    + " preemption, let it save state first");
+            step = step.change(s.insertDirective("#SBATCH --requeue"), "--requeue", "SLURM puts a job with --requeue"
+                    + " back in the queue after a node failure or a preemption" + how + ", where it starts again from the"
+                    + " top of the script; without it the job just ends");
         }
-        // USR1 of --signal comes only before the time limit: a preemption (or a cancel) sends SIGTERM, then SIGKILL
-        // after the partition's GraceTime, so a trap on USR1 alone never runs there (an outside audit: 1039, 1033)
-        return step.advise("With --signal=" + SIGNAL + " SLURM sends USR1 to the batch shell 5 minutes before the time"
-                + " limit; at a preemption it sends SIGTERM instead, then SIGKILL after the partition's GraceTime. Trap"
-                + " both to save a checkpoint: `trap 'kill -USR1 $PID; wait $PID; scontrol requeue $SLURM_JOB_ID' USR1`"
-                + " and `trap 'kill -TERM $PID; wait $PID' TERM`, and run the work in the background (`srun python"
-                + " train.py & PID=$!; wait $PID`) so the traps run in time. A preempted job with --requeue goes back"
-                + " in the queue by itself; on restart, resume from the newest checkpoint (SLURM_RESTART_COUNT says it"
-                + " is a restart).");
+        boolean preempted = cx.job().state() == JobState.PREEMPTED;
+        if (!preempted || TRAPS_TERM.matcher(s.text()).find()) {
+            return step.advise("On restart, resume from the newest checkpoint (SLURM_RESTART_COUNT is set from the"
+                    + " second start on), or the work starts over.");
+        }
+        // a preemption sends SIGTERM, then SIGKILL after the partition's GraceTime (an outside audit: 1039, 1033)
+        return step.advise("A preemption sends SIGTERM, then SIGKILL after the partition's GraceTime: to save state,"
+                + " run the work in the background and trap TERM (`srun ./prog & PID=$!; trap 'kill -TERM $PID; wait"
+                + " $PID' TERM; wait $PID`), and on restart resume from the newest checkpoint (SLURM_RESTART_COUNT is set"
+                + " from the second start on). A warning before the time limit is `#SBATCH --signal=" + SIGNAL + "` with"
+                + " a trap of USR1 the same way; a signal the script does not trap ends it at once.");
     }
 
     private static String lower(String title) {

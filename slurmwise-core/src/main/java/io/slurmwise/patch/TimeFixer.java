@@ -72,19 +72,40 @@ final class TimeFixer implements Fixer {
         // capped: the partition cannot give this run the time it needs
         String pname = part.get().name();
         String cap = SlurmTime.format(max);
+        boolean gpus = cx.usesGpus(s);
+        // the partition that allows the run and holds the rest of the request, as a pending job's PartitionTimeLimit
+        // moves there: the change that lets it finish, not a requeue of a program that cannot resume (an outside
+        // audit: 1016's GATK run and 22542799's training were given --requeue and left the move to prose)
+        Optional<Partition> move = s.options().isEmpty() ? Optional.empty()
+                : PartitionLimitsFixer.longerFitting(cx, part.get(), need, gpus || part.get().hasGpus(), s);
+        if (move.isPresent()) {
+            Partition o = move.get();
+            BatchScript next = s.withOption("partition", o.name()).withOption("time", SlurmTime.format(need));
+            String what = "--partition=" + o.name() + " (was " + pname + "), --time=" + SlurmTime.format(need) + was;
+            String whyMove = why + "; partition " + pname + " allows at most " + cap + " (MaxTime), " + o.name()
+                    + " allows " + o.maxTime();
+            Optional<String[]> gres = PartitionLimitsFixer.gresFor(s, o);
+            if (gres.isPresent()) {
+                next = next.withOption("gres", gres.get()[1]);
+                what += ", --gres=" + gres.get()[1] + " (was " + gres.get()[0] + ")";
+                whyMove += ", and its nodes have " + o.gres() + ": the GPU type changes with it";
+            }
+            return step.change(next, what, whyMove).advise("To stay on " + pname + ", ask for at most " + cap
+                    + " and make the run resumable: save a checkpoint and continue in a second job"
+                    + " (`--dependency=afterok:<jobid>`).");
+        }
         if (limit == null || max.compareTo(limit) > 0) {
             step = step.change(s.withOption("time", cap), "--time=" + cap + was + ", capped by partition " + pname,
                     why + "; partition " + pname + " allows at most " + cap + " (MaxTime)");
         }
-        boolean gpus = cx.usesGpus(s);
         List<String> longer = longer(cx, pname, need, gpus);
         // the action first: the compact view shows the first two lines of this
         return step.advise("Partition " + pname + " allows at most " + cap + (limit != null && max.compareTo(limit) <= 0
                 ? ", which the job already asked for (so --time stays)" : "") + ": move it to a partition with a longer"
                 + " MaxTime" + (longer.isEmpty() ? " (none of this cluster's partitions has one" + (gpus ? " with GPUs" : "")
                 + ")" : ", " + String.join(", ", longer) + (gpus ? " (adjust --gres to that partition's GPU type)" : ""))
-                + ", or make it resumable (save a checkpoint, and let --requeue with --signal=" + RequeueFixer.SIGNAL
-                + " bring it back for the rest), since " + why
+                + ", or make it resumable (save a checkpoint and continue in a second job,"
+                + " `--dependency=afterok:<jobid>`), since " + why
                 + ". A QOS may limit the time too (`sacctmgr show qos format=Name,MaxWall`).");
     }
 

@@ -58,7 +58,9 @@ class FixersTest {
         fixers.check(t);
         List<String> used = t.kinds().stream().flatMap(k -> k.fixers().stream()).distinct().toList();
         assertThat(used).containsExactlyInAnyOrderElementsOf(fixers.names());
-        assertThat(t.kind("time_limit").fixers()).containsExactly("time", "requeue");
+        // SLURM requeues after a node failure or a preemption, never after a time limit
+        assertThat(t.kind("time_limit").fixers()).containsExactly("time");
+        assertThat(t.kind("node_fail").fixers()).contains("requeue");
     }
 
     @Test
@@ -75,7 +77,7 @@ class FixersTest {
         assertThat(p).isInstanceOf(Patch.Suggested.class);
         // half the work in 1h: 2h, +20%: 2h24m, rounded to the hour above 2h
         assertThat(((Patch.Suggested) p).patched()).contains("03:00:00").contains("#SBATCH --requeue")
-                .contains("#SBATCH --signal=B:USR1@300");
+                .doesNotContain("#SBATCH --signal");
         assertThat(p.changes()).extracting(Patch.Change::what).anyMatch(w -> w.startsWith("--time="))
                 .anyMatch(w -> w.contains("--requeue"));
     }
@@ -162,11 +164,24 @@ class FixersTest {
         assertThat(CachesFixer.homeIn("/home/bob/alice", "alice")).isEmpty();
     }
 
-    /** A preemption sends SIGTERM, not the USR1 of --signal: the advice traps both (an outside audit: 1039). */
+    /**
+     * A preemption sends SIGTERM: the advice traps it with the work in the background, and the patch adds no --signal,
+     * which a script without a trap dies of at once (an outside audit: seven jobs' patches killed their batch shell 5
+     * minutes before the limit). A node failure sends nothing: resume advice only.
+     */
     @Test
-    void preemptionAdviceTrapsTerm() {
-        String advice = String.join(" ", PatchSuggesterTest.failed("1039").patch().advice());
-        assertThat(advice).contains("at a preemption it sends SIGTERM").contains("' TERM`").contains("' USR1`");
+    void preemptionAdviceTrapsTermAndNoPatchAddsAnUntrappedSignal() {
+        Patch p = PatchSuggesterTest.failed("1039").patch();
+        assertThat(String.join(" ", p.advice())).contains("A preemption sends SIGTERM").contains("' TERM; wait $PID")
+                .contains("& PID=$!").contains("SLURM_RESTART_COUNT");
+        for (String id : List.of("1039", "1005", "1015", "1016", "1018", "22542799")) {
+            Patch q = PatchSuggesterTest.failed(id).patch();
+            if (q instanceof Patch.Suggested s) {
+                assertThat(s.diff()).as(id).doesNotContain("+#SBATCH --signal");
+            }
+        }
+        String nodeFail = String.join(" ", PatchSuggesterTest.failed("1005").patch().advice());
+        assertThat(nodeFail).contains("resume from the newest checkpoint").doesNotContain("SIGTERM");
     }
 
     /** 1056 asks for 192 tasks per node of partition cpu, whose nodes have 128 CPUs: PartitionConfig for ever. */
