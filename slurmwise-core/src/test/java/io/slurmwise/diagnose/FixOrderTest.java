@@ -59,7 +59,7 @@ class FixOrderTest {
     /** The fix about the message comes first: a used-up allocation, a shell without `module`, a directory not ours. */
     @Test
     void aReasonWordOrACoreutilsMessageBringsItsFixFirst() {
-        assertThat(ownFixes("sbatch: error: AssocGrpBillingMinutes\n").items().get(0)).startsWith("For a used-up allocation");
+        assertThat(ownFixes("sbatch: error: AssocGrpBillingMinutes\n").items().get(0)).startsWith("Ask the project's PI or the allocation office");
         assertThat(ownFixes("/var/spool/slurmd/job01012/slurm_script: line 12: module: command not found\n").items().get(0))
                 .startsWith("Initialise the module system");
         assertThat(ownFixes("mkdir: cannot create directory '/projects/lab/shared/cache': Permission denied\n").items().get(0))
@@ -84,7 +84,7 @@ class FixOrderTest {
             assertThat(will.fixes().get(0).text()).startsWith("1. For pending jobs on per-user or group limits, wait");
             // a pending job's reason is evidence too: 1054's used-up GPU minutes, 1052's maintenance reservation
             assertThat(((Diagnosis.StatusOnly) sw.diagnose("1054")).pending().fixes().get(0).items().get(0))
-                    .startsWith("For a used-up allocation");
+                    .startsWith("Ask the project's PI or the allocation office");
             assertThat(((Diagnosis.StatusOnly) sw.diagnose("1052")).pending().fixes().get(0).items().get(0))
                     .startsWith("For maintenance reservations");
             // 1048 was cancelled by uid 0 (root): the admin's fix first; 1017, cancelled by its user's uid, keeps the order
@@ -119,7 +119,7 @@ class FixOrderTest {
                 + "sbatch: error: Batch job submission failed: Job violates accounting/QOS policy (job submit limit, user's size"
                 + " and/or time limits)\n");
         assertThat(n.kindId()).isEqualTo("qos_limit");
-        assertThat(n.items().get(0)).startsWith("A refusal in a job's own log").contains("runtime=<minutes>");
+        assertThat(n.items().get(0)).startsWith("Fix the request in the workflow").contains("runtime=<minutes>");
         FixNote own = ownFixes("sbatch: error: QOSMaxWallDurationPerJobLimit\nsbatch: error: Batch job submission failed: Job"
                 + " violates accounting/QOS policy (job submit limit, user's size and/or time limits)\n");
         assertThat(own.items().get(0)).startsWith("Request within the limit");
