@@ -32,7 +32,8 @@ import java.util.List;
             "3:job not found in the cluster's accounting",
             "4:backend unavailable (SLURM commands missing or daemons down)",
             "5:input file missing or unreadable",
-            "6:invalid configuration (knowledge note, environment variable, site file)"},
+            "6:invalid configuration (knowledge note, environment variable, site file)",
+            "7:nothing of what was asked (diagnose --patch of a job with no patch)"},
         footerHeading = "%nEnvironment:%n",
         footer = {
             "  SLURMWISE_BACKEND    auto (real if sacct is on PATH, else mock), real, mock",

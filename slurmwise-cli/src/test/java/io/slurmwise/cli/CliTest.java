@@ -78,10 +78,11 @@ class CliTest {
                 .as("every char of the longest diff line is on screen").contains(longest.substring(40));
         // a job without a suggested patch: nothing on stdout, why on stderr
         Result none = run("diagnose", "1042", "--patch");
-        assertThat(none.code()).isEqualTo(3);
+        assertThat(none.code()).as("a job with no patch is no job not found").isEqualTo(7);
         assertThat(none.out()).isEmpty();
         assertThat(none.err()).startsWith("slurmwise: no patch for job 1042: ");
         assertThat(run("diagnose", "1037", "--patch", "--json").code()).isEqualTo(2);
+        assertThat(run("diagnose", "999999", "--patch").code()).isEqualTo(3);
     }
 
     @Test

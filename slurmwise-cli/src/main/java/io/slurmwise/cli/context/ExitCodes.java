@@ -15,6 +15,8 @@ public final class ExitCodes {
     public static final int INPUT = 5;
     /** Configuration is invalid: a knowledge note, a settings variable or a site file. */
     public static final int CONFIG = 6;
+    /** There is nothing of what was asked for: {@code diagnose --patch} of a job that has no patch. */
+    public static final int NOTHING = 7;
 
     private ExitCodes() {
     }

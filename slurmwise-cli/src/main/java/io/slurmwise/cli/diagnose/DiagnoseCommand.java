@@ -125,7 +125,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
                         .map(p -> ((Patch.NotSuggested) p).reason())
                         .orElse("no patch applies to this job's state");
         cli.err().println("slurmwise: no patch for job " + d.jobId() + ": " + why);
-        return ExitCodes.NOT_FOUND;
+        // a job that exists and has no patch is not a job not found (an outside audit: a script testing the exit
+        // status of `diagnose X --patch > fix.patch` misreported it)
+        return d instanceof Diagnosis.NotFound ? ExitCodes.NOT_FOUND : ExitCodes.NOTHING;
     }
 
     /**
@@ -157,7 +159,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
             }
             cli.err().println("slurmwise: no patch for job " + id + ": " + patch.path("reason").asText(
                     node.path("status").asText("no patch applies to this job's state")));
-            return ExitCodes.NOT_FOUND;
+            return "not_found".equals(node.path("status").asText()) ? ExitCodes.NOT_FOUND : ExitCodes.NOTHING;
         }
         if (json.enabled()) {
             Json.print(cli.out(), node);
