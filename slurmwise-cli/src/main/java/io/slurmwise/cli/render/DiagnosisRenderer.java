@@ -137,7 +137,7 @@ public final class DiagnosisRenderer {
     private static String resources(JobRecord j) {
         return j.cpus() + " CPU" + (j.gpus() > 0 ? ", " + j.gpus() + " GPU"
                 + j.gpuModel().map(m -> " (" + m + ")").orElse("") : "")
-                + (j.nodeList() == null ? "" : " on " + j.nodeList())
+                + (j.nodeList() == null ? "" : j.noNodeAssigned() ? ", no node (never started)" : " on " + j.nodeList())
                 + (j.partition() == null ? "" : ", partition " + j.partition());
     }
 
@@ -324,6 +324,66 @@ public final class DiagnosisRenderer {
         }
     }
 
+    /** The columns a panel item's text gets after {@code prefix} (as {@link Panel#item} wraps it). */
+    private int itemWidth(String prefix) {
+        return style.width() - (2 + Panel.visibleLength(prefix) + 1) - 4;
+    }
+
+    /** Markdown emphasis around words: {@code **bold**}, {@code *emphasis*}. */
+    private static final Pattern EMPHASIS = Pattern.compile("\\*\\*([^*\\n]+?)\\*\\*|(?<![\\w*])\\*([^*\\s][^*\\n]*?)\\*(?![\\w*])");
+
+    /**
+     * A note's text as the full view shows it: paragraphs ({@link #reflow}), the fence lines of code blocks left out
+     * and their code lines never re-wrapped at their spaces (copied, the pieces would run as other commands: a line
+     * wider than {@code width} goes on under {@code ↪}, as the diff does), and Markdown's emphasis markers taken off
+     * the words outside inline code (an outside audit found {@code **The allocation is used up.**} and fences printed
+     * as they are).
+     */
+    static List<String> fullText(String text, int width) {
+        List<String> out = new java.util.ArrayList<>();
+        boolean fence = false;
+        for (String line : reflow(text)) {
+            if (line.strip().startsWith("```")) {
+                fence = !fence;
+                continue;
+            }
+            if (!fence) {
+                out.add(plain(line));
+                continue;
+            }
+            int room = Math.max(20, width);
+            String rest = line;
+            boolean first = true;
+            while (Panel.visibleLength(rest) > room) {
+                int cut = first ? room : room - 2;
+                out.add((first ? "" : "↪ ") + rest.substring(0, cut));
+                rest = rest.substring(cut);
+                first = false;
+            }
+            out.add((first ? "" : "↪ ") + rest);
+        }
+        return out;
+    }
+
+    /** {@code line} with Markdown's emphasis markers taken off the words outside inline code. */
+    static String plain(String line) {
+        if (line.indexOf('*') < 0) {
+            return line;
+        }
+        StringBuilder out = new StringBuilder();
+        String[] parts = line.split("`", -1);
+        for (int i = 0; i < parts.length; i++) {
+            if (i > 0) {
+                out.append('`');
+            }
+            // even parts are outside code spans; a lone backtick leaves the rest as it is
+            boolean code = i % 2 == 1 && i < parts.length - (parts.length % 2 == 0 ? 1 : 0);
+            out.append(code ? parts[i] : EMPHASIS.matcher(parts[i]).replaceAll(m ->
+                    Matcher.quoteReplacement(m.group(1) != null ? m.group(1) : m.group(2))));
+        }
+        return out.toString();
+    }
+
     /** A list entry's first line: {@code - }, {@code * }, {@code 1. }, {@code 2) }. */
     private static final Pattern LIST_ENTRY = Pattern.compile("^\\s*(?:[-*+]|\\d{1,2}[.)])\\s");
 
@@ -387,11 +447,12 @@ public final class DiagnosisRenderer {
             List<String> items = "fixes".equalsIgnoreCase(n.section()) ? n.items() : List.of();
             if (!items.isEmpty()) {
                 for (int i = 0; i < items.size(); i++) {
-                    panel.item("  " + (i + 1) + ".", String.join("\n", reflow(items.get(i))));
+                    String prefix = "  " + (i + 1) + ".";
+                    panel.item(prefix, String.join("\n", fullText(items.get(i), itemWidth(prefix))));
                 }
             } else {
                 // whole paragraphs, as many as fill about MORE_LINES lines of the panel
-                List<String> lines = reflow(n.text());
+                List<String> lines = fullText(n.text(), itemWidth("  "));
                 int show = lines.size();
                 if (!first) {
                     int shown = 0;

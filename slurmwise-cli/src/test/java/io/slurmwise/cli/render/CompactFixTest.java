@@ -2,6 +2,8 @@ package io.slurmwise.cli.render;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The compact view's one-line fix items: a code block must not leave a sentence with a hole in it. */
@@ -80,5 +82,27 @@ class CompactFixTest {
                         + " `#SBATCH --mem=768G` (per node) or `#SBATCH --mem-per-cpu=12G`.",
                 "   ```", "   #SBATCH --requeue", "   srun python train.py", "   ```",
                 "   then resubmit.", "", "- a list entry that goes on", "- another");
+    }
+
+    /**
+     * The full view drops a code block's fences, never re-wraps its lines at their spaces (a comment cut onto a line of
+     * its own would run as a command; the rest goes on under ↪), and takes Markdown's emphasis off words outside code.
+     */
+    @Test
+    void theFullViewShowsCodeAsCodeAndWordsWithoutMarkup() {
+        String item = """
+                Checkpoint and continue, **before** the *limit*:
+                   ```
+                   on_usr1() { kill -USR1 "$PID"; wait "$PID"; scontrol requeue "$SLURM_JOB_ID"; }
+                   ```
+                   keep `ls *.out` and `a*b*c` as they are.""";
+        List<String> shown = DiagnosisRenderer.fullText(item, 40);
+        assertThat(shown).noneMatch(l -> l.contains("```"));
+        assertThat(shown.get(0)).isEqualTo("Checkpoint and continue, before the limit:");
+        assertThat(shown.get(1)).isEqualTo("   on_usr1() { kill -USR1 \"$PID\"; wait \"");
+        assertThat(shown.get(2)).startsWith("↪ ");
+        assertThat(String.join("", shown.subList(1, shown.size() - 1)).replace("↪ ", ""))
+                .isEqualTo("   on_usr1() { kill -USR1 \"$PID\"; wait \"$PID\"; scontrol requeue \"$SLURM_JOB_ID\"; }");
+        assertThat(shown.get(shown.size() - 1)).isEqualTo("   keep `ls *.out` and `a*b*c` as they are.");
     }
 }
