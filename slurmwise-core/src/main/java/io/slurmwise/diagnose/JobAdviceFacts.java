@@ -136,6 +136,8 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String m
             case "more_nodes" -> moreNodes();
             case "shard_gpus" -> shardGpus();
             case "work_dir" -> Optional.ofNullable(job.workDir());
+            case "bigger_gpu_partitions" -> biggerGpuPartitions().map(l -> l.isEmpty() ? "none on this cluster"
+                    : String.join(", ", l));
             case "more_mem_partition" -> moreMemoryPartition().map(p -> "`#SBATCH --partition=" + p.name() + "` ("
                     + p.memoryPerNode() + " per node, MaxTime " + p.maxTime() + ")");
             default -> Optional.empty();
@@ -154,7 +156,43 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String m
         // moving would have left its a100 request on an H100 partition; an outside audit)
         boolean fits = p.isPresent() && MemoryAdvice.perNode(job)
                 .map(m -> m.bytes() <= p.get().memoryPerNode().bytes()).orElse(false);
-        return largest || fits ? java.util.Set.of("more_mem_partition") : java.util.Set.of();
+        java.util.Set<String> out = new java.util.HashSet<>();
+        if (largest || fits) {
+            out.add("more_mem_partition");
+        }
+        // a GPU with more memory than the job's, on a cluster that has none (1008 ran out on 94 GB H100s and was sent
+        // to the 40/80 GB A100s as "more memory"; an outside audit)
+        if (biggerGpuPartitions().map(List::isEmpty).orElse(false)) {
+            out.add("bigger_gpu_partitions");
+        }
+        return out;
+    }
+
+    /**
+     * The GPU partitions (up) with a GPU type of more memory per GPU than the job's (GpuMemory), each with its size,
+     * and those whose type's memory is not known here; empty when the job's type or its memory is not known.
+     */
+    private Optional<List<String>> biggerGpuPartitions() {
+        Optional<String> model = gpuModel();
+        if (model.isEmpty() || GpuMemory.bundled().gigabytes(model.get()).isEmpty()) {
+            return Optional.empty();
+        }
+        int mine = GpuMemory.bundled().gigabytes(model.get()).getAsInt();
+        List<String> out = new java.util.ArrayList<>();
+        for (Partition p : partitions) {
+            if (!p.up() || !p.hasGpus()) {
+                continue;
+            }
+            for (String type : p.gpusByType().keySet()) {
+                java.util.OptionalInt gb = type.isEmpty() ? java.util.OptionalInt.empty() : GpuMemory.bundled().gigabytes(type);
+                if (!type.isEmpty() && (gb.isEmpty() || gb.getAsInt() > mine)) {
+                    out.add(p.name() + " (" + p.gres() + ", " + (gb.isEmpty() ? "memory not known here"
+                            : "up to " + gb.getAsInt() + " GB per GPU") + ")");
+                    break;
+                }
+            }
+        }
+        return Optional.of(out);
     }
 
     /** The partition with more memory per node than the job's (with GPUs when it uses them), the least that is more. */

@@ -318,8 +318,8 @@ class FittedAdviceTest {
     void anH100JobIsNeverToldToAskForAnA100() {
         Diagnosis.Failed f = (Diagnosis.Failed) SW.diagnose("1008");
         String shown = String.join("\n", f.fixes().stream().map(FixNote::text).toList());
-        assertThat(shown).doesNotContain("--gres=gpu:a100").contains("ran on h100")
-                .contains("gpuA100x4 (MaxTime 12:00:00, gpu:a100:4)");
+        // nor told that the A100 partition has "more memory" (aGpuWithMoreMemoryIsOneWithMoreMemory)
+        assertThat(shown).doesNotContain("--gres=gpu:a100").doesNotContain("gpuA100x4");
         // a site note that names a GPU type the job did not use is rewritten to the job's own
         JobAdviceFacts facts = new JobAdviceFacts(f.job(), CLUSTER.partitions());
         FixNote site = new FixNote("cuda_oom", "t", "Fixes", "1. Pin it: `#SBATCH --gres=gpu:a100:1`.", 1, "site.md",
@@ -543,5 +543,24 @@ class FittedAdviceTest {
                 .findFirst().orElseThrow().items().stream().filter(i -> i.contains("--qos=gpu")).findFirst().orElseThrow();
         assertThat(qos).contains("`#SBATCH --qos=gpu` (the job's QOS already)").contains("`#SBATCH --qos=long` for");
         assertThat(FixFitter.already("use `#SBATCH --qos=gpu2`", "qos", "gpu", "x")).isEqualTo("use `#SBATCH --qos=gpu2`");
+    }
+
+    /**
+     * "A GPU with more memory" names only types with more memory per GPU than the job's: 1008 ran out on H100s (94 GB)
+     * and was sent to the A100 partition; 1004 ran out on A100s and is told of the H100s (an outside audit).
+     */
+    @Test
+    void aGpuWithMoreMemoryIsOneWithMoreMemory() {
+        java.util.function.Function<String, List<String>> items = id -> ((Diagnosis.Failed) SW.diagnose(id)).fixes().stream()
+                .filter(n -> n.kindId().equals("cuda_oom") && n.section().equals("Fixes")).findFirst().orElseThrow().items();
+        assertThat(items.apply("1008")).noneMatch(i -> i.contains("GPU with more memory")).noneMatch(i -> i.contains("gpuA100x4"));
+        JobAdviceFacts a100 = new JobAdviceFacts(CLUSTER.get("1004"), CLUSTER.partitions());
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(CLUSTER.get("1004"), "cuda_oom"), null, 1).get(0);
+        assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), a100).get(0).items())
+                .anyMatch(i -> i.contains("GPU with more memory") && i.contains("gpuH100x8 (gpu:h100:8, up to 94 GB per GPU)"));
+        assertThat(GpuMemory.bundled().gigabytes("a100_40gb")).hasValue(40);
+        assertThat(GpuMemory.bundled().gigabytes("A100-SXM4")).hasValue(80);
+        assertThat(GpuMemory.bundled().gigabytes("l40s")).hasValue(48);
+        assertThat(GpuMemory.bundled().gigabytes("quantum9000")).isEmpty();
     }
 }
