@@ -100,27 +100,25 @@ public final class DiagnosisWorkflow {
         Finding finding = classifier.classify(JobFacts.of(job), logs);
         // the partitions fit the advice to the job's limits, patch or not (sinfo asks slurmctld, not slurmdbd)
         List<Partition> partitions = partitions(notices);
-        Patch patch = suggestPatch ? patch(job, finding, logs, partitions, notices)
+        Optional<String> script = suggestPatch ? batchScript(job, notices) : Optional.empty();
+        Patch patch = suggestPatch ? patcher.suggest(job, finding, logs, script, partitions)
                 : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
                 + job.id() + "` for it", List.of(), List.of());
-        List<FixNote> fixes = fittedFixes(finding, job, partitions, patch);
+        List<FixNote> fixes = fittedFixes(finding, job, partitions, patch, script);
         Explanation explanation = explainer.explain(job, finding, fixes);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
         return new Diagnosis.Failed(job, finding, logs, fixes, explanation, method, notices, patch);
     }
 
-    /** The sbatch patch step: the script is best effort; without it the patch says why. */
-    private Patch patch(JobRecord job, Finding finding, List<LogTail> logs, List<Partition> partitions,
-                        List<String> notices) {
-        Optional<String> script;
+    /** The job's batch script, best effort: without it the patch says why and the fixes are not checked against it. */
+    private Optional<String> batchScript(JobRecord job, List<String> notices) {
         try {
-            script = backend.batchScript(job);
+            return backend.batchScript(job);
         } catch (BackendException e) {
             notices.add("batch script: " + e.getMessage());
-            script = Optional.empty();
+            return Optional.empty();
         }
-        return patcher.suggest(job, finding, logs, script, partitions);
     }
 
     /** The cluster's partitions (their limits fit the fixes and cap the patch), best effort. */
@@ -183,9 +181,10 @@ public final class DiagnosisWorkflow {
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
             List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
             // a job that can never start as submitted gets the nearest request that can, as a patch
-            Patch patch = suggestPatch && m.startability() == PendingReasons.Startability.NEVER && !finding.isUnknown()
-                    ? patch(job, finding, List.of(), partitions, notices) : null;
-            List<FixNote> fixes = finding.isUnknown() ? List.of() : fittedFixes(finding, job, partitions, patch);
+            boolean patchIt = suggestPatch && m.startability() == PendingReasons.Startability.NEVER && !finding.isUnknown();
+            Optional<String> script = patchIt ? batchScript(job, notices) : Optional.empty();
+            Patch patch = patchIt ? patcher.suggest(job, finding, List.of(), script, partitions) : null;
+            List<FixNote> fixes = finding.isUnknown() ? List.of() : fittedFixes(finding, job, partitions, patch, script);
             if (m.startability() == PendingReasons.Startability.WILL) {
                 fixes = FixOrder.forWaiting(fixes); // it needs no change: waiting is the first advice
             }
@@ -264,9 +263,11 @@ public final class DiagnosisWorkflow {
      * The retrieved notes fitted to the job and agreeing with its patch; a note that fitting leaves out (every item contradicts the job) gives
      * its place to the next best, so a diagnosis still shows {@code fixCount} notes.
      */
-    private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions, Patch patch) {
+    private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions, Patch patch,
+                                      Optional<String> script) {
         List<FixNote> fitted = FixOrder.byEvidence(fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
-                JobAdviceFacts.afterPatch(job, partitions, patch), patch), finding, List.of("State=" + job.status()));
+                JobAdviceFacts.afterPatch(job, partitions, patch).withScript(script.orElse(null)), patch), finding,
+                List.of("State=" + job.status()));
         if (fitted.size() <= fixCount) {
             return fitted;
         }

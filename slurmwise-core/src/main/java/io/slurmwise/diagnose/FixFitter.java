@@ -155,6 +155,7 @@ public final class FixFitter {
             if (kept.isEmpty()) {
                 return Optional.empty();
             }
+            kept = followedLast(kept, facts.script());
             return Optional.of(n.withContent(kept.equals(items) ? text : numbered(text, kept), kept));
         }
         List<String> original = blocks(text);
@@ -295,6 +296,55 @@ public final class FixFitter {
         }
         m.appendTail(sb);
         return sb.toString();
+    }
+
+    /** Words of a fix that takes something away or replaces it: the script having it is the reason for the fix. */
+    private static final Pattern UNDO = Pattern.compile("(?i)\\b(?:remove|drop|delete|do not|don't|avoid|instead of|rather"
+            + " than|replace|unset|not combine)\\b");
+    /** The words that mark a fix the job's script already follows (FixOrder keeps such fixes last). */
+    static final String ALREADY = " (the job's script already has `";
+    /** Inline code in a fix: a command or setting it asks for. */
+    private static final Pattern CODE = Pattern.compile("`([^`\\n]{10,})`");
+
+    /**
+     * {@code items} with each one whose command or setting the job's script already has saying so, after the others:
+     * 1029 already ran {@code python -X faulthandler} with {@code ulimit -c unlimited}, 1041 launched one task per
+     * GPU, and the fixes told them to (an outside audit). Code that names a slot ({@code <size>}) or is a bare word
+     * is not compared; without a script the items are as they were.
+     */
+    static List<String> followedLast(List<String> items, String script) {
+        if (script == null || script.isBlank()) {
+            return items;
+        }
+        String have = " " + script.replaceAll("\\s+", " ") + " ";
+        List<String> open = new ArrayList<>();
+        List<String> done = new ArrayList<>();
+        for (String item : items) {
+            Matcher m = CODE.matcher(item);
+            String found = null;
+            if (UNDO.matcher(item).find()) {
+                open.add(item); // "remove the --nodelist", "instead of ...": having it is the point
+                continue;
+            }
+            while (m.find() && found == null) {
+                String code = m.group(1).replaceAll("\\s+", " ").strip();
+                // a command or a setting with its value ("--time=" alone asks for a value, any script has it)
+                if (!code.contains("<") && !code.endsWith("=") && (code.contains(" ") || code.contains("="))
+                        && Pattern.compile("(?<![\\w=-])" + Pattern.quote(code) + "(?![\\w-])").matcher(have).find()) {
+                    found = code;
+                }
+            }
+            if (found == null) {
+                open.add(item);
+            } else {
+                done.add(item + ALREADY + found + "`)");
+            }
+        }
+        if (done.isEmpty()) {
+            return items;
+        }
+        open.addAll(done);
+        return open;
     }
 
     /** Whether each {@code --time-min} of a piece is below the longest {@code --time} it names (true without one). */

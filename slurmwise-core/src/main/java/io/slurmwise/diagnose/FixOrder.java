@@ -79,7 +79,8 @@ public final class FixOrder {
             Map<String, Integer> ranks = new HashMap<>();
             for (String item : items) {
                 int r = rank.applyAsInt(item);
-                ranks.put(item, r < 0 ? Integer.MAX_VALUE : r);
+                // a fix the job's script already follows stays after the others, whatever it quotes
+                ranks.put(item, item.contains(FixFitter.ALREADY) ? Integer.MAX_VALUE : r < 0 ? Integer.MAX_VALUE - 1 : r);
             }
             List<String> ordered = new ArrayList<>(items);
             ordered.sort(Comparator.comparing(ranks::get)); // stable: the note's order within a rank

@@ -21,15 +21,21 @@ import java.util.Optional;
  * @param job        the job (never null)
  * @param partitions the cluster's partitions; empty when the backend could not say
  * @param movedGpuModel the GPU type the job moves to with a patch that changes its partition and --gres, else null
+ * @param script     the job's batch script, when at hand (a fix it already follows says so), else null
  */
-public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String movedGpuModel) {
+public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String movedGpuModel, String script) {
 
     public JobAdviceFacts {
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions) {
-        this(job, partitions, null);
+        this(job, partitions, null, null);
+    }
+
+    /** The same facts with the job's batch script (null: not at hand). */
+    public JobAdviceFacts withScript(String batchScript) {
+        return new JobAdviceFacts(job, partitions, movedGpuModel, batchScript);
     }
 
     /**
@@ -45,7 +51,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String m
         // and the GPU type the patch's --gres names there
         String model = Optional.ofNullable(options.get("gres")).map(Partition::gpus)
                 .flatMap(g -> g.keySet().stream().filter(t -> !t.isEmpty()).findFirst()).orElse(null);
-        return new JobAdviceFacts(job.toBuilder().partition(moved).build(), partitions, model);
+        return new JobAdviceFacts(job.toBuilder().partition(moved).build(), partitions, model, null);
     }
 
     /** The job's partition (its first when it asked for several), when the cluster lists it. */

@@ -563,4 +563,35 @@ class FittedAdviceTest {
         assertThat(GpuMemory.bundled().gigabytes("l40s")).hasValue(48);
         assertThat(GpuMemory.bundled().gigabytes("quantum9000")).isEmpty();
     }
+
+    /**
+     * A fix whose command or setting the job's script already has says so and comes after the others: 1029 already
+     * ran `python -X faulthandler` with `ulimit -c unlimited`, 1041 already launched one task per GPU (an outside
+     * audit); a fix that removes what the script has keeps its place.
+     */
+    @Test
+    void aFixTheScriptAlreadyFollowsSaysSoAndComesLast() {
+        List<String> seg = ((Diagnosis.Failed) SW.diagnose("1029")).fixes().stream()
+                .filter(n -> n.kindId().equals("segfault") && n.section().equals("Fixes")).findFirst().orElseThrow().items();
+        int faulthandler = indexOf(seg, "faulthandler");
+        assertThat(seg.get(faulthandler)).contains("(the job's script already has `");
+        assertThat(seg.subList(faulthandler, seg.size())).allMatch(i -> i.contains("the job's script already has"));
+        List<String> mixed = FixFitter.followedLast(List.of("Launch one task per GPU: `#SBATCH --ntasks-per-node=8`.",
+                "Raise the timeout: `export NCCL_TIMEOUT=3600`.", "Remove the pin: `#SBATCH --nodelist=gpuh006`."),
+                "#!/bin/bash\n#SBATCH --ntasks-per-node=8\n#SBATCH --nodelist=gpuh006\nsrun python train.py\n");
+        assertThat(mixed).containsExactly("Raise the timeout: `export NCCL_TIMEOUT=3600`.",
+                "Remove the pin: `#SBATCH --nodelist=gpuh006`.",
+                "Launch one task per GPU: `#SBATCH --ntasks-per-node=8`. (the job's script already has"
+                        + " `#SBATCH --ntasks-per-node=8`)");
+        assertThat(FixFitter.followedLast(mixed, null)).isSameAs(mixed);
+    }
+
+    private static int indexOf(List<String> items, String word) {
+        for (int i = 0; i < items.size(); i++) {
+            if (items.get(i).contains(word)) {
+                return i;
+            }
+        }
+        throw new AssertionError(word + " in none of " + items);
+    }
 }
