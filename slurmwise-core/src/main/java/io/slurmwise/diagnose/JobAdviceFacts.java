@@ -131,6 +131,10 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String m
             case "mem_limit" -> job.memoryLimitText();
             case "suggested_mem" -> MemoryAdvice.perNode(job).map(MemoryAdvice::sbatchSize);
             case "suggested_mem_per_cpu" -> MemoryAdvice.perCpu(job).map(MemoryAdvice::sbatchSize);
+            // the same, for advice that holds only under memory pressure (followed() leaves it out when the peak stayed
+            // well below the limit)
+            case "tight_mem" -> MemoryAdvice.perNode(job).map(MemoryAdvice::sbatchSize);
+            case "tight_mem_per_cpu" -> MemoryAdvice.perCpu(job).map(MemoryAdvice::sbatchSize);
             case "node_mem" -> partition().map(Partition::memoryPerNode).map(DataSize::toString);
             case "java_heap" -> javaHeap();
             // what the time patch asks for when the logs show no progress: twice the limit the job reached (fitting
@@ -165,6 +169,12 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String m
         java.util.Set<String> out = new java.util.HashSet<>();
         if (largest || fits) {
             out.add("more_mem_partition");
+        }
+        // more memory "if memory was tight" for a job whose measured peak stayed below 90% of its limit (1023's Bus
+        // error, peak 13.7G of 96G, was told --mem=144G; an outside audit)
+        if (MemoryAdvice.peakBelowLimit(job)) {
+            out.add("tight_mem");
+            out.add("tight_mem_per_cpu");
         }
         // a GPU with more memory than the job's, on a cluster that has none (1008 ran out on 94 GB H100s and was sent
         // to the 40/80 GB A100s as "more memory"; an outside audit)

@@ -45,7 +45,7 @@ public final class MemoryAdvice {
             }
             wanted = (long) (peak.bytes() * HEADROOM);
             why = "the measured peak (MaxRSS) was " + peak + unit + "; 1.5x that, rounded up";
-        } else if (peak != null && peak.bytes() >= 0.9 * limit.get().bytes()) {
+        } else if (peak != null && peak.bytes() >= REACHED * limit.get().bytes()) {
             wanted = (long) (peak.bytes() * HEADROOM);
             why = "the measured peak (MaxRSS) " + peak + unit + " reached the " + limit.get() + " limit, where the job was"
                     + " killed, so it needs more than it showed: 1.5x the peak, rounded up";
@@ -62,6 +62,17 @@ public final class MemoryAdvice {
             rounded = roundUp(limit.get().bytes() + 1);
         }
         return Optional.of(new Need(rounded, why));
+    }
+
+    /** The share of the limit at which a measured peak counts as having reached it. */
+    static final double REACHED = 0.9;
+
+    /**
+     * Whether the job's measured peak (MaxRSS) stayed below its memory limit per node, by the rule above (both known):
+     * advice that holds only when memory was tight is not its advice.
+     */
+    public static boolean peakBelowLimit(JobRecord job) {
+        return job.maxRss() != null && job.memoryPerNode().map(l -> job.maxRss().bytes() < REACHED * l.bytes()).orElse(false);
     }
 
     /** The {@code --mem} (per node) to ask for, from the job's record; empty when it knows neither limit nor peak. */

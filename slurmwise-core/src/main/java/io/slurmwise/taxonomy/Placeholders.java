@@ -25,7 +25,8 @@ public final class Placeholders {
     public static final Set<String> NAMES = Set.of("job_id", "partition", "max_time", "longer_partitions",
             "gpu_model", "gpus_per_node", "gpu_partitions", "other_gpu_partitions", "peak_mem", "mem_limit",
             "suggested_mem", "suggested_mem_per_cpu", "node_mem", "work_dir", "java_heap", "shorter_time",
-            "step_timeout", "more_nodes", "shard_gpus", "more_mem_partition", "more_time", "bigger_gpu_partitions");
+            "step_timeout", "more_nodes", "shard_gpus", "more_mem_partition", "more_time", "bigger_gpu_partitions", "tight_mem",
+            "tight_mem_per_cpu");
 
     /**
      * The facts of the job's run: a piece of advice that names one is about what the job did while it ran (a step

@@ -374,9 +374,14 @@ class FittedAdviceTest {
     /** Every number a fix asks for that depends on the job is counted from it, not a fixed example of the note's. */
     @Test
     void jobDependentNumbersInFixesAreCountedFromTheJob() {
-        // 1029: a segfault on 4 CPUs with 16G (4G per CPU); "more memory per rank" was the note's --mem-per-cpu=4G
-        assertThat(shownItems("1029")).anyMatch(i -> i.contains("`#SBATCH --mem-per-cpu=6G`"))
-                .noneMatch(i -> i.contains("--mem-per-cpu=4G"));
+        // 1029: a segfault on 4 CPUs with 16G (4G per CPU) whose peak stayed at 2.1G: "if the crash follows memory
+        // pressure, more memory per rank" is not its advice; at its limit, it is counted from the job (the note's
+        // example was --mem-per-cpu=4G, what it had)
+        assertThat(shownItems("1029")).noneMatch(i -> i.contains("--mem-per-cpu="));
+        JobRecord tight = CLUSTER.get("1029").toBuilder().maxRss(DataSize.ofGibibytes(15.8)).build();
+        FixNote seg = new NoteLookupRetriever().retrieve(finding(tight, "segfault"), null, 1).get(0);
+        assertThat(new FixFitter(TAXONOMY).fit(List.of(seg), new JobAdviceFacts(tight, CLUSTER.partitions())).get(0).items())
+                .anyMatch(i -> i.contains("`#SBATCH --mem-per-cpu=6G`")).noneMatch(i -> i.contains("--mem-per-cpu=4G"));
         // 1001: 32G on one node: a Java heap below it (the note said -Xmx40g), and twice the nodes
         List<String> oom = allItems("1001", "oom");
         assertThat(oom).anyMatch(i -> i.contains("`java -Xmx24g`")).anyMatch(i -> i.contains("more nodes (`#SBATCH --nodes=2`)"))
@@ -593,5 +598,18 @@ class FittedAdviceTest {
             }
         }
         throw new AssertionError(word + " in none of " + items);
+    }
+
+    /** More memory "when memory was tight" is not advice for a job whose peak stayed far below its limit (1023). */
+    @Test
+    void memoryAdviceForTightMemoryNeedsAPeakNearTheLimit() {
+        Diagnosis.Failed shm = (Diagnosis.Failed) SW.diagnose("1023"); // Bus error, peak 13.7G of 96G
+        assertThat(shm.fixes().stream().flatMap(n -> n.items().stream())).noneMatch(i -> i.contains("--mem=144G"))
+                .noneMatch(i -> i.startsWith("Request enough job memory"));
+        // the same note for a job at its limit keeps it, with the memory patch's number
+        JobRecord tight = CLUSTER.get("1023").toBuilder().maxRss(DataSize.ofGibibytes(95)).build();
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(tight, "shm_bus_error"), null, 1).get(0);
+        assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(tight, CLUSTER.partitions())).get(0).items())
+                .anyMatch(i -> i.startsWith("Request enough job memory") && i.contains("--mem=144G"));
     }
 }
