@@ -307,7 +307,7 @@ public final class FixFitter {
     private static final Pattern CODE = Pattern.compile("`([^`\\n]{10,})`");
 
     /**
-     * {@code items} with each one whose command or setting the job's script already has saying so, after the others:
+     * {@code items} with each one whose commands and settings the job's script all already has saying so, after the others:
      * 1029 already ran {@code python -X faulthandler} with {@code ulimit -c unlimited}, 1041 launched one task per
      * GPU, and the fixes told them to (an outside audit). Code that names a slot ({@code <size>}) or is a bare word
      * is not compared; without a script the items are as they were.
@@ -320,21 +320,27 @@ public final class FixFitter {
         List<String> open = new ArrayList<>();
         List<String> done = new ArrayList<>();
         for (String item : items) {
-            Matcher m = CODE.matcher(item);
-            String found = null;
             if (UNDO.matcher(item).find()) {
                 open.add(item); // "remove the --nodelist", "instead of ...": having it is the point
                 continue;
             }
-            while (m.find() && found == null) {
+            // every command or setting the fix names (with its value, no slot) is in the script: one it lacks is the
+            // fix's action, and one it has may be only the fix's trigger ("--export=NONE", "module load")
+            Matcher m = CODE.matcher(item);
+            String found = null;
+            boolean all = true;
+            while (m.find() && all) {
                 String code = m.group(1).replaceAll("\\s+", " ").strip();
-                // a command or a setting with its value ("--time=" alone asks for a value, any script has it)
-                if (!code.contains("<") && !code.endsWith("=") && (code.contains(" ") || code.contains("="))
-                        && Pattern.compile("(?<![\\w=-])" + Pattern.quote(code) + "(?![\\w-])").matcher(have).find()) {
-                    found = code;
+                if (code.contains("<") || code.endsWith("=") || !(code.contains(" ") || code.contains("="))) {
+                    continue; // a slot, an option waiting for its value, a bare word: not an action to compare
+                }
+                if (Pattern.compile("(?<![\\w=./-])" + Pattern.quote(code) + "(?![\\w./-])").matcher(have).find()) {
+                    found = found == null ? code : found;
+                } else {
+                    all = false;
                 }
             }
-            if (found == null) {
+            if (found == null || !all) {
                 open.add(item);
             } else {
                 done.add(item + ALREADY + found + "`)");

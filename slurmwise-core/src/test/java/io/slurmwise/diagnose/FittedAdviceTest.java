@@ -570,22 +570,30 @@ class FittedAdviceTest {
     }
 
     /**
-     * A fix whose command or setting the job's script already has says so and comes after the others: 1029 already
-     * ran `python -X faulthandler` with `ulimit -c unlimited`, 1041 already launched one task per GPU (an outside
-     * audit); a fix that removes what the script has keeps its place.
+     * A fix all of whose commands and settings the job's script already has says so and comes after the others: 1029
+     * already enables core dumps, 1041 already launches one task per GPU (an outside audit). A fix the script has only
+     * the trigger of (`--export=NONE`, `module load`) or a prefix of (`gcc/12` in `gcc/12.2.0`) is not one (a second
+     * audit), and a fix that removes what the script has keeps its place.
      */
     @Test
     void aFixTheScriptAlreadyFollowsSaysSoAndComesLast() {
         List<String> seg = ((Diagnosis.Failed) SW.diagnose("1029")).fixes().stream()
                 .filter(n -> n.kindId().equals("segfault") && n.section().equals("Fixes")).findFirst().orElseThrow().items();
-        int faulthandler = indexOf(seg, "faulthandler");
-        assertThat(seg.get(faulthandler)).contains("(the job's script already has `");
-        assertThat(seg.subList(faulthandler, seg.size())).allMatch(i -> i.contains("the job's script already has"));
+        assertThat(seg.get(seg.size() - 1)).startsWith("Enable core dumps")
+                .endsWith("(the job's script already has `ulimit -c unlimited`)");
+        assertThat(seg.subList(0, seg.size() - 1)).noneMatch(i -> i.contains("already has"));
+        String script = "#!/bin/sh\n#SBATCH --export=NONE\n#SBATCH --ntasks-per-node=8\n#SBATCH --nodelist=gpuh006\n"
+                + "module load gcc/12.2.0\nsrun python train.py\n";
         List<String> mixed = FixFitter.followedLast(List.of("Launch one task per GPU: `#SBATCH --ntasks-per-node=8`.",
-                "Raise the timeout: `export NCCL_TIMEOUT=3600`.", "Remove the pin: `#SBATCH --nodelist=gpuh006`."),
-                "#!/bin/bash\n#SBATCH --ntasks-per-node=8\n#SBATCH --nodelist=gpuh006\nsrun python train.py\n");
+                "Raise the timeout: `export NCCL_TIMEOUT=3600`.", "Remove the pin: `#SBATCH --nodelist=gpuh006`.",
+                "If it inherited no modules (`--export=NONE`), use `#!/bin/bash -l`.",
+                "Use your own tree: `module use $HOME/modulefiles`, then `module load`.",
+                "Load the compiler: `module load gcc/12`."), script);
         assertThat(mixed).containsExactly("Raise the timeout: `export NCCL_TIMEOUT=3600`.",
                 "Remove the pin: `#SBATCH --nodelist=gpuh006`.",
+                "If it inherited no modules (`--export=NONE`), use `#!/bin/bash -l`.",
+                "Use your own tree: `module use $HOME/modulefiles`, then `module load`.",
+                "Load the compiler: `module load gcc/12`.",
                 "Launch one task per GPU: `#SBATCH --ntasks-per-node=8`. (the job's script already has"
                         + " `#SBATCH --ntasks-per-node=8`)");
         assertThat(FixFitter.followedLast(mixed, null)).isSameAs(mixed);
