@@ -1,11 +1,7 @@
 package io.slurmwise.diagnose;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import io.slurmwise.config.TsvResource;
+
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -39,28 +35,12 @@ final class GpuMemory {
     }
 
     private static GpuMemory load() {
-        try (InputStream in = GpuMemory.class.getResourceAsStream("gpu-memory.tsv")) {
-            if (in == null) {
-                throw new IllegalStateException("gpu-memory.tsv is missing from slurmwise-core; rebuild the jar");
-            }
-            Map<String, Integer> m = new LinkedHashMap<>();
-            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            int n = 0;
-            for (String line; (line = r.readLine()) != null; ) {
-                n++;
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                String[] f = line.split("\t");
-                if (f.length != 2) {
-                    throw new IllegalStateException("gpu-memory.tsv:" + n + ": expected <type><TAB><GB>");
-                }
-                m.put(f[0].strip(), Integer.parseInt(f[1].strip()));
-            }
-            return new GpuMemory(m);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        Map<String, Integer> m = new LinkedHashMap<>();
+        for (Map.Entry<String, Integer> row : TsvResource.read(GpuMemory.class, "gpu-memory.tsv", "<type><TAB><GB>", 2,
+                f -> Map.entry(f[0].strip(), Integer.parseInt(f[1].strip())))) {
+            m.put(row.getKey(), row.getValue());
         }
+        return new GpuMemory(m);
     }
 
     /** The GB of one GPU of {@code type}, when its name says or the table knows it. */

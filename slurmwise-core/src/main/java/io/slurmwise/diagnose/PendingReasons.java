@@ -2,13 +2,8 @@ package io.slurmwise.diagnose;
 
 import com.google.re2j.Pattern;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import io.slurmwise.config.TsvResource;
+
 import java.util.List;
 
 /**
@@ -41,29 +36,10 @@ public final class PendingReasons {
     }
 
     public static PendingReasons bundled() {
-        try (InputStream in = PendingReasons.class.getResourceAsStream("pending-reasons.tsv")) {
-            if (in == null) {
-                throw new IllegalStateException("pending-reasons.tsv is missing from slurmwise-core; rebuild the jar");
-            }
-            List<Row> rows = new ArrayList<>();
-            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            int n = 0;
-            for (String line; (line = r.readLine()) != null; ) {
-                n++;
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                String[] f = line.split("\t", 3);
-                if (f.length != 3) {
-                    throw new IllegalStateException("pending-reasons.tsv:" + n + ": expected 3 tab-separated fields");
-                }
-                rows.add(new Row(Pattern.compile(f[0]),
-                        new Meaning(Startability.valueOf(f[1].toUpperCase(java.util.Locale.ROOT)), f[2])));
-            }
-            return new PendingReasons(List.copyOf(rows));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new PendingReasons(TsvResource.read(PendingReasons.class, "pending-reasons.tsv",
+                "<reason regex><TAB><startability><TAB><meaning>", 3,
+                f -> new Row(Pattern.compile(f[0]),
+                        new Meaning(Startability.valueOf(f[1].toUpperCase(java.util.Locale.ROOT)), f[2]))));
     }
 
     /** The meaning of a reason; an unlisted one "may" start, with SLURM's own words. */

@@ -1,12 +1,9 @@
 package io.slurmwise.patch;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import io.slurmwise.config.TsvResource;
+
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -31,31 +28,16 @@ final class GenomePosition {
     }
 
     static GenomePosition bundled() {
-        try (InputStream in = GenomePosition.class.getResourceAsStream("genome.tsv")) {
-            if (in == null) {
-                throw new IllegalStateException("genome.tsv is missing from slurmwise-core; rebuild the jar");
-            }
-            Map<String, long[]> m = new LinkedHashMap<>();
-            long at = 0;
-            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            int n = 0;
-            for (String line; (line = r.readLine()) != null; ) {
-                n++;
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                String[] f = line.split("\t");
-                if (f.length != 2) {
-                    throw new IllegalStateException("genome.tsv:" + n + ": expected <contig><TAB><length>");
-                }
-                long length = Long.parseLong(f[1].strip());
-                m.put(f[0].strip().toUpperCase(Locale.ROOT), new long[] {at, length});
-                at += length;
-            }
-            return new GenomePosition(m, at);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        List<Map.Entry<String, Long>> contigs = TsvResource.read(GenomePosition.class, "genome.tsv",
+                "<contig><TAB><length>", 2,
+                f -> Map.entry(f[0].strip().toUpperCase(Locale.ROOT), Long.parseLong(f[1].strip())));
+        Map<String, long[]> m = new LinkedHashMap<>();
+        long at = 0;
+        for (Map.Entry<String, Long> c : contigs) {
+            m.put(c.getKey(), new long[] {at, c.getValue()});
+            at += c.getValue();
         }
+        return new GenomePosition(m, at);
     }
 
     /**

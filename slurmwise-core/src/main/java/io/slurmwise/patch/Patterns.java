@@ -1,11 +1,7 @@
 package io.slurmwise.patch;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import io.slurmwise.config.TsvResource;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,28 +23,12 @@ final class Patterns {
     }
 
     static Patterns bundled() {
-        try (InputStream in = Patterns.class.getResourceAsStream("patterns.tsv")) {
-            if (in == null) {
-                throw new IllegalStateException("patterns.tsv is missing from slurmwise-core; rebuild the jar");
-            }
-            Map<String, List<Pattern>> m = new LinkedHashMap<>();
-            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            int n = 0;
-            for (String line; (line = r.readLine()) != null; ) {
-                n++;
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                int tab = line.indexOf('\t');
-                if (tab < 0) {
-                    throw new IllegalStateException("patterns.tsv:" + n + ": expected <name><TAB><regex>");
-                }
-                m.computeIfAbsent(line.substring(0, tab), k -> new ArrayList<>()).add(Pattern.compile(line.substring(tab + 1)));
-            }
-            return new Patterns(m);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        Map<String, List<Pattern>> m = new LinkedHashMap<>();
+        for (Map.Entry<String, Pattern> row : TsvResource.read(Patterns.class, "patterns.tsv", "<name><TAB><regex>", 2,
+                f -> Map.entry(f[0], Pattern.compile(f[1])))) {
+            m.computeIfAbsent(row.getKey(), k -> new ArrayList<>()).add(row.getValue());
         }
+        return new Patterns(m);
     }
 
     List<Pattern> get(String name) {
