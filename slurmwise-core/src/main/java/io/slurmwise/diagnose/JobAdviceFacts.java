@@ -20,38 +20,21 @@ import java.util.Optional;
  *
  * @param job        the job (never null)
  * @param partitions the cluster's partitions; empty when the backend could not say
- * @param movedGpuModel the GPU type the job moves to with a patch that changes its partition and --gres, else null
  * @param script     the job's batch script, when at hand (a fix it already follows says so), else null
  */
-public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String movedGpuModel, String script) {
+public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String script) {
 
     public JobAdviceFacts {
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions) {
-        this(job, partitions, null, null);
+        this(job, partitions, null);
     }
 
     /** The same facts with the job's batch script (null: not at hand). */
     public JobAdviceFacts withScript(String batchScript) {
-        return new JobAdviceFacts(job, partitions, movedGpuModel, batchScript);
-    }
-
-    /**
-     * The facts the fixes beside a patch are fitted to: the job on the partition the patch moves it to, when it moves
-     * it (1016's time patch moves it from cpu to long: "within the partition's maximum" is long's 7 days, not cpu's 2).
-     */
-    public static JobAdviceFacts afterPatch(JobRecord job, List<Partition> partitions, io.slurmwise.patch.Patch patch) {
-        java.util.Map<String, String> options = FixFitter.patchOptions(patch);
-        String moved = options.get("partition");
-        if (moved == null) {
-            return new JobAdviceFacts(job, partitions);
-        }
-        // and the GPU type the patch's --gres names there
-        String model = Optional.ofNullable(options.get("gres")).map(Partition::gpus)
-                .flatMap(g -> g.keySet().stream().filter(t -> !t.isEmpty()).findFirst()).orElse(null);
-        return new JobAdviceFacts(job.toBuilder().partition(moved).build(), partitions, model, null);
+        return new JobAdviceFacts(job, partitions, batchScript);
     }
 
     /** The job's partition (its first when it asked for several), when the cluster lists it. */
@@ -75,9 +58,6 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String m
 
     /** The GPU model the job ran on ({@code a100}), from its allocation. */
     public Optional<String> gpuModel() {
-        if (movedGpuModel != null) {
-            return Optional.of(movedGpuModel.toLowerCase(Locale.ROOT));
-        }
         return job.gpuModel().map(m -> m.toLowerCase(Locale.ROOT));
     }
 

@@ -11,6 +11,7 @@ import io.slurmwise.job.JobStatus;
 import io.slurmwise.job.Partition;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.job.TimeLimit;
+import io.slurmwise.job.Tres;
 import io.slurmwise.patch.Patch;
 import io.slurmwise.patch.PatchSuggester;
 import io.slurmwise.taxonomy.FailureKind;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -218,9 +220,36 @@ class FittedAdviceTest {
         assertThat(text).as(what + " has an unfilled placeholder").doesNotContain("{{");
     }
 
+    /**
+     * The job as a patch that moves it leaves it: on the partition the patch names, with the GPU type its --gres names
+     * there (1016's time patch moves it from cpu to long, 22542799's to gpuH100x8 with gpu:h100:1).
+     */
+    static JobAdviceFacts afterPatch(JobAdviceFacts facts, Patch patch) {
+        Map<String, String> options = patch == null ? Map.of() : FixFitter.patchOptions(patch);
+        String partition = options.get("partition");
+        if (partition == null) {
+            return facts;
+        }
+        JobRecord job = facts.job();
+        JobRecord.Builder moved = job.toBuilder().partition(partition);
+        Optional<String> type = Optional.ofNullable(options.get("gres")).map(Partition::gpus)
+                .flatMap(g -> g.keySet().stream().filter(t -> !t.isEmpty()).findFirst());
+        if (type.isPresent()) {
+            Map<String, String> tres = new java.util.LinkedHashMap<>();
+            job.allocTres().values().forEach((k, v) -> {
+                if (!k.startsWith("gres/gpu:")) {
+                    tres.put(k, v);
+                }
+            });
+            tres.put("gres/gpu:" + type.get(), Integer.toString(Math.max(1, job.gpus())));
+            moved.allocTres(new Tres(tres));
+        }
+        return new JobAdviceFacts(moved.build(), facts.partitions());
+    }
+
     static void assertFits(String what, List<FixNote> fixes, Patch patch, JobAdviceFacts facts) {
         // the fixes are about the job where it is; a patch that moves it is checked against where it moves
-        JobAdviceFacts moved = JobAdviceFacts.afterPatch(facts.job(), facts.partitions(), patch);
+        JobAdviceFacts moved = afterPatch(facts, patch);
         for (FixNote n : fixes) {
             assertFits(what + " " + n.kindId() + " › " + n.section(), n.text(), facts, n.kindId());
             for (String item : n.items()) {
