@@ -155,8 +155,9 @@ public final class FixFitter {
             if (kept.isEmpty()) {
                 return Optional.empty();
             }
-            kept = followedLast(kept, facts.script());
-            return Optional.of(n.withContent(kept.equals(items) ? text : numbered(text, kept), kept));
+            Followed f = followedLast(kept, facts.script());
+            return Optional.of(n.withContent(f.items().equals(items) ? text : numbered(text, f.items()), f.items(),
+                    f.followed()));
         }
         List<String> original = blocks(text);
         List<String> kept = new ArrayList<>();
@@ -301,8 +302,12 @@ public final class FixFitter {
     /** Words of a fix that takes something away or replaces it: the script having it is the reason for the fix. */
     private static final Pattern UNDO = Pattern.compile("(?i)\\b(?:remove|drop|delete|do not|don't|avoid|instead of|rather"
             + " than|replace|unset|not combine)\\b");
-    /** The words that mark a fix the job's script already follows (FixOrder keeps such fixes last). */
-    static final String ALREADY = " (the job's script already has `";
+    /**
+     * A section's items in the order to show them, and those the job's script already follows (which say so, and
+     * follow the others).
+     */
+    record Followed(List<String> items, java.util.Set<String> followed) {
+    }
     /** Inline code in a fix: a command or setting it asks for. */
     private static final Pattern CODE = Pattern.compile("`([^`\\n]{10,})`");
 
@@ -312,9 +317,9 @@ public final class FixFitter {
      * GPU, and the fixes told them to (an outside audit). Code that names a slot ({@code <size>}) or is a bare word
      * is not compared; without a script the items are as they were.
      */
-    static List<String> followedLast(List<String> items, String script) {
+    static Followed followedLast(List<String> items, String script) {
         if (script == null || script.isBlank()) {
-            return items;
+            return new Followed(items, java.util.Set.of());
         }
         String have = " " + script.replaceAll("\\s+", " ") + " ";
         List<String> open = new ArrayList<>();
@@ -343,14 +348,14 @@ public final class FixFitter {
             if (found == null || !all) {
                 open.add(item);
             } else {
-                done.add(item + ALREADY + found + "`)");
+                done.add(item + " (the job's script already has `" + found + "`)");
             }
         }
         if (done.isEmpty()) {
-            return items;
+            return new Followed(items, java.util.Set.of());
         }
         open.addAll(done);
-        return open;
+        return new Followed(open, java.util.Set.copyOf(done));
     }
 
     /** Whether each {@code --time-min} of a piece is below the longest {@code --time} it names (true without one). */

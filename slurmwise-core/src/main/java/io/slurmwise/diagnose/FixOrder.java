@@ -80,7 +80,7 @@ public final class FixOrder {
             for (String item : items) {
                 int r = rank.applyAsInt(item);
                 // a fix the job's script already follows stays after the others, whatever it quotes
-                ranks.put(item, item.contains(FixFitter.ALREADY) ? Integer.MAX_VALUE : r < 0 ? Integer.MAX_VALUE - 1 : r);
+                ranks.put(item, n.followed(item) ? Integer.MAX_VALUE : r < 0 ? Integer.MAX_VALUE - 1 : r);
             }
             List<String> ordered = new ArrayList<>(items);
             ordered.sort(Comparator.comparing(ranks::get)); // stable: the note's order within a rank

@@ -613,11 +613,12 @@ class FittedAdviceTest {
         assertThat(seg.subList(0, seg.size() - 1)).noneMatch(i -> i.contains("already has"));
         String script = "#!/bin/sh\n#SBATCH --export=NONE\n#SBATCH --ntasks-per-node=8\n#SBATCH --nodelist=gpuh006\n"
                 + "module load gcc/12.2.0\nsrun python train.py\n";
-        List<String> mixed = FixFitter.followedLast(List.of("Launch one task per GPU: `#SBATCH --ntasks-per-node=8`.",
+        FixFitter.Followed fitted = FixFitter.followedLast(List.of("Launch one task per GPU: `#SBATCH --ntasks-per-node=8`.",
                 "Raise the timeout: `export NCCL_TIMEOUT=3600`.", "Remove the pin: `#SBATCH --nodelist=gpuh006`.",
                 "If it inherited no modules (`--export=NONE`), use `#!/bin/bash -l`.",
                 "Use your own tree: `module use $HOME/modulefiles`, then `module load`.",
                 "Load the compiler: `module load gcc/12`."), script);
+        List<String> mixed = fitted.items();
         assertThat(mixed).containsExactly("Raise the timeout: `export NCCL_TIMEOUT=3600`.",
                 "Remove the pin: `#SBATCH --nodelist=gpuh006`.",
                 "If it inherited no modules (`--export=NONE`), use `#!/bin/bash -l`.",
@@ -625,7 +626,9 @@ class FittedAdviceTest {
                 "Load the compiler: `module load gcc/12`.",
                 "Launch one task per GPU: `#SBATCH --ntasks-per-node=8`. (the job's script already has"
                         + " `#SBATCH --ntasks-per-node=8`)");
-        assertThat(FixFitter.followedLast(mixed, null)).isSameAs(mixed);
+        assertThat(fitted.followed()).containsExactly(mixed.get(mixed.size() - 1));
+        assertThat(FixFitter.followedLast(mixed, null).items()).isSameAs(mixed);
+        assertThat(FixFitter.followedLast(mixed, null).followed()).isEmpty();
     }
 
     private static int indexOf(List<String> items, String word) {

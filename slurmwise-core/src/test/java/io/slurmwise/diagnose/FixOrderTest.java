@@ -50,6 +50,22 @@ class FixOrderTest {
                 List.of("srun: error: step requested gres (gpu) not found", "invalid generic resource (gres)"))).isZero();
     }
 
+    /** A fix the job's script already follows stays last even when it quotes the deciding line; the flag goes with it. */
+    @Test
+    void aFixTheScriptAlreadyFollowsStaysLastWhateverItQuotes() {
+        Finding f = CLASSIFIER.classifyText(JobFacts.NONE, "Segmentation fault (core dumped)\n");
+        String followed = "For `Segmentation fault`, enable core dumps: `ulimit -c unlimited` (the job's script already has"
+                + " `ulimit -c unlimited`)";
+        FixNote n = new FixNote("segfault", "Segfault", "Fixes", "1. Run it under gdb.\n2. " + followed, 1.0, "x",
+                List.of("Run it under gdb.", followed), java.util.Set.of(followed));
+        FixNote ordered = FixOrder.byEvidence(List.of(n), f).get(0);
+        assertThat(ordered.items()).containsExactly("Run it under gdb.", followed);
+        assertThat(ordered.followed()).containsExactly(followed);
+        FixNote unflagged = FixOrder.byEvidence(List.of(new FixNote("segfault", "Segfault", "Fixes", n.text(), 1.0, "x",
+                n.items())), f).get(0);
+        assertThat(unflagged.items().get(0)).isEqualTo(followed); // the same words without the flag: it quotes the line
+    }
+
     @Test
     void anOptionErrorGetsTheCorrectTheOptionFixFirst() {
         FixNote n = ownFixes("sbatch: error: Invalid numeric value \"4G\" for --cpus-per-task.\n");
