@@ -47,8 +47,8 @@ final class LegacySacctReader implements Iterator<JobRecord>, AutoCloseable {
     /** The fields slurmwise asks sacct for, in this order (StdOut/StdErr only where sacct has them, 23.02+). */
     public static final List<String> FIELDS = List.of("JobID", "JobName", "User", "Account", "Partition", "QOS",
             "State", "ExitCode", "DerivedExitCode", "Submit", "Start", "End", "Elapsed", "Timelimit", "ReqMem",
-            "MaxRSS", "AllocCPUS", "AllocTRES", "NodeList", "TotalCPU", "ConsumedEnergyRaw", "WorkDir", "StdOut",
-            "StdErr", "Reason");
+            "MaxRSS", "AllocCPUS", "AllocTRES", "ReqTRES", "NodeList", "TotalCPU", "ConsumedEnergyRaw", "WorkDir",
+            "StdOut", "StdErr", "Reason");
 
     private final BufferedReader in;
     private final Map<String, Integer> column = new HashMap<>();
@@ -328,6 +328,7 @@ final class LegacySacctReader implements Iterator<JobRecord>, AutoCloseable {
                 .maxRss(DataSize.tryParse(get(f, "maxrss"), DataSize.KIB).orElse(null))
                 .allocCpus(parseInt(get(f, "alloccpus")))
                 .allocTres(Tres.parse(get(f, "alloctres")))
+                .reqTres(Tres.parse(get(f, "reqtres")))
                 .nodeList(blankToNull(get(f, "nodelist")))
                 .totalCpu(SlurmTime.parseDuration(get(f, "totalcpu")).orElse(null))
                 .consumedEnergyJoules(parseEnergy(get(f, "consumedenergyraw")))
