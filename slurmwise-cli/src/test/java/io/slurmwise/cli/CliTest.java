@@ -32,6 +32,8 @@ class CliTest {
         Map<String, String> env = new HashMap<>(Map.of("SLURMWISE_BACKEND", "mock", "SLURMWISE_NO_LLM", "1"));
         // the knowledge index goes where surefire says, never into the developer's ~/.slurmwise
         env.put("SLURMWISE_HOME", System.getenv().getOrDefault("SLURMWISE_HOME", "target/slurmwise-home"));
+        // the width the tests' expected lines were written at; a test of the piped default passes COLUMNS=""
+        env.put("COLUMNS", "100");
         env.putAll(extraEnv);
         int code = Main.run(args, new PrintWriter(out), new PrintWriter(err), env, terminal);
         return new Result(code, out.toString(), err.toString());

@@ -55,6 +55,18 @@ class OutputFitsTest {
         }
     }
 
+    /** Piped with no COLUMNS (to less, a file, a ticket) the answer fits the classic 80 columns (an audit saw 98). */
+    @Test
+    void pipedWithoutColumnsFitsEightyColumns() {
+        for (String job : List.of("1001", "1022", "1055")) {
+            CliTest.Result r = run(Map.of("COLUMNS", ""), false, "diagnose", job);
+            assertThat(r.out()).isNotBlank();
+            for (String line : r.out().lines().toList()) {
+                assertThat(line.codePointCount(0, line.length())).as(job + ":\n" + line).isLessThanOrEqualTo(80);
+            }
+        }
+    }
+
     @Test
     void inlineCodeIsNeverSplitAcrossLines() {
         CliTest.Result r = run(Map.of("COLUMNS", "80"), false, "diagnose", "22542799", "--full");

@@ -53,6 +53,7 @@ class RealCliScenariosTest {
         env.put("PATH", System.getenv("PATH"));
         env.put("SLURMWISE_HOME", Path.of("target", "slurmwise-home").toAbsolutePath().toString());
         env.put("SLURMWISE_BACKEND", "real");
+        env.put("COLUMNS", "100"); // the width the expected lines were written at
         env.putAll(extra);
         env.values().removeIf(v -> v == null);
         return env;

@@ -96,7 +96,7 @@ class SparkStatsTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = io.slurmwise.cli.Main.run(args, new PrintWriter(out), new PrintWriter(err),
-                Map.of("SLURMWISE_HOME", tmp.resolve("home").toString()), false);
+                Map.of("SLURMWISE_HOME", tmp.resolve("home").toString(), "COLUMNS", "100"), false);
         return new Run(code, out.toString(), err.toString());
     }
 

@@ -48,7 +48,7 @@ public final class Cli implements AutoCloseable {
     private Taxonomy taxonomy;
     private Slurmwise slurmwise;
     private int width;
-    private static final int PIPED_WIDTH = 100;
+    private static final int PIPED_WIDTH = 80;
     private static final int MIN_WIDTH = 60;
     private static final int MAX_WIDTH = 250;
 
@@ -98,7 +98,7 @@ public final class Cli implements AutoCloseable {
 
     /**
      * Columns to fit output to: {@code COLUMNS} when set; on a terminal, its width (picocli asks the terminal);
-     * 100 when the output is piped.
+     * 80, the classic terminal's, when the output is piped (to {@code less}, a file or a ticket: no width to ask).
      */
     public int width() {
         if (width == 0) {

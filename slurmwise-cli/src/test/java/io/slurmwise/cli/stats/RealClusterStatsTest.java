@@ -37,6 +37,7 @@ class RealClusterStatsTest {
         env.put("SLURMWISE_HOME", Path.of("target", "slurmwise-home").toAbsolutePath().toString());
         env.put("SLURMWISE_BACKEND", "real");
         env.put("SLURMWISE_NO_LLM", "1");
+        env.put("COLUMNS", "100");
         int code = Main.run(args, new PrintWriter(out), new PrintWriter(err), env, false);
         assertThat(code).as(err.toString()).isZero();
         return JSON.readTree(out.toString());

@@ -261,6 +261,7 @@ class StatsCommandTest {
         java.io.StringWriter err = new java.io.StringWriter();
         Map<String, String> env = new java.util.HashMap<>(seed());
         env.put("SLURMWISE_BACKEND", "mock");
+        env.put("COLUMNS", "100");
         int code = io.slurmwise.cli.Main.run(new String[] {"stats"}, new java.io.PrintWriter(out),
                 new java.io.PrintWriter(err), env, true);
         assertThat(code).as(err.toString()).isZero();

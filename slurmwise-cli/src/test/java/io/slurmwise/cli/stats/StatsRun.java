@@ -37,7 +37,7 @@ final class StatsRun {
     static Result run(Map<String, String> extraEnv, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        Map<String, String> env = new HashMap<>(Map.of("SLURMWISE_BACKEND", "mock"));
+        Map<String, String> env = new HashMap<>(Map.of("SLURMWISE_BACKEND", "mock", "COLUMNS", "100"));
         env.putAll(extraEnv);
         int code = Main.run(args, new PrintWriter(out), new PrintWriter(err), env, false);
         return new Result(code, out.toString(), err.toString());
