@@ -67,6 +67,15 @@ class OutputFitsTest {
         }
     }
 
+    /** A message every rank or worker printed is one evidence line with its count, leaving room for the next. */
+    @Test
+    void aRepeatedEvidenceLineIsShownOnceWithItsCount() {
+        String lmp = run(Map.of("COLUMNS", "80"), false, "diagnose", "1009").out();
+        assertThat(lmp).contains("stderr:1 ×").doesNotContain("stderr:2 ");
+        String shm = run(Map.of("COLUMNS", "80"), false, "diagnose", "1023").out();
+        assertThat(shm).contains("stderr:2 ×3").doesNotContain("stderr:4 ");
+    }
+
     @Test
     void inlineCodeIsNeverSplitAcrossLines() {
         CliTest.Result r = run(Map.of("COLUMNS", "80"), false, "diagnose", "22542799", "--full");

@@ -209,6 +209,50 @@ public final class Classifier {
         return !line.isEmpty() && Character.isWhitespace(line.charAt(0)) && RAISE_LINE.matcher(line).find();
     }
 
+    /** At most this many matched lines that end in a colon get the line after them (a log of one message per rank). */
+    private static final int MAX_OBJECT_LINES = 16;
+    /** The longest line after a colon taken as its object; a longer one is the next message, not a name. */
+    private static final int MAX_OBJECT_LENGTH = 160;
+
+    /**
+     * For the matched lines that end in a colon, the line after each, by its index, when it is short and not blank:
+     * a message that names its object on the next line ({@code The following module(s) are unknown:} /
+     * {@code "pytorch/2.3.0"}), whose evidence without it would stop before the deciding word. One pass over the log.
+     */
+    private static Map<Long, String> objectLines(List<Match> kept, byte[] log) {
+        java.util.Set<Long> wanted = new java.util.HashSet<>();
+        for (Match m : kept) {
+            if (wanted.size() < MAX_OBJECT_LINES && m.line().strip().endsWith(":")) {
+                wanted.add(m.lineIndex() + 1);
+            }
+        }
+        if (wanted.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, String> out = new HashMap<>();
+        long index = 0;
+        int start = 0;
+        for (int i = 0; i <= log.length && out.size() < wanted.size(); i++) {
+            if (i == log.length || log[i] == '\n') {
+                if (wanted.contains(index)) {
+                    String line = LineText.readable(new String(log, start, i - start,
+                            java.nio.charset.StandardCharsets.UTF_8)).strip();
+                    if (!line.isEmpty() && line.length() <= MAX_OBJECT_LENGTH) {
+                        out.put(index, line);
+                    } else {
+                        wanted.remove(index);
+                    }
+                }
+                index++;
+                start = i + 1;
+                if (i == log.length) {
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
     /** Scores one log; true when it shows an event that ended the job (see {@link #ENDING_EVENT_WEIGHT}). */
     private boolean scanLog(LogTail pasted, Map<String, Score> scores) {
         // typographic spaces, quotes and HTML entities read as the ASCII the messages are written in
@@ -311,13 +355,16 @@ public final class Classifier {
                 carrier.put(m.sig(), m);
             }
         }
+        Map<Long, String> objects = objectLines(kept, plain);
         for (Match m : kept) {
             FailureKind kind = taxonomy.kind(m.sig().kindId());
             Score s = scores.computeIfAbsent(kind.id(), k -> new Score(kind));
             // further matching lines only add evidence to show
             double weight = carrier.get(m.sig()) == m && s.signaturesSeen.add(m.sig()) ? m.sig().weight() : 0;
-            s.add(new Evidence(source, base + m.lineIndex(), inFile, m.line().strip(), kind.id(), weight,
-                    LineText.matched(m.sig().regex(), m.line(), LineText.anchored(m.sig().pattern()))));
+            String object = objects.get(m.lineIndex() + 1);
+            s.add(new Evidence(source, base + m.lineIndex(), inFile,
+                    m.line().strip() + (object == null ? "" : " " + object),
+                    kind.id(), weight, LineText.matched(m.sig().regex(), m.line(), LineText.anchored(m.sig().pattern()))));
         }
         return ending != Long.MAX_VALUE;
     }

@@ -31,6 +31,27 @@ class DecidingLineTest {
                 .contains("The deciding evidence is the line " + deciding.location() + ":");
     }
 
+    /**
+     * A message that names its object on the next line keeps it: 1031's evidence stopped at "module(s) are unknown:"
+     * before the module's name (an outside audit). A long next line is another message, not the object.
+     */
+    @Test
+    void aMatchedLineEndingInAColonKeepsTheShortLineAfterIt() {
+        Finding f = C.classify(JobFacts.NONE, List.of(LogTail.of(LogStream.STDERR, "job.err", """
+                Lmod has detected the following error:  The following module(s) are unknown:
+                "pytorch/2.3.0"
+
+                Please check the spelling or version number. Also try "module spider ..."
+                """)));
+        assertThat(f.kindId()).isEqualTo("module_load");
+        assertThat(f.decidingLine().text()).endsWith("are unknown: \"pytorch/2.3.0\"");
+        assertThat(f.decidingLine().line()).isEqualTo(1);
+        String longNext = "x".repeat(200);
+        Finding g = C.classify(JobFacts.NONE, List.of(LogTail.of(LogStream.STDERR, "job.err",
+                "Lmod has detected the following error:  The following module(s) are unknown:\n" + longNext + "\n")));
+        assertThat(g.decidingLine().text()).endsWith("are unknown:");
+    }
+
     @Test
     void aQuotedLineGetsNoSecondStop() {
         assertThat(TemplateExplainer.quoted("TRACEBACK:")).isEqualTo("\"TRACEBACK:\"");

@@ -13,6 +13,7 @@ import io.slurmwise.taxonomy.Note;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -267,15 +268,14 @@ public final class DiagnosisRenderer {
         panel.row("Cause", cause);
         if (!f.evidence().isEmpty()) {
             panel.heading("Evidence");
-            if (full) {
-                f.evidence().stream().limit(MAX_EVIDENCE).forEach(e -> panel.item(style.dim(pad(TerminalText.line(e.location()))),
-                        logLine(e, Integer.MAX_VALUE)));
-            } else {
-                List<Evidence> ev = deciding(f);
-                for (int i = 0; i < Math.min(COMPACT_EVIDENCE, ev.size()); i++) {
-                    // the deciding line may take two lines, the others one
-                    panel.item(style.dim(pad(TerminalText.line(ev.get(i).location()))), logLine(ev.get(i), i == 0 ? 2 : 1));
-                }
+            // a message every rank or worker printed is one line, with how many printed it (1009's five lmp lines)
+            List<Alike> ev = alike(full ? f.evidence() : deciding(f));
+            for (int i = 0; i < Math.min(full ? MAX_EVIDENCE : COMPACT_EVIDENCE, ev.size()); i++) {
+                Alike a = ev.get(i);
+                String where = a.evidence().location() + (a.count() > 1 ? " ×" + a.count() : "");
+                // the deciding line may take two lines in the compact view, the others one
+                panel.item(style.dim(pad(TerminalText.line(where))),
+                        logLine(a.evidence(), full ? Integer.MAX_VALUE : i == 0 ? 2 : 1, where));
             }
         }
         if (!f.leads().isEmpty()) {
@@ -291,8 +291,50 @@ public final class DiagnosisRenderer {
 
     /** A log line in the evidence column, in at most {@code maxLines} lines, the part with its match shown. */
     private String logLine(Evidence e, int maxLines) {
+        return logLine(e, maxLines, "");
+    }
+
+    /** The same beside a location label, which may be wider than the column's 12 ({@code stderr:1204 ×16}). */
+    private String logLine(Evidence e, int maxLines, String label) {
         return Panel.logLine(TerminalText.line(e.text()), e.match() == null ? null : TerminalText.line(e.match()),
-                style.width() - 19, maxLines);
+                style.width() - 19 - Math.max(0, label.length() - 12), maxLines);
+    }
+
+    /**
+     * A piece of evidence and how many of the pieces given read the same but for numbers: the first of them stands
+     * for all.
+     */
+    record Alike(Evidence evidence, int count) {
+    }
+
+    private static final Pattern NUMBERS = Pattern.compile("0x[0-9a-fA-F]+|\\d+");
+
+    /**
+     * The evidence with log lines that differ only in their numbers (a rank, a worker, a timestamp, an address: the
+     * same message from every MPI rank or DataLoader worker) kept once, at the first, counted; in order.
+     */
+    static List<Alike> alike(List<Evidence> evidence) {
+        Map<String, Integer> at = new java.util.HashMap<>();
+        List<Evidence> first = new java.util.ArrayList<>();
+        List<Integer> counts = new java.util.ArrayList<>();
+        for (Evidence e : evidence) {
+            String key = e.isLogLine() ? e.kindId() + "\u0000" + NUMBERS.matcher(e.text()).replaceAll("#").strip() : null;
+            Integer i = key == null ? null : at.get(key);
+            if (i == null) {
+                if (key != null) {
+                    at.put(key, first.size());
+                }
+                first.add(e);
+                counts.add(1);
+            } else {
+                counts.set(i, counts.get(i) + 1);
+            }
+        }
+        List<Alike> out = new java.util.ArrayList<>(first.size());
+        for (int i = 0; i < first.size(); i++) {
+            out.add(new Alike(first.get(i), counts.get(i)));
+        }
+        return out;
     }
 
     /**
