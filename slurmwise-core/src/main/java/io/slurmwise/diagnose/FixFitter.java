@@ -348,7 +348,10 @@ public final class FixFitter {
             if (found == null || !all) {
                 open.add(item);
             } else {
-                done.add(item + " (the job's script already has `" + found + "`)");
+                // a setting already marked as the job's own ("`--qos=long` (the job's QOS already)") says it once
+                boolean said = Pattern.compile(Pattern.quote(found) + "`? \\(the job's [\\w ]+ already\\)")
+                        .matcher(item).find();
+                done.add(said ? item : item + " (the job's script already has `" + found + "`)");
             }
         }
         if (done.isEmpty()) {

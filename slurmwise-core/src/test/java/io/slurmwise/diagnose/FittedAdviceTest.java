@@ -627,6 +627,11 @@ class FittedAdviceTest {
                 "Launch one task per GPU: `#SBATCH --ntasks-per-node=8`. (the job's script already has"
                         + " `#SBATCH --ntasks-per-node=8`)");
         assertThat(fitted.followed()).containsExactly(mixed.get(mixed.size() - 1));
+        // a setting already marked as the job's own is not labelled twice (1020's and 1057's --qos, an outside audit)
+        String qos = "Use a QOS for longer jobs: `#SBATCH --qos=long` (the job's QOS already)";
+        FixFitter.Followed once = FixFitter.followedLast(List.of(qos), "#!/bin/bash\n#SBATCH --qos=long\n");
+        assertThat(once.items()).containsExactly(qos);
+        assertThat(once.followed()).containsExactly(qos);
         assertThat(FixFitter.followedLast(mixed, null).items()).isSameAs(mixed);
         assertThat(FixFitter.followedLast(mixed, null).followed()).isEmpty();
     }
