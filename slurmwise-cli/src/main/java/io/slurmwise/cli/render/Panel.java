@@ -339,8 +339,11 @@ public final class Panel {
                 // a word wider than a whole line (a long URL): broken as a last resort
                 while (visibleLength(line.toString()) + visibleLength(word) > w && word.length() > w - lead.length()) {
                     int room = w - visibleLength(line.toString());
-                    out.add(line + word.substring(0, room));
-                    word = word.substring(room);
+                    // not a line of bare punctuation after it (1021's "`), or cancel it"): break at the span's last space
+                    int space = word.lastIndexOf(' ', room - 1);
+                    boolean bare = !word.substring(room).codePoints().anyMatch(Character::isLetterOrDigit);
+                    out.add(line + word.substring(0, bare && space > 0 ? space : room));
+                    word = bare && space > 0 ? word.substring(space + 1) : word.substring(room);
                     line.setLength(0);
                     line.append(lead);
                 }
