@@ -30,7 +30,8 @@ public final class Fixers {
     public static Fixers bundled() {
         Patterns patterns = Patterns.bundled();
         ScriptEdits edits = new ScriptEdits(patterns);
-        return new Fixers(List.of(new MemoryFixer(), new TimeFixer(patterns), new RequeueFixer(),
+        TimeFixer time = new TimeFixer(patterns);
+        return new Fixers(List.of(new MemoryFixer(), time, new RerunTimeFixer(time), new RequeueFixer(),
                 new FailedNodeFixer(patterns), new GpuNodeFixer(patterns), new NcclEnvFixer(edits),
                 new CudaAllocFixer(edits), new CachesFixer(edits), new ModuleSystemFixer(patterns),
                 new SharedLibraryFixer(edits), new CondaInitFixer(patterns), new PythonEnvFixer(patterns),

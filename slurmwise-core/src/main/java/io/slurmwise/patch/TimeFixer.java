@@ -48,10 +48,7 @@ final class TimeFixer implements Fixer {
         }
         Progress progress = progress(cx.logLines());
         boolean measured = progress.fraction() >= MIN_PROGRESS && progress.fraction() < 1.0;
-        Duration need = measured
-                ? Duration.ofSeconds((long) (elapsed.toSeconds() / progress.fraction() * TIME_HEADROOM))
-                : elapsed.multipliedBy(2);
-        need = roundUp(need);
+        Duration need = measured ? need(elapsed, progress) : roundUp(elapsed.multipliedBy(2));
         if (limit != null && need.compareTo(limit) <= 0) {
             need = roundUp(limit.plus(limit.dividedBy(2)));
         }
@@ -107,6 +104,11 @@ final class TimeFixer implements Fixer {
                 + ", or make it resumable (save a checkpoint and continue in a second job,"
                 + " `--dependency=afterok:<jobid>`), since " + why
                 + ". A QOS may limit the time too (`sacctmgr show qos format=Name,MaxWall`).");
+    }
+
+    /** The time the whole run needs at the rate it went, with {@link #TIME_HEADROOM}, rounded up. */
+    static Duration need(Duration elapsed, Progress progress) {
+        return roundUp(Duration.ofSeconds((long) (elapsed.toSeconds() / progress.fraction() * TIME_HEADROOM)));
     }
 
     /** The partitions other than {@code pname} that allow {@code need}, described, as {@link PartitionSearch} ranks them. */
