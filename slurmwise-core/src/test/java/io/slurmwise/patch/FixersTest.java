@@ -184,6 +184,28 @@ class FixersTest {
         assertThat(nodeFail).contains("resume from the newest checkpoint").doesNotContain("SIGTERM");
     }
 
+    /**
+     * A rerun that would reach its limit says so: 1015's node failure came after 900 of 2502 steps in 4:51 (limit 10 h,
+     * MaxTime 12 h) and 1036's GPU fault after epoch 23 of 100 in 5:12 (an outside audit). More than the partition
+     * gives is advice, not a move of the job beside another failure; a job whose logs show no progress (1001) or whose
+     * estimate fits its limit gets nothing from it.
+     */
+    @Test
+    void aRerunThatWouldReachItsLimitIsToldAndNotMoved() {
+        for (String id : List.of("1015", "1036")) {
+            Patch p = PatchSuggesterTest.failed(id).patch();
+            assertThat(String.join(" ", p.advice())).as(id).contains("Even with this fixed, the rerun would reach its time"
+                    + " limit").contains("MaxTime").contains("--dependency=afterok:<jobid>");
+            assertThat(p.changes()).as(id).noneMatch(c -> c.what().contains("--partition") || c.what().contains("--time"));
+        }
+        assertThat(String.join(" ", PatchSuggesterTest.failed("1015").patch().advice())).contains("36% of the work in 04:51:06")
+                .contains("or move it to a partition that allows it: gpuH100x8");
+        Patch oom = PatchSuggesterTest.failed("1001").patch();
+        assertThat(oom.changes()).extracting(Patch.Change::what).noneMatch(w -> w.contains("--time"));
+        assertThat(String.join(" ", oom.advice())).doesNotContain("rerun would reach");
+        assertThat(Taxonomy.load(null).kind("oom").fixers()).endsWith("rerun_time");
+    }
+
     /** 1056 asks for 192 tasks per node of partition cpu, whose nodes have 128 CPUs: PartitionConfig for ever. */
     @Test
     void tasksPerNodeAboveANodesCpusBecomeMoreNodesKeepingTheTasks() {
