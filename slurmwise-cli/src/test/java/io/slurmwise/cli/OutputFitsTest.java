@@ -94,6 +94,19 @@ class OutputFitsTest {
         }
     }
 
+    /**
+     * A job waiting on a per-user limit names the user's running jobs that hold it and the most time each has left:
+     * 1059 waits (QOSMaxGRESPerUser) behind 1058's eight H100s, 18:55:49 into a day (an outside audit).
+     */
+    @Test
+    void aJobWaitingOnAPerUserLimitNamesTheRunningJobsThatHoldIt() {
+        CliTest.Result r = run("diagnose", "1059");
+        assertThat(r.out().replaceAll("\\s*\\n│\\s+", " "))
+                .contains("your running jobs: 1058 (8 GPU h100, gpuH100x8, at most 05:04:11 left)");
+        CliTest.Result other = run("diagnose", "1053"); // a dependency, not a per-user limit
+        assertThat(other.out()).doesNotContain("your running jobs");
+    }
+
     @Test
     void aPendingJobNamesTheJobItDependsOnAndItsState() {
         CliTest.Result r = run("diagnose", "1053");

@@ -17,6 +17,7 @@ import io.slurmwise.job.SlurmTime;
 import io.slurmwise.patch.Patch;
 import io.slurmwise.patch.PatchSuggester;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -177,7 +178,8 @@ public final class DiagnosisWorkflow {
         if (s == JobState.PENDING) {
             String reason = job.optPendingReason().orElse("None");
             PendingReasons.Meaning m = pendingReasons.explain(reason);
-            String meaning = m.text() + (reason.startsWith("Dependency") && suggestPatch ? dependencies(job) : "");
+            String meaning = m.text() + (reason.startsWith("Dependency") && suggestPatch ? dependencies(job) : "")
+                    + (OWN_LIMIT.matcher(reason).find() && suggestPatch ? ownRunningJobs(job) : "");
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
             List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
             // a job that can never start as submitted gets the nearest request that can, as a patch
@@ -207,6 +209,47 @@ public final class DiagnosisWorkflow {
                     + "; diagnose it when it has ended.";
         };
         return new Diagnosis.StatusOnly(job, summary, null);
+    }
+
+    /** A pending reason of a per-user limit: the user's own running jobs hold it, and it starts as they end. */
+    private static final java.util.regex.Pattern OWN_LIMIT = java.util.regex.Pattern.compile("PerUser(Limit)?$");
+    /** The running jobs named, the soonest to end first. */
+    private static final int MAX_HOLDERS = 3;
+
+    /**
+     * "; your running jobs: 1058 (8 GPU h100, gpuH100x8, at most 05:04:11 left)", the user's running jobs by the time
+     * their limits leave them, soonest first: what must end before a job waiting on a per-user limit starts (1059
+     * waited on QOSMaxGRESPerUser behind 1058's eight H100s; an outside audit). Empty when accounting cannot say.
+     */
+    private String ownRunningJobs(JobRecord job) {
+        if (job.user() == null || job.submit() == null) {
+            return "";
+        }
+        List<JobRecord> running;
+        try (var jobs = backend.jobs(io.slurmwise.backend.JobQuery.window(job.submit(), null)
+                .withStates(java.util.Set.of(JobState.RUNNING)).withUser(job.user()))) {
+            running = jobs.filter(j -> j.state() == JobState.RUNNING && job.user().equals(j.user())
+                    && !j.id().equals(job.id())).toList();
+        } catch (RuntimeException e) {
+            return ""; // best effort, as the dependency's state: the reason stands without it
+        }
+        if (running.isEmpty()) {
+            return "";
+        }
+        java.util.Comparator<JobRecord> soonest = java.util.Comparator.comparing(
+                (JobRecord j) -> left(j).orElse(Duration.ofDays(100_000)));
+        List<String> named = running.stream().sorted(soonest).limit(MAX_HOLDERS).map(j -> j.id() + " ("
+                + (j.gpus() > 0 ? j.gpus() + " GPU" + j.gpuModel().map(g -> " " + g).orElse("") : j.cpus() + " CPU")
+                + (j.partition() == null ? "" : ", " + j.partition())
+                + left(j).map(d -> ", at most " + SlurmTime.format(d) + " left").orElse("") + ")").toList();
+        return "; your running jobs: " + String.join(", ", named)
+                + (running.size() > MAX_HOLDERS ? " and " + (running.size() - MAX_HOLDERS) + " more" : "");
+    }
+
+    /** What a running job's time limit leaves it, when both are known. */
+    private static Optional<Duration> left(JobRecord j) {
+        return j.timeLimit().limit().filter(l -> j.elapsed() != null).map(l -> l.minus(j.elapsed()))
+                .filter(d -> !d.isNegative());
     }
 
     /** {@code --dependency=afterok:1051} of the batch script: the jobs waited on and their states. */
