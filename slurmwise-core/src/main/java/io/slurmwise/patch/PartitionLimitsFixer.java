@@ -73,7 +73,7 @@ final class PartitionLimitsFixer implements Fixer {
                 }
                 target = o;
                 step = step.change(next, what, why).advise("To stay on " + p.name() + ", ask for at most " + cap
-                        + " and checkpoint, continuing in a second job (`--dependency=afterok:<jobid>`).");
+                        + " and checkpoint, continuing in a second job (`--dependency=afterany:<jobid>`).");
             } else {
                 List<String> named = TimeFixer.longer(cx, p.name(), asked.get(), gpus);
                 step = step.change(s.withOption("time", cap), "--time=" + cap + " (was " + want + ")",
@@ -82,7 +82,7 @@ final class PartitionLimitsFixer implements Fixer {
                         .advise("To keep " + want + ", submit to a partition that allows it"
                                 + (named.isEmpty() ? " (none of this cluster's partitions does" + (gpus ? " with GPUs" : "") + ")"
                                 : ": " + String.join(", ", named) + (gpus ? "; adjust --gres to that partition's GPU type" : ""))
-                                + ", or checkpoint and continue in a second job (`--dependency=afterok:<jobid>`).");
+                                + ", or checkpoint and continue in a second job (`--dependency=afterany:<jobid>`).");
             }
         }
         Optional<DataSize> mem = s.option("mem").flatMap(o -> DataSize.tryParse(o.value()));

@@ -14,7 +14,7 @@ import java.util.Optional;
  * fixer's reading) says the whole run needs more than its time limit, the rerun would end at the limit once the
  * failure is fixed, so the script gets the {@code time} fixer's {@code --time} when the partition allows it, else
  * advice to make the run resumable or move it (a move and its GPU type are the user's call beside another failure).
- * 1015's node failure came after 900 of 2502 steps in 4:51: resubmitted as it was, with its 10-hour limit, it would
+ * 1015's node failure came in epoch 22 of 90 after 4:51: resubmitted as it was, with its 10-hour limit, it would
  * time out (an outside audit). Without a reading of progress
  * (at least {@link TimeFixer#MIN_PROGRESS}), or when the estimate fits the limit, nothing changes.
  */
@@ -40,7 +40,7 @@ final class RerunTimeFixer implements Fixer {
         if (elapsed == null || elapsed.isZero() || limit.isEmpty()) {
             return Step.none(s);
         }
-        TimeFixer.Progress progress = time.progress(cx.logLines());
+        TimeFixer.Progress progress = time.progress(cx.logLines(), s.text(), elapsed);
         if (progress.fraction() < TimeFixer.MIN_PROGRESS || progress.fraction() >= 1.0) {
             return Step.none(s);
         }
@@ -58,7 +58,7 @@ final class RerunTimeFixer implements Fixer {
         return Step.none(s).advise(String.format(Locale.ROOT, "Even with this fixed, the rerun would reach its time"
                 + " limit: it did about %.0f%% of the work in %s (%s), so the whole run needs about %s, more than"
                 + " partition %s allows (%s MaxTime). Make it resumable (save a checkpoint and continue in a second job,"
-                + " `--dependency=afterok:<jobid>`)%s.", progress.fraction() * 100, SlurmTime.format(elapsed),
+                + " `--dependency=afterany:<jobid>`)%s.", progress.fraction() * 100, SlurmTime.format(elapsed),
                 progress.line(), SlurmTime.format(need), part.get().name(), part.get().maxTime(),
                 longer.isEmpty() ? "" : ", or move it to a partition that allows it: " + String.join(", ", longer)));
     }

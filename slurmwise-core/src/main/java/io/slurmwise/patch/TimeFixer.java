@@ -46,7 +46,7 @@ final class TimeFixer implements Fixer {
             return step.advise("The elapsed time is unknown, so no new --time can be computed: check it with"
                     + " `sacct -j " + job.id() + " -o JobID,Elapsed,Timelimit`.");
         }
-        Progress progress = progress(cx.logLines());
+        Progress progress = progress(cx.logLines(), s.text(), elapsed);
         boolean measured = progress.fraction() >= MIN_PROGRESS && progress.fraction() < 1.0;
         Duration need = measured ? need(elapsed, progress) : roundUp(elapsed.multipliedBy(2));
         if (limit != null && need.compareTo(limit) <= 0) {
@@ -89,7 +89,7 @@ final class TimeFixer implements Fixer {
             }
             return step.change(next, what, whyMove).advise("To stay on " + pname + ", ask for at most " + cap
                     + " and make the run resumable: save a checkpoint and continue in a second job"
-                    + " (`--dependency=afterok:<jobid>`).");
+                    + " (`--dependency=afterany:<jobid>`).").advise(QOS_TOO);
         }
         if (limit == null || max.compareTo(limit) > 0) {
             step = step.change(s.withOption("time", cap), "--time=" + cap + was + ", capped by partition " + pname,
@@ -102,9 +102,16 @@ final class TimeFixer implements Fixer {
                 + " MaxTime" + (longer.isEmpty() ? " (none of this cluster's partitions has one" + (gpus ? " with GPUs" : "")
                 + ")" : ", " + String.join(", ", longer) + (gpus ? " (adjust --gres to that partition's GPU type)" : ""))
                 + ", or make it resumable (save a checkpoint and continue in a second job,"
-                + " `--dependency=afterok:<jobid>`), since " + why
-                + ". A QOS may limit the time too (`sacctmgr show qos format=Name,MaxWall`).");
+                + " `--dependency=afterany:<jobid>`), since " + why
+                + ". " + QOS_TOO);
     }
+
+    /**
+     * A partition's MaxTime is not the only cap: the job's QOS may refuse the time (1016 moved to long with QOS normal,
+     * which refused 1020's 3 days with QOSMaxWallDurationPerJobLimit; an outside audit).
+     */
+    static final String QOS_TOO = "A QOS may limit the time too: check it allows this with `sacctmgr show qos"
+            + " format=Name,MaxWall` (a refusal says QOSMaxWallDurationPerJobLimit).";
 
     /** The time the whole run needs at the rate it went, with {@link #TIME_HEADROOM}, rounded up. */
     static Duration need(Duration elapsed, Progress progress) {
@@ -133,10 +140,55 @@ final class TimeFixer implements Fixer {
     }
 
     Progress progress(List<String> lines) {
+        return progress(lines, "");
+    }
+
+    /**
+     * The same, with the batch script: a step count on a line that names its epoch without a total
+     * ({@code epoch 22 | step 900/2502}) is progress within that epoch, read against the script's {@code --epochs 90}
+     * (1015: 23.7% of the run, not 36%; an outside audit), and no reading at all without it.
+     */
+    Progress progress(List<String> lines, String script) {
+        return progress(lines, script, null);
+    }
+
+    /**
+     * The same, with the time the job ran: a trainer's own estimate of the time left ({@code eta: 1 day, 8:43:00},
+     * Python's timedelta as detectron2 prints it) is progress too, the time it ran over the time it ran and had left
+     * (1028: 1:58 run, 1 day 8:43 left; an outside audit).
+     */
+    Progress progress(List<String> lines, String script, Duration elapsed) {
         Boolean whole = null;
         Map<String, Long> totals = null;
+        long epochs = -2; // the script's total of epochs, read once when a line needs it (-1: it names none)
         for (int i = lines.size() - 1; i >= 0; i--) {
             String l = lines.get(i);
+            Optional<Matcher> bare = patterns.find("progress.epoch_bare", l);
+            if (bare.isPresent() && patterns.find("progress.step", l.substring(bare.get().end())).isPresent()) {
+                if (epochs == -2) {
+                    epochs = patterns.find("progress.epochs_total", script == null ? "" : script)
+                            .map(m -> count(m.group(1))).orElse(-1L);
+                }
+                Matcher st = patterns.find("progress.step", l.substring(bare.get().end())).get();
+                long n = count(bare.get().group(1));
+                long a = count(st.group(1));
+                long b = count(st.group(2));
+                if (epochs > 0 && n >= 1 && n <= epochs && b > 0 && a >= 0 && a <= b) {
+                    return new Progress((n - 1 + a / (double) b) / epochs, quote(l, bare.get().start())
+                            + " of the script's " + epochs + " epochs");
+                }
+                continue; // a step within an epoch of an unknown number: not the run's progress
+            }
+            Optional<Matcher> eta = elapsed == null || elapsed.isZero() ? Optional.empty() : patterns.find("progress.eta", l);
+            if (eta.isPresent()) {
+                long days = eta.get().group(1) == null ? 0 : count(eta.get().group(1));
+                long left = days * 86_400 + count(eta.get().group(2)) * 3600 + count(eta.get().group(3)) * 60
+                        + count(eta.get().group(4));
+                if (days >= 0 && left >= 0) {
+                    return new Progress(elapsed.toSeconds() / (double) (elapsed.toSeconds() + left),
+                            quote(l, eta.get().start()));
+                }
+            }
             Optional<Matcher> epoch = patterns.find("progress.epoch", l);
             if (epoch.isPresent()) {
                 long n = count(epoch.get().group(1));

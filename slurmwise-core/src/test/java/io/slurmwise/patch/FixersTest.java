@@ -195,15 +195,34 @@ class FixersTest {
         for (String id : List.of("1015", "1036")) {
             Patch p = PatchSuggesterTest.failed(id).patch();
             assertThat(String.join(" ", p.advice())).as(id).contains("Even with this fixed, the rerun would reach its time"
-                    + " limit").contains("MaxTime").contains("--dependency=afterok:<jobid>");
+                    + " limit").contains("MaxTime").contains("--dependency=afterany:<jobid>");
             assertThat(p.changes()).as(id).noneMatch(c -> c.what().contains("--partition") || c.what().contains("--time"));
         }
-        assertThat(String.join(" ", PatchSuggesterTest.failed("1015").patch().advice())).contains("36% of the work in 04:51:06")
+        assertThat(String.join(" ", PatchSuggesterTest.failed("1015").patch().advice())).contains("24% of the work in 04:51:06")
                 .contains("or move it to a partition that allows it: gpuH100x8");
         Patch oom = PatchSuggesterTest.failed("1001").patch();
         assertThat(oom.changes()).extracting(Patch.Change::what).noneMatch(w -> w.contains("--time"));
         assertThat(String.join(" ", oom.advice())).doesNotContain("rerun would reach");
         assertThat(Taxonomy.load(null).kind("oom").fixers()).endsWith("rerun_time");
+    }
+
+    /**
+     * Progress a run's logs state in other forms: a step within an epoch that names no total is read against the
+     * script's --epochs (1015: epoch 22 of 90, not the 36% of its steps) and read not at all without it; a trainer's
+     * own "eta" against the time the job ran (1028's detectron2 line; an outside audit).
+     */
+    @Test
+    void aStepWithinAnEpochIsReadAgainstTheScriptsEpochsAndAnEtaAgainstTheTimeRun() {
+        TimeFixer t = new TimeFixer(Patterns.bundled());
+        List<String> log = List.of("epoch  21 | train loss 1.1906", "epoch  22 | step  900/2502 | loss 1.6120");
+        assertThat(t.progress(log, "srun python train.py --epochs 90\n").fraction())
+                .isCloseTo((21 + 900 / 2502.0) / 90, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(t.progress(log, "srun python train.py\n").fraction()).isZero();
+        List<String> d2 = List.of("[12:21:30 d2.utils.events]:  eta: 1 day, 8:43:00  iter: 9000  total_loss: 31.40");
+        assertThat(t.progress(d2, "", java.time.Duration.ofHours(2)).fraction())
+                .isCloseTo(7200.0 / (7200 + 117_780), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(t.progress(d2, "").fraction()).isZero();
+        assertThat(String.join(" ", PatchSuggesterTest.failed("1028").patch().advice())).contains("eta: 1 day, 8:43:00");
     }
 
     /** 1056 asks for 192 tasks per node of partition cpu, whose nodes have 128 CPUs: PartitionConfig for ever. */
