@@ -308,6 +308,8 @@ public final class FixFitter {
      */
     record Followed(List<String> items, java.util.Set<String> followed) {
     }
+    /** What stands between two spans of one choice: "` or `", "` (or `". */
+    private static final Pattern OR_BETWEEN = Pattern.compile("\\s*\\(?or\\s*");
     /** Inline code in a fix: a command or setting it asks for. */
     private static final Pattern CODE = Pattern.compile("`([^`\\n]{10,})`");
 
@@ -331,20 +333,33 @@ public final class FixFitter {
             }
             // every command or setting the fix names (with its value, no slot) is in the script: one it lacks is the
             // fix's action, and one it has may be only the fix's trigger ("--export=NONE", "module load")
+            // spans joined by "or" are one choice (1029's `export PYTHONFAULTHANDLER=1` (or `python -X faulthandler`):
+            // the script's -X faulthandler follows it; an outside audit): each choice needs one of its spans
             Matcher m = CODE.matcher(item);
             String found = null;
             boolean all = true;
-            while (m.find() && all) {
+            boolean choiceMet = false;
+            boolean choiceOpen = false; // the choice being read has a span to compare
+            int lastEnd = -1;
+            while (m.find()) {
+                boolean sameChoice = lastEnd >= 0 && OR_BETWEEN.matcher(item.substring(lastEnd, m.start())).matches();
+                if (!sameChoice) {
+                    all &= !choiceOpen || choiceMet;
+                    choiceMet = false;
+                    choiceOpen = false;
+                }
+                lastEnd = m.end();
                 String code = m.group(1).replaceAll("\\s+", " ").strip();
                 if (code.contains("<") || code.endsWith("=") || !(code.contains(" ") || code.contains("="))) {
                     continue; // a slot, an option waiting for its value, a bare word: not an action to compare
                 }
+                choiceOpen = true;
                 if (Pattern.compile("(?<![\\w=./-])" + Pattern.quote(code) + "(?![\\w./-])").matcher(have).find()) {
                     found = found == null ? code : found;
-                } else {
-                    all = false;
+                    choiceMet = true;
                 }
             }
+            all &= !choiceOpen || choiceMet;
             if (found == null || !all) {
                 open.add(item);
             } else {

@@ -619,9 +619,12 @@ class FittedAdviceTest {
     void aFixTheScriptAlreadyFollowsSaysSoAndComesLast() {
         List<String> seg = ((Diagnosis.Failed) SW.diagnose("1029")).fixes().stream()
                 .filter(n -> n.kindId().equals("segfault") && n.section().equals("Fixes")).findFirst().orElseThrow().items();
-        assertThat(seg.get(seg.size() - 1)).startsWith("Enable core dumps")
-                .endsWith("(the job's script already has `ulimit -c unlimited`)");
-        assertThat(seg.subList(0, seg.size() - 1)).noneMatch(i -> i.contains("already has"));
+        // spans joined by "or" are one choice: its `python -X faulthandler` follows "PYTHONFAULTHANDLER=1 (or ...)"
+        assertThat(seg.subList(seg.size() - 2, seg.size())).anySatisfy(i -> assertThat(i).startsWith("Enable core dumps")
+                .endsWith("(the job's script already has `ulimit -c unlimited`)"))
+                .anySatisfy(i -> assertThat(i).contains("faulthandler")
+                        .endsWith("(the job's script already has `python -X faulthandler`)"));
+        assertThat(seg.subList(0, seg.size() - 2)).noneMatch(i -> i.contains("already has"));
         String script = "#!/bin/sh\n#SBATCH --export=NONE\n#SBATCH --ntasks-per-node=8\n#SBATCH --nodelist=gpuh006\n"
                 + "module load gcc/12.2.0\nsrun python train.py\n";
         FixFitter.Followed fitted = FixFitter.followedLast(List.of("Launch one task per GPU: `#SBATCH --ntasks-per-node=8`.",
@@ -638,6 +641,11 @@ class FittedAdviceTest {
                 "Launch one task per GPU: `#SBATCH --ntasks-per-node=8`. (the job's script already has"
                         + " `#SBATCH --ntasks-per-node=8`)");
         assertThat(fitted.followed()).containsExactly(mixed.get(mixed.size() - 1));
+        // a choice needs one of its spans; a span outside the choice still must be there
+        assertThat(FixFitter.followedLast(List.of("Trace it: `export PYTHONFAULTHANDLER=1` (or `python -X faulthandler`)"),
+                "srun python -X faulthandler run.py\n").followed()).hasSize(1);
+        assertThat(FixFitter.followedLast(List.of("Trace it: `export PYTHONFAULTHANDLER=1` (or `python -X faulthandler`),"
+                + " and `ulimit -c unlimited`"), "srun python -X faulthandler run.py\n").followed()).isEmpty();
         // a setting already marked as the job's own is not labelled twice (1020's and 1057's --qos, an outside audit)
         String qos = "Use a QOS for longer jobs: `#SBATCH --qos=long` (the job's QOS already)";
         FixFitter.Followed once = FixFitter.followedLast(List.of(qos), "#!/bin/bash\n#SBATCH --qos=long\n");
