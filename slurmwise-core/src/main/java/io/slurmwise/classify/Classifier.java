@@ -56,7 +56,6 @@ public final class Classifier {
     static final double COMPLETED_FACTOR = 0.7;
     /** What a memory kind keeps of its score when the measured peak was far below the limit. */
     static final double CONTRADICTED_FACTOR = 0.5;
-    private static final int MAX_EVIDENCE_PER_KIND = 6;
     /**
      * A line of a terminal kind (time limit, preemption, cancel, node failure) with at least this weight is an
      * event that ends the job: weaker lines of other kinds after it (a {@code Killed}, a task's exit status) are
@@ -166,7 +165,7 @@ public final class Classifier {
             if (sameLine) {
                 return;
             }
-            if (evidence.size() < MAX_EVIDENCE_PER_KIND) {
+            if (evidence.size() < Finding.MAX_EVIDENCE_PER_KIND) {
                 evidence.add(e);
             }
             if (e.isLogLine()) {

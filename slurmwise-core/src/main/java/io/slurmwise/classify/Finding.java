@@ -15,6 +15,12 @@ import java.util.List;
 public record Finding(FailureKind kind, double confidence, List<Evidence> evidence, List<KindScore> others,
                       List<Evidence> leads) {
 
+    /**
+     * The most evidence kept for one kind: a log of a thousand ranks' identical lines keeps this many, so a count of
+     * alike lines that reaches it means "at least".
+     */
+    public static final int MAX_EVIDENCE_PER_KIND = 6;
+
     /** A kind that was also seen, with its score after root-cause resolution. */
     public record KindScore(String kindId, double score) {
     }

@@ -272,7 +272,9 @@ public final class DiagnosisRenderer {
             List<Alike> ev = alike(full ? f.evidence() : deciding(f));
             for (int i = 0; i < Math.min(full ? MAX_EVIDENCE : COMPACT_EVIDENCE, ev.size()); i++) {
                 Alike a = ev.get(i);
-                String where = a.evidence().location() + (a.count() > 1 ? " ×" + a.count() : "");
+                // the classifier keeps a few lines of a kind: as many as it keeps may stand for more
+                String where = a.evidence().location() + (a.count() > 1 ? " ×" + a.count()
+                        + (a.count() >= Finding.MAX_EVIDENCE_PER_KIND ? "+" : "") : "");
                 // the deciding line may take two lines in the compact view, the others one
                 panel.item(style.dim(pad(TerminalText.line(where))),
                         logLine(a.evidence(), full ? Integer.MAX_VALUE : i == 0 ? 2 : 1, where));
