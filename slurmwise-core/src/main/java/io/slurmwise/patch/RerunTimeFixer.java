@@ -51,7 +51,7 @@ final class RerunTimeFixer implements Fixer {
         Optional<Partition> part = cx.partition(s);
         Optional<Duration> max = part.flatMap(Partition::maxTimeLimit);
         if (max.isEmpty() || need.compareTo(max.get()) <= 0) {
-            return time.apply(cx, s); // a longer --time within the partition: as mechanical as the failure's own fix
+            return time.apply(cx, s, progress); // a longer --time within the partition: as mechanical as the failure's own fix
         }
         // more than the partition gives: moving the job (and its GPU type) is the user's call beside another failure
         List<String> longer = TimeFixer.longer(cx, part.get().name(), need, cx.usesGpus(s));

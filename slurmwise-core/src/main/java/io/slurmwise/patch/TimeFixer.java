@@ -38,15 +38,21 @@ final class TimeFixer implements Fixer {
     @Override
     public Step apply(FixContext cx, BatchScript s) {
         JobRecord job = cx.job();
+        Duration elapsed = job.elapsed();
+        if (elapsed == null || elapsed.isZero()) {
+            return Step.none(s).advise("The elapsed time is unknown, so no new --time can be computed: check it with"
+                    + " `sacct -j " + job.id() + " -o JobID,Elapsed,Timelimit`.");
+        }
+        return apply(cx, s, progress(cx.logLines(), s.text(), elapsed));
+    }
+
+    /** The same with the progress already read from the logs (the rerun_time fixer reads it first). */
+    Step apply(FixContext cx, BatchScript s, Progress progress) {
+        JobRecord job = cx.job();
         Step step = Step.none(s);
         Duration elapsed = job.elapsed();
         Optional<Duration> scriptLimit = s.option("time").flatMap(o -> SlurmTime.parseDuration(o.value()));
         Duration limit = job.timeLimit().limit().orElse(scriptLimit.orElse(null));
-        if (elapsed == null || elapsed.isZero()) {
-            return step.advise("The elapsed time is unknown, so no new --time can be computed: check it with"
-                    + " `sacct -j " + job.id() + " -o JobID,Elapsed,Timelimit`.");
-        }
-        Progress progress = progress(cx.logLines(), s.text(), elapsed);
         boolean measured = progress.fraction() >= MIN_PROGRESS && progress.fraction() < 1.0;
         Duration need = measured ? need(elapsed, progress) : roundUp(elapsed.multipliedBy(2));
         if (limit != null && need.compareTo(limit) <= 0) {
@@ -139,23 +145,13 @@ final class TimeFixer implements Fixer {
     record Progress(double fraction, String line) {
     }
 
-    Progress progress(List<String> lines) {
-        return progress(lines, "");
-    }
-
     /**
-     * The same, with the batch script: a step count on a line that names its epoch without a total
-     * ({@code epoch 22 | step 900/2502}) is progress within that epoch, read against the script's {@code --epochs 90}
-     * (1015: 23.7% of the run, not 36%; an outside audit), and no reading at all without it.
-     */
-    Progress progress(List<String> lines, String script) {
-        return progress(lines, script, null);
-    }
-
-    /**
-     * The same, with the time the job ran: a trainer's own estimate of the time left ({@code eta: 1 day, 8:43:00},
-     * Python's timedelta as detectron2 prints it) is progress too, the time it ran over the time it ran and had left
-     * (1028: 1:58 run, 1 day 8:43 left; an outside audit).
+     * How far the run got, from the newest line of the logs that says. A step count on a line that names its epoch
+     * without a total ({@code epoch 22 | step 900/2502}) is progress within that epoch, read against the script's
+     * {@code --epochs 90} (1015: 23.7% of the run, not 36%; an outside audit), and no reading at all without it. With
+     * the time the job ran ({@code elapsed}, may be null), a trainer's own estimate of the time left
+     * ({@code eta: 1 day, 8:43:00}, Python's timedelta as detectron2 prints it) is progress too, the time it ran over
+     * the time it ran and had left (1028: 1:58 run, 1 day 8:43 left; an outside audit).
      */
     Progress progress(List<String> lines, String script, Duration elapsed) {
         Boolean whole = null;
@@ -164,12 +160,13 @@ final class TimeFixer implements Fixer {
         for (int i = lines.size() - 1; i >= 0; i--) {
             String l = lines.get(i);
             Optional<Matcher> bare = patterns.find("progress.epoch_bare", l);
-            if (bare.isPresent() && patterns.find("progress.step", l.substring(bare.get().end())).isPresent()) {
-                if (epochs == -2) {
-                    epochs = patterns.find("progress.epochs_total", script == null ? "" : script)
+            Optional<Matcher> inEpoch = bare.flatMap(b -> patterns.find("progress.step", l.substring(b.end())));
+            if (inEpoch.isPresent()) {
+                if (epochs == -2) { // line by line: a long script's --epochs lies past what one find reads
+                    epochs = patterns.first("progress.epochs_total", script == null ? List.of() : script.lines().toList())
                             .map(m -> count(m.group(1))).orElse(-1L);
                 }
-                Matcher st = patterns.find("progress.step", l.substring(bare.get().end())).get();
+                Matcher st = inEpoch.get();
                 long n = count(bare.get().group(1));
                 long a = count(st.group(1));
                 long b = count(st.group(2));

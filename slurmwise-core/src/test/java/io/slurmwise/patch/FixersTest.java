@@ -215,13 +215,19 @@ class FixersTest {
     void aStepWithinAnEpochIsReadAgainstTheScriptsEpochsAndAnEtaAgainstTheTimeRun() {
         TimeFixer t = new TimeFixer(Patterns.bundled());
         List<String> log = List.of("epoch  21 | train loss 1.1906", "epoch  22 | step  900/2502 | loss 1.6120");
-        assertThat(t.progress(log, "srun python train.py --epochs 90\n").fraction())
+        assertThat(t.progress(log, "srun python train.py --epochs 90\n", null).fraction())
                 .isCloseTo((21 + 900 / 2502.0) / 90, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(t.progress(log, "srun python train.py\n").fraction()).isZero();
+        assertThat(t.progress(log, "srun python train.py\n", null).fraction()).isZero();
+        // a long script's --epochs is read where it is, past the first 2,000 characters (one line at a time)
+        String longScript = "#!/bin/bash\n" + "# setting up the environment of the run\n".repeat(80)
+                + "srun python train.py --epochs 90\n";
+        assertThat(longScript.indexOf("--epochs")).isGreaterThan(2_000);
+        assertThat(t.progress(log, longScript, null).fraction())
+                .isCloseTo((21 + 900 / 2502.0) / 90, org.assertj.core.data.Offset.offset(1e-9));
         List<String> d2 = List.of("[12:21:30 d2.utils.events]:  eta: 1 day, 8:43:00  iter: 9000  total_loss: 31.40");
         assertThat(t.progress(d2, "", java.time.Duration.ofHours(2)).fraction())
                 .isCloseTo(7200.0 / (7200 + 117_780), org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(t.progress(d2, "").fraction()).isZero();
+        assertThat(t.progress(d2, "", null).fraction()).isZero();
         assertThat(String.join(" ", PatchSuggesterTest.failed("1028").patch().advice())).contains("eta: 1 day, 8:43:00");
     }
 
