@@ -17,7 +17,6 @@ import io.slurmwise.job.SlurmTime;
 import io.slurmwise.patch.Patch;
 import io.slurmwise.patch.PatchSuggester;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +48,7 @@ public final class DiagnosisWorkflow {
     /** Notes retrieved beyond the ones shown, to stand in for notes that fitting to the job leaves out. */
     private static final int SPARE_FIXES = 3;
     private final PendingReasons pendingReasons;
+    private final WaitingOn waitingOn;
     private final int tailLines;
     private final int fixCount;
 
@@ -65,6 +65,7 @@ public final class DiagnosisWorkflow {
         this.retriever = Objects.requireNonNull(retriever, "retriever");
         this.explainer = Objects.requireNonNull(explainer, "explainer");
         this.pendingReasons = PendingReasons.bundled();
+        this.waitingOn = new WaitingOn(backend);
         this.fitter = new FixFitter(classifier.taxonomy());
         this.tailLines = tailLines;
         this.fixCount = fixCount;
@@ -178,8 +179,7 @@ public final class DiagnosisWorkflow {
         if (s == JobState.PENDING) {
             String reason = job.optPendingReason().orElse("None");
             PendingReasons.Meaning m = pendingReasons.explain(reason);
-            String meaning = m.text() + (reason.startsWith("Dependency") && suggestPatch ? dependencies(job) : "")
-                    + (OWN_LIMIT.matcher(reason).find() && suggestPatch ? ownRunningJobs(job) : "");
+            String meaning = m.text() + (suggestPatch ? waitingOn.of(job, reason) : "");
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
             List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
             // a job that can never start as submitted gets the nearest request that can, as a patch
@@ -209,83 +209,6 @@ public final class DiagnosisWorkflow {
                     + "; diagnose it when it has ended.";
         };
         return new Diagnosis.StatusOnly(job, summary, null);
-    }
-
-    /** A pending reason of a per-user limit: the user's own running jobs hold it, and it starts as they end. */
-    private static final java.util.regex.Pattern OWN_LIMIT = java.util.regex.Pattern.compile("PerUser(Limit)?$");
-    /** The running jobs named, the soonest to end first. */
-    private static final int MAX_HOLDERS = 3;
-
-    /**
-     * "; your running jobs: 1058 (8 GPU h100, gpuH100x8, at most 05:04:11 left)", the user's running jobs by the time
-     * their limits leave them, soonest first: what must end before a job waiting on a per-user limit starts (1059
-     * waited on QOSMaxGRESPerUser behind 1058's eight H100s; an outside audit). Empty when accounting cannot say.
-     */
-    private String ownRunningJobs(JobRecord job) {
-        if (job.user() == null || job.submit() == null) {
-            return "";
-        }
-        List<JobRecord> running;
-        try (var jobs = backend.jobs(io.slurmwise.backend.JobQuery.window(job.submit(), null)
-                .withStates(java.util.Set.of(JobState.RUNNING)).withUser(job.user()))) {
-            running = jobs.filter(j -> j.state() == JobState.RUNNING && job.user().equals(j.user())
-                    && !j.id().equals(job.id())).toList();
-        } catch (RuntimeException e) {
-            return ""; // best effort, as the dependency's state: the reason stands without it
-        }
-        if (running.isEmpty()) {
-            return "";
-        }
-        java.util.Comparator<JobRecord> soonest = java.util.Comparator.comparing(
-                (JobRecord j) -> left(j).orElse(Duration.ofDays(100_000)));
-        List<String> named = running.stream().sorted(soonest).limit(MAX_HOLDERS).map(j -> j.id() + " ("
-                + (j.gpus() > 0 ? j.gpus() + " GPU" + j.gpuModel().map(g -> " " + g).orElse("") : j.cpus() + " CPU")
-                + (j.partition() == null ? "" : ", " + j.partition())
-                + left(j).map(d -> ", at most " + SlurmTime.format(d) + " left").orElse("") + ")").toList();
-        return "; your running jobs: " + String.join(", ", named)
-                + (running.size() > MAX_HOLDERS ? " and " + (running.size() - MAX_HOLDERS) + " more" : "");
-    }
-
-    /** What a running job's time limit leaves it, when both are known. */
-    private static Optional<Duration> left(JobRecord j) {
-        return j.timeLimit().limit().filter(l -> j.elapsed() != null).map(l -> l.minus(j.elapsed()))
-                .filter(d -> !d.isNegative());
-    }
-
-    /** {@code --dependency=afterok:1051} of the batch script: the jobs waited on and their states. */
-    private static final java.util.regex.Pattern DEPENDENCY =
-            java.util.regex.Pattern.compile("(?m)^#SBATCH\\s+(?:--dependency[= ]|-d\\s*)(\\S+)");
-
-    /**
-     * "; it depends on job 1051 (afterok), which is RUNNING", from the batch script and the jobs' records; empty
-     * when the script is not at hand (best effort, as the patch step).
-     */
-    private String dependencies(JobRecord job) {
-        Optional<String> script;
-        try {
-            script = backend.batchScript(job);
-        } catch (BackendException e) {
-            return "";
-        }
-        java.util.regex.Matcher m = DEPENDENCY.matcher(script.orElse(""));
-        if (!m.find()) {
-            return "";
-        }
-        List<String> parts = new ArrayList<>();
-        for (String cond : m.group(1).split("[,?]")) {
-            String[] typeIds = cond.split(":");
-            for (int i = 1; i < typeIds.length; i++) {
-                String id = typeIds[i].replaceAll("\\(.*$", "").replaceAll("\\+\\d+$", "");
-                String state;
-                try {
-                    state = backend.job(JobId.parse(id)).map(r -> "which is " + r.status()).orElse("which accounting does not know");
-                } catch (RuntimeException e) {
-                    continue; // not a job id (singleton, a malformed value): nothing to look up
-                }
-                parts.add("job " + id + " (" + typeIds[0] + "), " + state);
-            }
-        }
-        return parts.isEmpty() ? "" : "; it depends on " + String.join("; ", parts);
     }
 
     private List<LogTail> readLogs(JobRecord job, List<String> notices) {
