@@ -80,9 +80,18 @@ public record DataSize(long bytes) implements Comparable<DataSize> {
         return Long.compare(bytes, o.bytes);
     }
 
-    /** Human form: {@code 31.8G}, {@code 512M}, {@code 1.95T} (see {@link #trim}). */
+    /**
+     * Human form. A whole number of a unit below 10,000 is written in the largest such unit, as sacct writes a request
+     * ({@code 2000G}, {@code 1536M}, {@code 2T}: the user's own figure, not a "1.95T" beside it; an outside audit);
+     * any other amount rounded ({@code 31.8G} for a MaxRSS of 33344307K; see {@link #trim}).
+     */
     @Override
     public String toString() {
+        for (long unit : new long[] {TIB, GIB, MIB}) {
+            if (bytes >= unit && bytes % unit == 0 && bytes / unit < 10_000) {
+                return bytes / unit + (unit == TIB ? "T" : unit == GIB ? "G" : "M");
+            }
+        }
         if (bytes >= TIB) {
             return trim(bytes / (double) TIB) + "T";
         }
@@ -100,7 +109,7 @@ public record DataSize(long bytes) implements Comparable<DataSize> {
 
     /**
      * One decimal from 10 up, two below (trailing zeros dropped): a one-decimal 2000G would read "2T", which is
-     * 48G more than it is (an outside audit: a 2000G request beside a 2T node); "1.95T" is within 0.3%.
+     * 48G more than it is (an outside audit: a 2000G request beside a 2T node); a request is whole and written as asked.
      */
     private static String trim(double v) {
         String s = String.format(Locale.ROOT, v < 10 ? "%.2f" : "%.1f", v);

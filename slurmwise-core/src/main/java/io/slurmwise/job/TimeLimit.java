@@ -35,6 +35,16 @@ public record TimeLimit(Kind kind, Duration duration) {
         return Optional.ofNullable(duration);
     }
 
+    /**
+     * The form a person reads: a duration, {@code UNLIMITED}, or {@code partition default} for a job that set none
+     * (it gets the partition's DefaultTime, else its MaxTime, when it starts; sacct's {@code Partition_Limit} read raw
+     * in 1042's headline, an outside audit).
+     */
+    public String human() {
+        return kind == Kind.PARTITION_LIMIT ? "partition default" : toString();
+    }
+
+    /** SLURM's own form, as sacct prints it (JSON and machine output). */
     @Override
     public String toString() {
         return switch (kind) {

@@ -60,6 +60,9 @@ class FormatsTest {
         assertThat(SlurmTime.format(Duration.ofHours(12).plusSeconds(3))).isEqualTo("12:00:03");
         assertThat(SlurmTime.format(Duration.ofDays(1).plusHours(2))).isEqualTo("1-02:00:00");
         assertThat(TimeLimit.parse("Partition_Limit").kind()).isEqualTo(TimeLimit.Kind.PARTITION_LIMIT);
+        assertThat(TimeLimit.parse("Partition_Limit").human()).isEqualTo("partition default");
+        assertThat(TimeLimit.parse("Partition_Limit").toString()).as("SLURM's form for JSON").isEqualTo("Partition_Limit");
+        assertThat(TimeLimit.parse("1-00:00:00").human()).isEqualTo("1-00:00:00");
         assertThat(TimeLimit.parse("UNLIMITED").kind()).isEqualTo(TimeLimit.Kind.UNLIMITED);
         assertThat(TimeLimit.parse("12:00:00").limit()).contains(Duration.ofHours(12));
         assertThat(TimeLimit.parse("garbage")).isEqualTo(TimeLimit.UNKNOWN);
@@ -118,9 +121,14 @@ class FormatsTest {
         assertThat(DataSize.tryParse("33344307K", DataSize.KIB).orElseThrow().toString()).isEqualTo("31.8G");
         assertThat(DataSize.tryParse("4000")).contains(DataSize.ofMebibytes(4000));
         assertThat(DataSize.tryParse("1.5T").orElseThrow().gibibytes()).isEqualTo(1536.0);
-        // below 10 of a unit two decimals: 2000G is not "2T" (48G more), 1536M is still 1.5G
-        assertThat(DataSize.tryParse("2000G").orElseThrow().toString()).isEqualTo("1.95T");
-        assertThat(DataSize.tryParse("1536M").orElseThrow().toString()).isEqualTo("1.5G");
+        // a whole number of a unit as sacct writes a request: 2000G is not "2T" (48G more) nor "1.95T"
+        assertThat(DataSize.tryParse("2000G").orElseThrow().toString()).isEqualTo("2000G");
+        assertThat(DataSize.tryParse("1536M").orElseThrow().toString()).isEqualTo("1536M");
+        assertThat(DataSize.tryParse("10240G").orElseThrow().toString()).isEqualTo("10T");
+        assertThat(DataSize.tryParse("10000G").orElseThrow().toString()).as("10,000 and more: rounded").isEqualTo("9.77T");
+        // any other amount rounded, below 10 of a unit with two decimals
+        assertThat(DataSize.tryParse("2047.5G").orElseThrow().toString()).isEqualTo("2T");
+        assertThat(DataSize.tryParse("1900000K", DataSize.KIB).orElseThrow().toString()).isEqualTo("1.81G");
         assertThat(DataSize.tryParse("2T").orElseThrow().toString()).isEqualTo("2T");
         assertThat(DataSize.tryParse("lots")).isEmpty();
         assertThat(DataSize.tryParse("-1G")).isEmpty();

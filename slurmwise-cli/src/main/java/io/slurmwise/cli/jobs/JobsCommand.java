@@ -114,7 +114,7 @@ public final class JobsCommand implements Callable<Integer> {
                     TerminalText.line(nz(j.partition())), st.state(j.outcome(),
                             TerminalText.line(UserNames.describe(j.status(), sw.backend()::userName))),
                     !started || j.exitCode() == null ? "" : j.exitCode().toString(),
-                    !started || j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()), j.timeLimit().toString(),
+                    !started || j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()), j.timeLimit().human(),
                     j.end() == null ? "" : j.end().toString().replace('T', ' '), shownKind(kind(kinds, j), classify),
                     TerminalText.line(j.optPendingReason().orElse("")));
         }

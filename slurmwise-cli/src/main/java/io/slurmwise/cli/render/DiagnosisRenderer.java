@@ -57,7 +57,7 @@ public final class DiagnosisRenderer {
     public String headline(JobRecord j) {
         String elapsed = j.elapsed() == null ? "?" : SlurmTime.format(j.elapsed());
         String rest = " [" + style.state(j.outcome(), TerminalText.line(io.slurmwise.job.UserNames.describe(j.status(), userNames))) + "] exit "
-                + (j.exitCode() == null ? "?" : j.exitCode()) + " " + elapsed + "/" + j.timeLimit();
+                + (j.exitCode() == null ? "?" : j.exitCode()) + " " + elapsed + "/" + j.timeLimit().human();
         String head = "job " + j.id() + " ";
         int room = style.width() - 3 - head.length() - Panel.visibleLength(rest);
         return head + Panel.truncate(j.name() == null ? "" : TerminalText.line(j.name()), Math.max(8, room)) + rest;
