@@ -71,9 +71,33 @@ class OutputFitsTest {
     @Test
     void aRepeatedEvidenceLineIsShownOnceWithItsCount() {
         String lmp = run(Map.of("COLUMNS", "80"), false, "diagnose", "1009").out();
-        assertThat(lmp).contains("stderr:1 ×").doesNotContain("stderr:2 ");
+        assertThat(lmp).as("128 alike lines, six kept: at least six").contains("stderr:1 ×6+ ").doesNotContain("stderr:2 ");
         String shm = run(Map.of("COLUMNS", "80"), false, "diagnose", "1023").out();
         assertThat(shm).contains("stderr:2 ×3").doesNotContain("stderr:4 ");
+    }
+
+    /**
+     * A job that never started shows what it asked for, in the user's own units: 1034's 32 CPUs and 2000G (its ReqTRES;
+     * an outside audit saw no request at all, then "1.95T" for the 2000G the script asked).
+     */
+    @Test
+    void aJobThatNeverStartedShowsItsRequestInTheUnitsItAskedIn() {
+        String out = run(Map.of("COLUMNS", "120"), false, "diagnose", "1034").out().replaceAll("\\s*\\n│\\s+", " ");
+        assertThat(out).contains("memory peak unknown of 2000G · 32 CPU · no node (never started)");
+    }
+
+    /**
+     * 1015's node failure came in epoch 22 of 90: the compact view's advice is that its rerun would reach the time
+     * limit, before how to restart, and the requeue's reason names the event once; 1042 never started and set no
+     * time: its headline says "partition default", not sacct's raw Partition_Limit (an outside audit).
+     */
+    @Test
+    void theCompactViewWarnsFirstThatARerunWouldFailAgain() {
+        String nf = run(Map.of("COLUMNS", "120"), false, "diagnose", "1015").out().replaceAll("\\s*\\n│\\s+", " ");
+        assertThat(nf).contains("› Even with this fixed, the rerun would reach its time limit")
+                .doesNotContain("On restart, resume").doesNotContain("preemption (node failure)");
+        assertThat(run(Map.of("COLUMNS", "100"), false, "diagnose", "1042").out()).contains("00:00:00/partition default")
+                .doesNotContain("Partition_Limit");
     }
 
     @Test

@@ -55,7 +55,7 @@ public final class PatchSuggester {
         for (Fixer f : fixers.of(finding.kind())) {
             done = done.then(f.apply(cx, done.script()));
         }
-        List<String> advice = new ArrayList<>(done.advice());
+        List<String> advice = new ArrayList<>(done.warningsThenAdvice());
         if (script.isEmpty()) {
             return new Patch.NotSuggested("the batch script of job " + job.id() + " is not available (slurmdbd keeps"
                     + " scripts only with AccountingStoreFlags=job_script, and scontrol forgets a job after MinJobAge),"

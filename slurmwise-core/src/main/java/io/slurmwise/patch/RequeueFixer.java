@@ -2,7 +2,6 @@ package io.slurmwise.patch;
 
 import io.slurmwise.job.JobState;
 
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -28,10 +27,14 @@ final class RequeueFixer implements Fixer {
     public Step apply(FixContext cx, BatchScript s) {
         Step step = Step.none(s);
         if (!s.has("requeue") || lastIs(s, "no-requeue", "requeue")) {
-            String how = cx.finding().isUnknown() ? "" : " (" + lower(cx.finding().kind().title()) + ")";
+            // the event this job had, named once (an outside audit read "a node failure or a preemption (node failure)")
+            JobState state = cx.job().state();
+            String events = state == JobState.NODE_FAIL ? "a node failure, as this job had, or a preemption"
+                    : state == JobState.PREEMPTED ? "a preemption, as this job had, or a node failure"
+                    : "a node failure or a preemption";
             step = step.change(s.insertDirective("#SBATCH --requeue"), "--requeue", "SLURM puts a job with --requeue"
-                    + " back in the queue after a node failure or a preemption" + how + ", where it starts again from the"
-                    + " top of the script; without it the job just ends");
+                    + " back in the queue after " + events + ", where it starts again from the top of the script;"
+                    + " without it the job just ends");
         }
         boolean preempted = cx.job().state() == JobState.PREEMPTED;
         if (!preempted || TRAPS_TERM.matcher(s.text()).find()) {
@@ -44,10 +47,6 @@ final class RequeueFixer implements Fixer {
                 + " $PID' TERM; wait $PID`), and on restart resume from the newest checkpoint (SLURM_RESTART_COUNT is set"
                 + " from the second start on). A warning before the time limit is `#SBATCH --signal=" + SIGNAL + "` with"
                 + " a trap of USR1 the same way; a signal the script does not trap ends it at once.");
-    }
-
-    private static String lower(String title) {
-        return title.isEmpty() ? title : title.substring(0, 1).toLowerCase(Locale.ROOT) + title.substring(1);
     }
 
     private static boolean lastIs(BatchScript s, String a, String b) {

@@ -55,7 +55,7 @@ final class RerunTimeFixer implements Fixer {
         }
         // more than the partition gives: moving the job (and its GPU type) is the user's call beside another failure
         List<String> longer = TimeFixer.longer(cx, part.get().name(), need, cx.usesGpus(s));
-        return Step.none(s).advise(String.format(Locale.ROOT, "Even with this fixed, the rerun would reach its time"
+        return Step.none(s).warn(String.format(Locale.ROOT, "Even with this fixed, the rerun would reach its time"
                 + " limit: it did about %.0f%% of the work in %s (%s), so the whole run needs about %s, more than"
                 + " partition %s allows (%s MaxTime). Make it resumable (save a checkpoint and continue in a second job,"
                 + " `--dependency=afterany:<jobid>`)%s.", progress.fraction() * 100, SlurmTime.format(elapsed),
