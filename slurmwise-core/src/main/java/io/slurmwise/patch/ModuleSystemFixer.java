@@ -61,9 +61,12 @@ final class ModuleSystemFixer implements Fixer {
                 String l = cur.lines().get(i);
                 if (patterns.matches("script.module.load", l) && ScriptEdits.containsWord(l, name) && !l.contains("||")) {
                     String family = name.contains("/") ? name.substring(0, name.indexOf('/')) : name;
+                    // two comment lines at the load's indentation: one of 117 columns was wider than any view of
+                    // the diff (1031; an outside audit)
+                    String indent = l.substring(0, l.length() - l.stripLeading().length());
                     BatchScript next = cur.withLine(i, l.stripTrailing() + " || exit 1")
-                            .insertLines(i, List.of("# slurmwise: '" + name + "' is unknown to the module"
-                                    + " system here; find its current name with: module spider " + family));
+                            .insertLines(i, List.of(indent + "# slurmwise: '" + name + "' is unknown to the module"
+                                    + " system here;", indent + "# find its current name with: module spider " + family));
                     step = step.change(next, "module load ... || exit 1, with a comment on " + name, "'" + name
                             + "' is unknown on the node, and the job went on without it; with `|| exit 1` it stops at"
                             + " the load with a clear error. Find the current name with `module spider " + family

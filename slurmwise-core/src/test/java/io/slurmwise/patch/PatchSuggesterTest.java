@@ -206,8 +206,11 @@ class PatchSuggesterTest {
     @Test
     void moduleSystemAndUnknownModules() {
         assertThat(suggested("1012").diff()).contains("-#!/bin/sh\n+#!/bin/bash -l\n");
-        assertThat(suggested("1031").diff()).contains("+module load cuda/12.1 pytorch/2.3.0 || exit 1")
-                .contains("module spider pytorch");
+        String diff = suggested("1031").diff();
+        assertThat(diff).contains("+# slurmwise: 'pytorch/2.3.0' is unknown to the module system here;\n"
+                + "+# find its current name with: module spider pytorch\n+module load cuda/12.1 pytorch/2.3.0 || exit 1\n");
+        assertThat(diff.lines().filter(l -> l.startsWith("+")).mapToInt(String::length).max().orElse(0))
+                .as("added lines fit 80 columns").isLessThanOrEqualTo(80);
     }
 
     @Test
