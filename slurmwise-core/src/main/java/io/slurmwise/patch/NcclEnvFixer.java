@@ -36,10 +36,65 @@ final class NcclEnvFixer implements Fixer {
                     + " `export NCCL_SOCKET_IFNAME=<ib0|hsn0|...>`; if one node is always involved, exclude it and report it.");
         }
         if (cx.logLines().stream().anyMatch(l -> patterns.matches("nccl.timeout", l))) {
-            step = step.advise("A collective timed out: if a rank was only slow (checkpointing, evaluation on rank 0),"
-                    + " raise the timeout in `init_process_group(timeout=timedelta(hours=1))` and give every rank the"
-                    + " same number of batches (`drop_last=True`).");
+            step = step.advise("A collective timed out" + silent(cx.logLines(), patterns) + ": if a rank was only slow"
+                    + " (checkpointing, evaluation on rank 0), raise the timeout in"
+                    + " `init_process_group(timeout=timedelta(hours=1))` and give every rank the same number of batches"
+                    + " (`drop_last=True`).");
         }
         return step;
+    }
+
+    /** Ranks named beyond this many are counted, not listed. */
+    private static final int MAX_NAMED = 4;
+
+    /**
+     * ", and rank 11 never reported it (ranks 0-10, 12-15 did): it did not reach the collective, so its last lines
+     * and node tell why", when the ranks whose watchdog reported the timeout leave gaps below the highest one. In a
+     * collective timeout every rank that reached the collective reports it; the one that did not is the straggler
+     * (1041: fifteen of sixteen ranks reported, which folding alike lines hid; an outside audit). Empty without gaps.
+     */
+    static String silent(List<String> lines, Patterns patterns) {
+        java.util.TreeSet<Integer> reported = new java.util.TreeSet<>();
+        for (String l : lines) {
+            if (patterns.matches("nccl.timeout", l)) {
+                patterns.find("nccl.timeout_rank", l).ifPresent(m -> reported.add(Integer.parseInt(m.group(1))));
+            }
+        }
+        if (reported.size() < 2) {
+            return "";
+        }
+        List<Integer> missing = new java.util.ArrayList<>();
+        for (int r = 0; r < reported.last(); r++) {
+            if (!reported.contains(r)) {
+                missing.add(r);
+            }
+        }
+        if (missing.isEmpty() || missing.size() >= reported.size()) {
+            return ""; // most ranks silent: a log of a few ranks (one node's, a tail), not a straggler
+        }
+        String who = missing.size() == 1 ? "rank " + missing.get(0)
+                : missing.size() <= MAX_NAMED ? "ranks " + missing.stream().map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(", ")) : missing.size() + " ranks";
+        return ", and " + who + " never reported it in the log (ranks " + ranges(reported) + " did): "
+                + (missing.size() == 1 ? "it" : "they") + " did not reach the collective, so "
+                + (missing.size() == 1 ? "its" : "their") + " last lines and node tell why";
+    }
+
+    /** 0-10, 12-15. */
+    private static String ranges(java.util.SortedSet<Integer> ranks) {
+        List<String> parts = new java.util.ArrayList<>();
+        Integer start = null;
+        Integer prev = null;
+        for (int r : ranks) {
+            if (start == null) {
+                start = r;
+            } else if (r != prev + 1) {
+                parts.add(start.equals(prev) ? "" + start : start + "-" + prev);
+                start = r;
+            }
+            prev = r;
+        }
+        parts.add(start.equals(prev) ? "" + start : start + "-" + prev);
+        return String.join(", ", parts);
     }
 }

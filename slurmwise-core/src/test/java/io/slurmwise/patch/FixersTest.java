@@ -231,6 +231,28 @@ class FixersTest {
         assertThat(String.join(" ", PatchSuggesterTest.failed("1028").patch().advice())).contains("eta: 1 day, 8:43:00");
     }
 
+    /**
+     * In a collective timeout every rank that reached the collective reports it; a rank below the highest that did not
+     * is the straggler: 1041's fifteen of sixteen ranks reported and rank 11 did not, which the panel's folding of
+     * alike lines hid (an outside audit). No gap, one rank, or most ranks silent (one node's log): nothing is said.
+     */
+    @Test
+    void theRanksThatNeverReportedACollectiveTimeoutAreNamed() {
+        Patterns p = Patterns.bundled();
+        java.util.function.IntFunction<String> line = r -> r + ": [E ProcessGroupNCCL.cpp:475] [Rank " + r
+                + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=88210, OpType=ALLREDUCE)";
+        List<String> all = java.util.stream.IntStream.range(0, 16).mapToObj(line).toList();
+        List<String> but11 = all.stream().filter(l -> !l.startsWith("11:")).toList();
+        assertThat(NcclEnvFixer.silent(but11, p)).isEqualTo(", and rank 11 never reported it in the log (ranks 0-10,"
+                + " 12-15 did): it did not reach the collective, so its last lines and node tell why");
+        assertThat(NcclEnvFixer.silent(all, p)).isEmpty();
+        assertThat(NcclEnvFixer.silent(List.of(line.apply(0), line.apply(7)), p)).as("one node's ranks").isEmpty();
+        assertThat(NcclEnvFixer.silent(all.stream().filter(l -> !l.startsWith("3:") && !l.startsWith("9:")).toList(), p))
+                .contains("ranks 3, 9 never reported it").contains("(ranks 0-2, 4-8, 10-15 did)");
+        assertThat(String.join(" ", PatchSuggesterTest.suggested("1041").advice()))
+                .contains("A collective timed out, and rank 11 never reported it in the log (ranks 0-10, 12-15 did)");
+    }
+
     /** 1056 asks for 192 tasks per node of partition cpu, whose nodes have 128 CPUs: PartitionConfig for ever. */
     @Test
     void tasksPerNodeAboveANodesCpusBecomeMoreNodesKeepingTheTasks() {
