@@ -194,6 +194,10 @@ public final class Panel {
         if (lines.size() <= maxLines) {
             return String.join("\n", lines);
         }
+        String withReason = keepingReason(body, match, w, maxLines);
+        if (withReason != null) {
+            return withReason;
+        }
         List<String> out = new ArrayList<>(lines.subList(0, maxLines));
         String last = out.get(maxLines - 1);
         if (last.length() + 1 > w) {
@@ -202,6 +206,39 @@ public final class Panel {
         }
         out.set(maxLines - 1, last.stripTrailing() + "…");
         return String.join("\n", out);
+    }
+
+    /** Longest reason kept at a cut line's end, as a share of the column's width. */
+    private static final int REASON_SHARE = 2;
+
+    /**
+     * A line that ends in a short reason after its last {@code ": "} ({@code mkdir: cannot create directory
+     * '/projects/.../panoptic_cache': Permission denied}) keeps it, the middle cut instead: the reason is what the
+     * line says, and a cut at the end dropped it (1010's evidence stopped at the path; an outside audit). Null when the
+     * line has no such reason, or the match would not be shown whole.
+     */
+    private static String keepingReason(String body, String match, int w, int maxLines) {
+        int at = match == null || match.isEmpty() ? -1 : body.indexOf(match);
+        int colon = body.lastIndexOf(": ");
+        if (colon < 0) {
+            return null;
+        }
+        // a match before the colon is kept whole; one in the reason is kept with it (1010's match is the reason)
+        int keep = at < 0 ? 0 : at > colon ? Math.min(colon, w / 2) : at + match.length();
+        if (colon < keep || (at >= 0 && at < colon && at + match.length() > colon)) {
+            return null;
+        }
+        String reason = body.substring(colon + 2).strip();
+        if (reason.length() < 3 || reason.length() > w / REASON_SHARE || reason.chars().noneMatch(Character::isLetter)) {
+            return null;
+        }
+        for (int cut = colon; cut > keep; cut--) {
+            List<String> lines = plainWrap(body.substring(0, cut).stripTrailing() + "… " + reason, w);
+            if (lines.size() <= maxLines) {
+                return String.join("\n", lines);
+            }
+        }
+        return null;
     }
 
     /**

@@ -21,6 +21,22 @@ class LogLineTest {
         assertThat(plain).startsWith(", filename =").endsWith("…").doesNotContain("No space");
     }
 
+    /** A line ending in a short reason keeps it and loses its middle: 1010's "Permission denied" (an outside audit). */
+    @Test
+    void aShortReasonAtTheEndIsKeptAndTheMiddleCut() {
+        String mkdir = "mkdir: cannot create directory '/projects/vision-lab/shared/coco2017/panoptic_cache': Permission denied";
+        for (String match : new String[] {"cannot create directory", "Permission denied"}) {
+            String shown = Panel.logLine(mkdir, match, 61, 2);
+            assertThat(shown.lines()).hasSize(2).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(61));
+            assertThat(shown).startsWith("mkdir: cannot create directory").endsWith("… Permission denied")
+                    .contains("'/projects/vision-lab/");
+        }
+        // the match is never cut for a reason, and a long tail is no reason
+        assertThat(Panel.logLine("x".repeat(30) + " " + "y".repeat(100) + ": Permission denied", "y".repeat(100), 61, 2))
+                .doesNotContain("Permission denied");
+        assertThat(Panel.logLine(HDF5, "No space left on device", 61, 2)).doesNotContain("offset = 0");
+    }
+
     @Test
     void aBacktickIsNoInlineCode() {
         String glibcxx = "ImportError: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by "
