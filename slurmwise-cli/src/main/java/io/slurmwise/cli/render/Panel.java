@@ -212,33 +212,64 @@ public final class Panel {
     private static final int REASON_SHARE = 2;
 
     /**
-     * A line that ends in a short reason after its last {@code ": "} ({@code mkdir: cannot create directory
-     * '/projects/.../panoptic_cache': Permission denied}) keeps it, the middle cut instead: the reason is what the
-     * line says, and a cut at the end dropped it (1010's evidence stopped at the path; an outside audit). Null when the
-     * line has no such reason, or the match would not be shown whole.
+     * A line that ends in a short reason keeps it, its middle cut instead: the reason after its last {@code ": "}
+     * ({@code mkdir: cannot create directory '/projects/.../panoptic_cache': Permission denied}), or a closing
+     * parenthesis whose path keeps its last parts ({@code not found (required by …/regrid2/lib/libesmf.so)}). The reason is
+     * what the line says, and a cut at the end dropped it (1010's evidence stopped at the path, 1037's before the
+     * library; an outside audit). Null when the line has no such reason, or the match would not be shown whole.
      */
     private static String keepingReason(String body, String match, int w, int maxLines) {
-        int at = match == null || match.isEmpty() ? -1 : body.indexOf(match);
         int colon = body.lastIndexOf(": ");
-        if (colon < 0) {
+        String shown = colon < 0 ? null
+                : keeping(body, match, colon + 2, body.substring(colon + 2).strip(), w, maxLines, w / REASON_SHARE);
+        int paren = body.endsWith(")") ? body.lastIndexOf(" (") : -1;
+        // a parenthesis that names a path (not "(attempt 1/20)"), with as much of the path as fits
+        if (shown == null && paren > 0 && body.indexOf(" /", paren) > 0) {
+            for (int max = w - 4; shown == null && max >= w / REASON_SHARE; max -= 4) {
+                shown = keeping(body, match, paren + 1, shortPath(body.substring(paren + 1), max), w, maxLines, max);
+            }
+        }
+        return shown;
+    }
+
+    /** The line's head up to {@code from}, cut as much as it must, then {@code reason}, in {@code maxLines}; or null. */
+    private static String keeping(String body, String match, int from, String reason, int w, int maxLines,
+                                  int maxReason) {
+        int at = match == null || match.isEmpty() ? -1 : body.indexOf(match);
+        // a match before the reason is kept whole; one in the reason is kept with it (1010's match is the reason)
+        int keep = at < 0 ? 0 : at >= from ? Math.min(from, w / 2) : at + match.length();
+        if (at >= 0 && at < from && keep > from) {
+            return null; // the match runs into the reason
+        }
+        if (reason.length() < 3 || reason.length() > maxReason || reason.chars().noneMatch(Character::isLetter)
+                || (at >= from && !reason.contains(match))) {
             return null;
         }
-        // a match before the colon is kept whole; one in the reason is kept with it (1010's match is the reason)
-        int keep = at < 0 ? 0 : at > colon ? Math.min(colon, w / 2) : at + match.length();
-        if (colon < keep || (at >= 0 && at < colon && at + match.length() > colon)) {
-            return null;
-        }
-        String reason = body.substring(colon + 2).strip();
-        if (reason.length() < 3 || reason.length() > w / REASON_SHARE || reason.chars().noneMatch(Character::isLetter)) {
-            return null;
-        }
-        for (int cut = colon; cut > keep; cut--) {
-            List<String> lines = plainWrap(body.substring(0, cut).stripTrailing() + "… " + reason, w);
+        for (int cut = from; cut > keep; cut--) {
+            String head = cut == from ? body.substring(0, from) : body.substring(0, cut).stripTrailing() + "… ";
+            List<String> lines = plainWrap(head + reason, w);
             if (lines.size() <= maxLines) {
                 return String.join("\n", lines);
             }
         }
         return null;
+    }
+
+    /** {@code (required by …/regrid2/lib/libesmf.so)}: a parenthesis's last path cut to its last parts within {@code max}. */
+    private static String shortPath(String paren, int max) {
+        int slash = paren.indexOf('/');
+        int space = slash < 0 ? -1 : paren.lastIndexOf(' ', slash);
+        if (paren.length() <= max || slash < 0 || space < 0) {
+            return paren;
+        }
+        String lead = paren.substring(0, space + 1) + "…";
+        String path = paren.substring(space + 1);
+        for (int i = path.indexOf('/', 1); i > 0; i = path.indexOf('/', i + 1)) {
+            if (lead.length() + path.length() - i <= max) {
+                return lead + path.substring(i);
+            }
+        }
+        return paren;
     }
 
     /**

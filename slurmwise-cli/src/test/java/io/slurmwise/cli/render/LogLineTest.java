@@ -35,6 +35,16 @@ class LogLineTest {
         assertThat(Panel.logLine("x".repeat(30) + " " + "y".repeat(100) + ": Permission denied", "y".repeat(100), 61, 2))
                 .doesNotContain("Permission denied");
         assertThat(Panel.logLine(HDF5, "No space left on device", 61, 2)).doesNotContain("offset = 0");
+        // a closing parenthesis keeps the last parts of its path: 1037's library
+        String glibcxx = "ImportError: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by "
+                + "/home/erik/.conda/envs/regrid2/lib/libesmf.so)";
+        String lib = Panel.logLine(glibcxx, "version `GLIBCXX_3.4.29' not found", 61, 2);
+        assertThat(lib.lines()).hasSize(2).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(61));
+        assertThat(lib.replace("\n", " ")).contains("version `GLIBCXX_3.4.29' not found").contains("(required by …/").endsWith("/regrid2/lib/libesmf.so)");
+        // a parenthesis without a path is no reason: the path before it stays
+        String quota = "OSError: [Errno 122] Disk quota exceeded: '/scratch/erik/cmip6/out/tas_day_EC-Earth3_ssp585_r1i1p1f1_gr.nc'"
+                + " (attempt 1/20)";
+        assertThat(Panel.logLine(quota, "Disk quota exceeded", 61, 2)).doesNotContain("… (attempt");
     }
 
     @Test
