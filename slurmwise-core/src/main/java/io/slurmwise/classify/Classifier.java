@@ -91,6 +91,8 @@ public final class Classifier {
      * pattern with the lowercase literals one of which a line it matches has (empty: none to require).
      */
     private final Map<String, List<IgnorePattern>> ignoreOf = new HashMap<>();
+    /** A signature's regex as {@link LineText.Reading} tests it, made when a line of several first needs it. */
+    private final Map<Signature, SignatureRegex> regexOf = java.util.Collections.synchronizedMap(new IdentityHashMap<>());
 
     private record IgnorePattern(SignatureRegex regex, List<String> literals) {
     }
@@ -305,7 +307,7 @@ public final class Classifier {
                     return true;
                 }
                 return sig.appliesTo(tail.stream())
-                        && !benign.computeIfAbsent(message, Benign::new).to(taxonomy.kind(sig.kindId()));
+                        && !benign.computeIfAbsent(message, Benign::new).to(taxonomy.kind(sig.kindId()), sig);
             }
         };
         scanner().scan(tail.content(), sink);
@@ -382,9 +384,15 @@ public final class Classifier {
             this.message = message;
         }
 
-        /** Whether the kind's ignore list calls the message benign noise for that kind. */
-        boolean to(FailureKind kind) {
-            return verdicts.computeIfAbsent(kind.id(), id -> {
+        /**
+         * Whether the kind's ignore list calls the message benign noise for that kind, where {@code sig} matched it.
+         * A line that carries several (a JSON record of stderr with its escaped line breaks, a progress bar that
+         * {@code \r} overwrote) is noise only where the noise is: the signature's match must be on a carried line
+         * that an ignore pattern also matches (LSF's job report "Exited with exit code 137." carried beside its
+         * "TERM_MEMLIMIT" line leaves that line evidence).
+         */
+        boolean to(FailureKind kind, Signature sig) {
+            boolean anywhere = verdicts.computeIfAbsent(kind.id(), id -> {
                 List<IgnorePattern> ignore = ignoreOf.get(id);
                 if (!ignore.isEmpty() && lowered == null) {
                     lowered = LineText.lowerAscii(LineText.readable(message));
@@ -402,6 +410,18 @@ public final class Classifier {
                 }
                 return false;
             });
+            if (!anywhere || reading == null || reading.segmentCount() < 2) {
+                return anywhere;
+            }
+            SignatureRegex regex = regexOf.computeIfAbsent(sig, s -> SignatureRegex.of(s.pattern(), s.regex()));
+            List<IgnorePattern> ignore = ignoreOf.get(kind.id());
+            for (int i = 0; i < reading.segmentCount(); i++) {
+                int segment = i;
+                if (reading.findIn(segment, regex) && ignore.stream().noneMatch(p -> reading.findIn(segment, p.regex()))) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 

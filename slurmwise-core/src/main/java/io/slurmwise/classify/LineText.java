@@ -180,35 +180,38 @@ final class LineText {
 
         /** Whether the signature finds a match in any form of this line (see {@link LineText#find}). */
         boolean find(SignatureRegex sig) {
+            for (int i = 0; i < segments.length; i++) {
+                if (findIn(i, sig)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** The line's {@code \r} segments and carried lines: one for most lines. */
+        int segmentCount() {
+            return segments.length;
+        }
+
+        /** Whether the signature finds a match in segment {@code i} of this line, in any of its forms. */
+        boolean findIn(int i, SignatureRegex sig) {
             // the lowered program is exact only on ASCII text (Unicode folds e.g. the Kelvin sign to k)
             boolean lower = sig.lower() != null && ascii;
             Pattern p = lower ? sig.lower() : sig.regex();
             // on ASCII text, a segment without the literals every match needs is not tested (a regex costs more)
             boolean check = ascii && sig.required() != Literals.Requirement.NONE;
-            if (!sig.anchored()) {
-                String[] texts = lower ? loweredSegments() : segments;
-                // a match starts at one of the leading literals: start there, or skip a line without any
-                String[] folded = ascii && (check || !sig.leading().isEmpty()) ? loweredSegments() : null;
-                for (int i = 0; i < texts.length; i++) {
-                    if (check && !sig.required().metBy(sig.required().caseSensitive() ? segments[i] : folded[i])) {
-                        continue;
-                    }
-                    int from = folded == null || sig.leading().isEmpty() ? 0 : firstOf(folded[i], sig.leading());
-                    if (from >= 0 && p.matcher(texts[i]).find(from)) {
-                        return true;
-                    }
-                }
-                return false;
+            if (check && !sig.required().metBy(sig.required().caseSensitive() ? segments[i] : loweredSegments()[i])) {
+                return false; // a peeled form is a suffix of its segment: it lacks them too
             }
-            String[][] forms = lower ? loweredPeeled() : peeled();
-            for (int i = 0; i < forms.length; i++) {
-                if (check && !sig.required().metBy(sig.required().caseSensitive() ? segments[i] : loweredSegments()[i])) {
-                    continue; // a peeled form is a suffix of its segment: it lacks them too
-                }
-                for (String s : forms[i]) {
-                    if (p.matcher(s).find()) {
-                        return true;
-                    }
+            if (!sig.anchored()) {
+                String text = lower ? loweredSegments()[i] : segments[i];
+                // a match starts at one of the leading literals: start there, or skip a line without any
+                int from = !ascii || sig.leading().isEmpty() ? 0 : firstOf(loweredSegments()[i], sig.leading());
+                return from >= 0 && p.matcher(text).find(from);
+            }
+            for (String form : (lower ? loweredPeeled() : peeled())[i]) {
+                if (p.matcher(form).find()) {
+                    return true;
                 }
             }
             return false;

@@ -22,7 +22,10 @@ import java.util.stream.Collectors;
  *       ({@code OpenICLEval[model/siqa] failed with code 127}, its runners' summary);</li>
  *   <li>Cromwell (KnownJobFailureException.scala, WrongReturnCode): {@code Job wf.x:NA:1 exited with return code
  *       137 which has not been declared as a valid return code.}</li>
+ *   <li>FireWorks (user_objects/firetasks/script_task.py, ScriptTask): {@code RuntimeError: ScriptTask fizzled! Return
+ *       code: [137]}.</li>
  * </ul>
+ * Each of them outlived the child whose status it reports.
  * The same number can be a program's own choice of exit code, so a note gives such a line a weak weight.
  */
 public final class WrapperStatus {
@@ -73,7 +76,8 @@ public final class WrapperStatus {
                 + "|returned non-zero exit status " + s + "\\b"
                 + "|\\(exit code " + s + "(?::0)?\\)"
                 + generic
-                + "|exited with return code " + s + " which";
+                + "|exited with return code " + s + " which"
+                + "|fizzled! Return code: \\[" + s + "\\]";
     }
 
     /** One signature of {@code kindId} for a wrapper's report of one of these statuses. */

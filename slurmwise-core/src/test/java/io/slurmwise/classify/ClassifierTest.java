@@ -57,6 +57,40 @@ class ClassifierTest {
     }
 
     @Test
+    void noiseCarriedBesideAnEventInOneRecordHidesOnlyItself() {
+        // a JSON record quotes stderr with escaped line breaks: cgroup v1's failcnt notice (oom's ignore list) and the
+        // kill event it was printed with; the notice is noise where it is, the event stays evidence
+        Finding both = classify(JobFacts.NONE, "{\"stderr\": \"slurmstepd: error: Exceeded step memory limit at some point.\\n"
+                + "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=42.batch. Some of the step tasks have been OOM"
+                + " Killed.\\n\"}\n");
+        assertThat(both.kindId()).isEqualTo("oom");
+        assertThat(both.evidence()).first().satisfies(e -> assertThat(e.text()).contains("oom-kill event"));
+        // the notice carried alone is still noise
+        Finding notice = classify(JobFacts.NONE, "{\"stderr\": \"slurmstepd: error: Exceeded step memory limit at some point.\\n"
+                + "done\\n\"}\n");
+        assertThat(notice.isUnknown()).isTrue();
+    }
+
+    @Test
+    void aWrappersExitStatus137IsOutOfMemoryUnlessAnEventThatEndedTheJobCameFirst() {
+        // Nextflow's task wrapper outlived the SIGKILL of its child: the memory cgroup's kill, not SLURM's (oom.md)
+        Finding alone = classify(JobFacts.NONE, """
+                Caused by:
+                  Process `align (1)` terminated with an error exit status (137)
+                """);
+        assertThat(alone.kindId()).isEqualTo("oom");
+        assertThat(alone.confidence()).isLessThan(0.6); // one line, a status: said as likely, not sure
+        Finding afterLimit = classify(JobFacts.NONE, """
+                slurmstepd: error: *** JOB 4242 ON node12 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***
+                Process `align (1)` terminated with an error exit status (137)
+                """);
+        assertThat(afterLimit.kindId()).isEqualTo("time_limit");
+        assertThat(afterLimit.others()).extracting(Finding.KindScore::kindId).doesNotContain("oom");
+        // LSF's job report is the job's own status, which LSF's own kills end with too
+        assertThat(classify(JobFacts.NONE, "Exited with exit code 137.\n\nResource usage summary:\n").isUnknown()).isTrue();
+    }
+
+    @Test
     void benignNcclAndPmixNoiseIsNotAFailureCause() {
         Finding f = classify(JobFacts.NONE, """
                 gpua017:1234:1290 [0] NCCL INFO NET/Plugin: Plugin load returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory

@@ -21,6 +21,7 @@ class WrapperStatusTest {
         assertThat(P.matcher("Process finished: EXIT WITH EXIT CODE 127").find()).isTrue();
         assertThat(P.matcher("Job wf.align:NA:1 exited with return code 139 which has not been declared as a valid return code.").find()).isTrue();
         assertThat(P.matcher("12/13 01:45:41 - OpenCompass - ERROR - runners/base.py - summarize - 63 - OpenICLEval[m/siqa] failed with code 127").find()).isTrue();
+        assertThat(P.matcher("RuntimeError: ScriptTask fizzled! Return code: [139]").find()).isTrue();
     }
 
     @Test
@@ -30,6 +31,8 @@ class WrapperStatusTest {
         assertThat(P.matcher("exited with code 13").find()).isFalse();
         assertThat(P.matcher("task failed with code 1").find()).isFalse();
         assertThat(P.matcher("(exit code 1390)").find()).isFalse();
+        // a script task of several commands reports them all: which one ended how is not said
+        assertThat(P.matcher("RuntimeError: ScriptTask fizzled! Return code: [0, 139]").find()).isFalse();
     }
 
     @Test
