@@ -251,6 +251,23 @@ class CliTest {
     }
 
     @Test
+    void anUnknownWithWeakSignsNamesThemAndDoesNotSayNothingMatched(@TempDir Path dir) throws IOException {
+        // a bare Killed that the log goes on after: SIGKILL, most often the memory cgroup, too weak alone (oom 35%)
+        Path log = dir.resolve("slurm-79.err");
+        Files.writeString(log, "step 1\nKilled\nwriting results\n");
+        String out = run(Map.of("COLUMNS", "160"), false, "classify", log.toString(), "--no-color").out();
+        assertThat(out).contains("no failure recognised").contains("signs too weak to decide: oom 35%")
+                .contains("(a cause needs 50%)").doesNotContain("no known signature matched")
+                .contains("the signs seen (oom 35%) are below the 50% a cause needs")
+                .doesNotContain("No note knows that message");
+        String full = run(Map.of("COLUMNS", "80"), false, "classify", log.toString(), "--no-color", "--full").out();
+        assertThat(full).doesNotContain("Also seen"); // said once, in the cause row
+        Result j = run("classify", log.toString(), "--json");
+        assertThat(j.json().at("/finding/kind").asText()).isEqualTo("unknown");
+        assertThat(j.json().at("/finding/others/0/kind").asText()).isEqualTo("oom");
+    }
+
+    @Test
     void jobsJsonTimesKeepTheirSecondsOnARealExport() throws IOException {
         // hb-jobinfo's job 7946767 ended at 2024-04-05T11:42:00: JSON said "2024-04-05T11:42"
         String dir = java.nio.file.Path.of("..", "slurmwise-core", "src", "test", "resources", "peers", "hb-jobinfo")

@@ -45,6 +45,24 @@ public record Finding(FailureKind kind, double confidence, List<Evidence> eviden
     }
 
     /**
+     * For {@code unknown}: the kinds whose signs were seen but stayed below the bar a cause needs
+     * ({@link Classifier#THRESHOLD}), said as {@code "oom 35%, segfault 22%"}; empty for a known kind or when no sign
+     * was seen. Every view says the same, so none claims that nothing matched while another names a weak sign.
+     */
+    public String weakSigns() {
+        if (!isUnknown()) {
+            return "";
+        }
+        return String.join(", ", others.stream()
+                .map(o -> o.kindId() + String.format(java.util.Locale.ROOT, " %.0f%%", o.score() * 100)).toList());
+    }
+
+    /** The bar a kind's score must reach to be named the cause, in percent (50%). */
+    public static String bar() {
+        return String.format(java.util.Locale.ROOT, "%.0f%%", Classifier.THRESHOLD * 100);
+    }
+
+    /**
      * The evidence, strongest first: by weight, a log line before an accounting field of the same weight (1001's
      * oom-kill line before its killed DataLoader worker). Every view that names "the deciding line" takes it from
      * here, so the panel, the explanation and a watch line never name two different ones.

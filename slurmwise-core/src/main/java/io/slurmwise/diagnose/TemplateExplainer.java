@@ -15,17 +15,23 @@ public final class TemplateExplainer implements Explainer {
     public Explanation explain(JobRecord job, Finding finding, List<FixNote> fixes) {
         StringBuilder sb = new StringBuilder();
         if (finding.isUnknown()) {
-            sb.append("No known failure signature was found");
+            String weak = finding.weakSigns();
+            sb.append(weak.isEmpty() ? "No known failure signature was found" : "No failure signature was strong enough to name a cause");
             if (job != null) {
                 sb.append(" for job ").append(job.id()).append(" (").append(job.status()).append(", exit ")
                         .append(job.exitCode() == null ? "?" : job.exitCode()).append(')');
+            }
+            if (!weak.isEmpty()) {
+                sb.append(": the signs seen (").append(weak).append(") are below the ").append(Finding.bar())
+                        .append(" a cause needs");
             }
             // the earliest of the lines to read first: the others follow it in the log
             Evidence lead = finding.leads().isEmpty() ? null : finding.leads().get(0);
             if (lead != null) {
                 String said = firstSentence(lead.text());
                 sb.append(". Start reading at ").append(lead.location()).append(": ").append(quoted(said));
-                sb.append(" No note knows that message: check the job's exit code and resources too.");
+                sb.append(weak.isEmpty() ? " No note knows that message: check the job's exit code and resources too."
+                        : " Check the job's exit code and resources too.");
             } else {
                 sb.append(". Read the end of its stderr and stdout, and check the job's exit code and resources.");
             }

@@ -262,7 +262,9 @@ public final class DiagnosisRenderer {
     private void addFinding(Panel panel, Finding f) {
         String conf = String.format(Locale.ROOT, "%.0f%%", f.confidence() * 100);
         String cause = f.isUnknown()
-                ? style.yellow("no failure recognised") + " · no known signature matched the logs or the record"
+                ? style.yellow("no failure recognised") + (f.weakSigns().isEmpty()
+                ? " · no known signature matched the logs or the record"
+                : " · signs too weak to decide: " + f.weakSigns() + " (a cause needs " + Finding.bar() + ")")
                 : style.bold(style.red(f.kind().title())) + " (" + f.kindId()
                 + f.kind().optParent().map(p -> ", a kind of " + p).orElse("") + ") · confidence " + conf + " · rules";
         panel.row("Cause", cause);
@@ -285,7 +287,7 @@ public final class DiagnosisRenderer {
             panel.heading("Read first");
             f.leads().forEach(e -> panel.item(style.dim(pad(TerminalText.line(e.location()))), logLine(e, full ? Integer.MAX_VALUE : 1)));
         }
-        if (full && !f.others().isEmpty()) {
+        if (full && !f.others().isEmpty() && !f.isUnknown()) { // an unknown's weak signs are in its cause row
             panel.row("Also seen", String.join(", ", f.others().stream()
                     .map(o -> o.kindId() + String.format(Locale.ROOT, " (%.2f)", o.score())).toList()));
         }
