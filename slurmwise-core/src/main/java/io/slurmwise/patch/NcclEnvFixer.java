@@ -22,12 +22,27 @@ final class NcclEnvFixer implements Fixer {
     @Override
     public Step apply(FixContext cx, BatchScript s) {
         Step step = Step.none(s);
-        ScriptEdits.Exported e = edits.exportMissing(s, List.of(new String[] {"NCCL_DEBUG", "INFO"},
-                new String[] {"TORCH_NCCL_ASYNC_ERROR_HANDLING", "1"}));
+        // each variable only where the job's facts call for it: NCCL's INFO lines in the log mean its debug log was
+        // on already (set outside the script); a job that ended with its error before its time limit did not hang,
+        // so the failed collective already ended it (1022: 7 minutes of 12 hours; PyTorch 2.2 and later abort on
+        // their own)
+        List<String[]> wanted = new java.util.ArrayList<>();
+        if (cx.logLines().stream().noneMatch(l -> l.contains("NCCL INFO"))) {
+            wanted.add(new String[] {"NCCL_DEBUG", "INFO"});
+        }
+        boolean hung = ranToItsLimit(cx.job());
+        if (hung) {
+            wanted.add(new String[] {"TORCH_NCCL_ASYNC_ERROR_HANDLING", "1"});
+        }
+        ScriptEdits.Exported e = edits.exportMissing(s, wanted);
         if (!e.added().isEmpty()) {
-            step = step.change(e.script(), String.join("; ", e.added()), "NCCL then logs which rank, device and network"
-                    + " path failed, and a failed collective ends the job with an error instead of hanging until the"
-                    + " time limit");
+            boolean debug = e.added().stream().anyMatch(a -> a.contains(" NCCL_DEBUG="));
+            boolean async = e.added().stream().anyMatch(a -> a.contains(" TORCH_NCCL_ASYNC_ERROR_HANDLING="));
+            step = step.change(e.script(), String.join("; ", e.added()),
+                    (debug ? "NCCL then logs which rank, device and network path failed" : "")
+                    + (debug && async ? ", and " : "")
+                    + (async ? "a failed collective ends the job with an error instead of hanging until the time"
+                    + " limit, as this one ran until its limit" : ""));
         }
         Patterns patterns = edits.patterns();
         if (cx.logLines().stream().anyMatch(l -> patterns.matches("nccl.ib", l) && !l.contains("NCCL INFO"))) {
@@ -42,6 +57,18 @@ final class NcclEnvFixer implements Fixer {
                     + " (`drop_last=True`).");
         }
         return step;
+    }
+
+    /** Whether the job ran until its time limit (TIMEOUT, or an elapsed time at its limit): a hang, not an abort. */
+    private static boolean ranToItsLimit(io.slurmwise.job.JobRecord job) {
+        if (job == null) {
+            return false;
+        }
+        if (job.state() == io.slurmwise.job.JobState.TIMEOUT) {
+            return true;
+        }
+        java.util.Optional<java.time.Duration> limit = job.timeLimit().limit();
+        return job.elapsed() != null && limit.isPresent() && job.elapsed().compareTo(limit.get()) >= 0;
     }
 
     /** Ranks named beyond this many are counted, not listed. */

@@ -186,10 +186,28 @@ class PatchSuggesterTest {
         assertThat(p.changes()).extracting(Patch.Change::what).containsExactly("--requeue");
     }
 
+    /**
+     * NCCL's variables only where the job's facts call for them: 1022 failed 7 minutes into 12 hours (the collective's
+     * error ended it: no hang to end) with NCCL_DEBUG set in its script, so nothing is exported; the same job run until
+     * its limit gets the async error handling, said as this job's hang.
+     */
     @Test
     void ncclAndCudaOomSetTheirEnvironmentNextToTheOtherExports() {
-        Patch.Suggested nccl = suggested("1022");
+        Patch early = failed("1022").patch();
+        assertThat(early.changes()).extracting(Patch.Change::what).noneMatch(w -> w.contains("NCCL"));
+        assertThat(String.join(" ", early.advice())).contains("NCCL_IB_DISABLE=1");
+        JobRecord hung = CLUSTER.get("1022").toBuilder().status(JobStatus.of(JobState.TIMEOUT))
+                .elapsed(Duration.ofHours(12).plusSeconds(20)).build();
+        String log = "[rank3]:[E ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout:"
+                + " WorkNCCL(SeqNum=4201, OpType=ALLREDUCE) ran for 600023 milliseconds before timing out.";
+        Patch.Suggested nccl = (Patch.Suggested) suggest(hung, "nccl", log, FixtureCluster.script("1022").orElseThrow());
         assertThat(nccl.diff()).contains("+export TORCH_NCCL_ASYNC_ERROR_HANDLING=1").doesNotContain("+export NCCL_DEBUG");
+        assertThat(nccl.changes().get(0).why()).contains("as this one ran until its limit").doesNotContain("NCCL then logs");
+        // a script without NCCL_DEBUG whose log shows no NCCL INFO lines gets the debug log, said without the hang
+        Patch.Suggested bare = (Patch.Suggested) suggest(CLUSTER.get("1022"), "nccl", log, "#!/bin/bash\n#SBATCH -N 2\n"
+                + "srun python train.py\n");
+        assertThat(bare.diff()).contains("+export NCCL_DEBUG=INFO").doesNotContain("TORCH_NCCL_ASYNC_ERROR_HANDLING");
+        assertThat(bare.changes().get(0).why()).isEqualTo("NCCL then logs which rank, device and network path failed");
         Patch.Suggested oom = suggested("1008");
         assertThat(oom.diff()).contains(" export TORCH_NCCL_ASYNC_ERROR_HANDLING=1\n+export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n");
         assertThat(String.join(" ", oom.advice())).contains("--micro_bs 2");
