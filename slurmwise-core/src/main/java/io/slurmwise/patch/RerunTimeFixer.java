@@ -41,7 +41,7 @@ final class RerunTimeFixer implements Fixer {
             return Step.none(s);
         }
         TimeFixer.Progress progress = time.progress(cx.logLines(), s.text(), elapsed);
-        if (progress.fraction() < TimeFixer.MIN_PROGRESS || progress.fraction() >= 1.0) {
+        if (!progress.usable()) {
             return Step.none(s);
         }
         Duration need = TimeFixer.need(elapsed, progress);
@@ -56,9 +56,9 @@ final class RerunTimeFixer implements Fixer {
         // more than the partition gives: moving the job (and its GPU type) is the user's call beside another failure
         List<String> longer = TimeFixer.longer(cx, part.get().name(), need, cx.usesGpus(s));
         return Step.none(s).warn(String.format(Locale.ROOT, "Even with this fixed, the rerun would reach its time"
-                + " limit: it did about %.0f%% of the work in %s (%s), so the whole run needs about %s, more than"
+                + " limit: it did %s of the work in %s (%s), so the whole run needs about %s, more than"
                 + " partition %s allows (%s MaxTime). Make it resumable (save a checkpoint and continue in a second job,"
-                + " `--dependency=afterany:<jobid>`)%s.", progress.fraction() * 100, SlurmTime.format(elapsed),
+                + " `--dependency=afterany:<jobid>`)%s.", TimeFixer.share(progress), SlurmTime.format(elapsed),
                 progress.line(), SlurmTime.format(need), part.get().name(), part.get().maxTime(),
                 longer.isEmpty() ? "" : ", or move it to a partition that allows it: " + String.join(", ", longer)));
     }

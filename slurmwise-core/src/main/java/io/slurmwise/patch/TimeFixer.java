@@ -53,14 +53,14 @@ final class TimeFixer implements Fixer {
         Duration elapsed = job.elapsed();
         Optional<Duration> scriptLimit = s.option("time").flatMap(o -> SlurmTime.parseDuration(o.value()));
         Duration limit = job.timeLimit().limit().orElse(scriptLimit.orElse(null));
-        boolean measured = progress.fraction() >= MIN_PROGRESS && progress.fraction() < 1.0;
+        boolean measured = progress.usable();
         Duration need = measured ? need(elapsed, progress) : roundUp(elapsed.multipliedBy(2));
         if (limit != null && need.compareTo(limit) <= 0) {
             need = roundUp(limit.plus(limit.dividedBy(2)));
         }
         String why = measured
-                ? String.format(Locale.ROOT, "it did about %.0f%% of the work in %s (%s), so the whole run needs"
-                + " about %s with 20%% headroom", progress.fraction() * 100, SlurmTime.format(elapsed), progress.line(),
+                ? String.format(Locale.ROOT, "it did %s of the work in %s (%s), so the whole run needs"
+                + " about %s with 20%% headroom", share(progress), SlurmTime.format(elapsed), progress.line(),
                 SlurmTime.format(need))
                 : "no progress could be read from the logs, so the " + SlurmTime.format(elapsed) + " it ran is doubled: "
                 + SlurmTime.format(need);
@@ -141,8 +141,43 @@ final class TimeFixer implements Fixer {
         return Duration.ofSeconds((s + step - 1) / step * step);
     }
 
-    /** How far the run got: a fraction in [0, 1], or 0 when no line says, and the line that says it. */
-    record Progress(double fraction, String line) {
+    /**
+     * How far the run got: a fraction in [0, 1], or 0 when no line says, and the line that says it. {@code timed}: the
+     * program measured the time left itself (its rate over the steps left, its eta), so the fraction is a reading
+     * however small; otherwise the share of the work done, too rough to extrapolate below {@link #MIN_PROGRESS}.
+     */
+    record Progress(double fraction, String line, boolean timed) {
+        Progress(double fraction, String line) {
+            this(fraction, line, false);
+        }
+
+        /** Whether the whole run's time can be told from it. */
+        boolean usable() {
+            return fraction < 1.0 && (fraction >= MIN_PROGRESS || timed && fraction > 0);
+        }
+    }
+
+    /** The share of the work a run did, in words: "about 24%", or "less than 1%" (a rate's reading of a long run). */
+    static String share(Progress progress) {
+        double pct = progress.fraction() * 100;
+        return pct < 0.5 ? "less than 1%" : String.format(Locale.ROOT, "about %.0f%%", pct);
+    }
+
+    /**
+     * Seconds a step takes at a rate printed as {@code 0.49 s/it}, {@code 1.93 s/step}, {@code 12.5 it/s} or
+     * {@code 3 steps/s}; 0 when it says nothing.
+     */
+    private static double secondsPerStep(String number, String unit) {
+        double v;
+        try {
+            v = Double.parseDouble(number);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+        if (!(v > 0) || Double.isInfinite(v)) {
+            return 0;
+        }
+        return unit.toLowerCase(Locale.ROOT).startsWith("s/") ? v : 1 / v;
     }
 
     /**
@@ -183,7 +218,7 @@ final class TimeFixer implements Fixer {
                         + count(eta.get().group(4));
                 if (days >= 0 && left >= 0) {
                     return new Progress(elapsed.toSeconds() / (double) (elapsed.toSeconds() + left),
-                            quote(l, eta.get().start()));
+                            quote(l, eta.get().start()), true);
                 }
             }
             Optional<Matcher> epoch = patterns.find("progress.epoch", l);
@@ -209,6 +244,17 @@ final class TimeFixer implements Fixer {
                 long a = count(st.get().group(1));
                 long b = count(st.get().group(2));
                 if (b > 0 && a >= 0 && a <= b) {
+                    // the program's own rate on the line: the steps left at that rate are the time the rest takes,
+                    // a reading of the run however little of it is done (1023: 1,050 of 160,000 at 0.49 s each)
+                    Optional<Matcher> rate = elapsed == null || elapsed.isZero() ? Optional.empty()
+                            : patterns.find("progress.rate", l.substring(st.get().end()));
+                    double perStep = rate.map(r -> secondsPerStep(r.group(1), r.group(2))).orElse(0.0);
+                    if (perStep > 0 && a < b) {
+                        double left = (b - a) * perStep;
+                        return new Progress(elapsed.toSeconds() / (elapsed.toSeconds() + left),
+                                "\"" + st.get().group().strip().replaceAll("\\s+", " ") + "\" at " + rate.get().group(1) + " " + rate.get().group(2),
+                                true);
+                    }
                     return new Progress(a / (double) b, quote(l, st.get().start()));
                 }
             }

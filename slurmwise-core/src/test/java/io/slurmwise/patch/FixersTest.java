@@ -232,6 +232,39 @@ class FixersTest {
     }
 
     /**
+     * A step count with the program's own rate beside it is a reading of the whole run however little is done: the
+     * steps left at that rate are the time the rest takes (1023: 1,050 of 160,000 iterations at 0.49 s each after 10
+     * minutes; 1022: 150 of 200,000 steps at 1.91 s/step), where the share done alone (under 1%) is too rough to
+     * extrapolate (an outside audit: their rerun check read no progress).
+     */
+    @Test
+    void aStepCountWithItsRateTellsTheTimeTheRestTakes() {
+        TimeFixer t = new TimeFixer(Patterns.bundled());
+        java.time.Duration ran = java.time.Duration.ofSeconds(611);
+        TimeFixer.Progress p = t.progress(List.of("[2026-11-10 13:16:20] iter  1050/160000 | loss 2.3 | 0.49s/it"), "", ran);
+        assertThat(p.timed()).isTrue();
+        assertThat(p.usable()).isTrue();
+        assertThat(p.fraction()).isCloseTo(611 / (611 + 158_950 * 0.49), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(p.line()).isEqualTo("\"iter 1050/160000\" at 0.49 s/it"); // as a reader quotes it, one space
+        assertThat(TimeFixer.share(p)).isEqualTo("about 1%");
+        // tqdm's rate is per second; a trainer's s/step is per step
+        assertThat(t.progress(List.of("step 100/1000 12.5it/s"), "", ran).fraction())
+                .isCloseTo(611 / (611 + 900 / 12.5), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(t.progress(List.of("step 150/200000 | 1.91s/step"), "", ran).fraction())
+                .isCloseTo(611 / (611 + 199_850 * 1.91), org.assertj.core.data.Offset.offset(1e-9));
+        // without the time the job ran, or without a rate, the share done is all there is: too rough under 5%
+        assertThat(t.progress(List.of("iter 1050/160000 | 0.49s/it"), "", null).usable()).isFalse();
+        assertThat(t.progress(List.of("iter 1050/160000 | loss 2.3"), "", ran).usable()).isFalse();
+        assertThat(t.progress(List.of("iter 1050/160000 | 0s/it"), "", ran).usable()).isFalse();
+        assertThat(String.join(" ", PatchSuggesterTest.failed("1023").patch().advice()))
+                .contains("Even with this fixed, the rerun would reach its time limit: it did about 1% of the work in"
+                        + " 00:10:11 (\"iter 1050/160000\" at 0.49 s/it)");
+        assertThat(String.join(" ", PatchSuggesterTest.failed("1022").patch().advice()))
+                .contains("it did less than 1% of the work in 00:07:31 (\"step 150/200000\" at 1.91 s/step), so the whole"
+                        + " run needs about 5-08:00:00");
+    }
+
+    /**
      * In a collective timeout every rank that reached the collective reports it; a rank below the highest that did not
      * is the straggler: 1041's fifteen of sixteen ranks reported and rank 11 did not, which the panel's folding of
      * alike lines hid (an outside audit). No gap, one rank, or most ranks silent (one node's log): nothing is said.
