@@ -265,6 +265,32 @@ class FixersTest {
     }
 
     /**
+     * Where a Python program crashed, from faulthandler's frames of the crashing thread: the innermost frame names the
+     * package's compiled code, the first frame of the user's own code the call that reached it (1029; an outside
+     * audit: the panel quoted the signal and not where).
+     */
+    @Test
+    void faulthandlersFramesNameTheCrashSiteAndTheCallThatReachedIt() {
+        String advice = String.join(" ", PatchSuggesterTest.failed("1029").patch().advice());
+        assertThat(advice).contains("Crashed in pysam's `AlignmentFile.pileup` (libcalignmentfile.pyx:1363), called from"
+                + " scripts/allele_counts.py:74 (`count_region`), as Python's faulthandler shows. The crash is in pysam's"
+                + " compiled code").contains("reinstall or update pysam");
+        CrashSiteFixer f = new CrashSiteFixer(Patterns.bundled());
+        // another thread's frames are not the crash's; a crash in the user's own code names no package
+        List<String> own = List.of("Fatal Python error: Segmentation fault", "",
+                "Thread 0x00007f0000000001 (most recent call first):",
+                "  File \"/usr/lib/python3.11/threading.py\", line 320 in wait", "",
+                "Current thread 0x00007f0000000002 (most recent call first):",
+                "  File \"/home/u/run/solver.py\", line 12 in step",
+                "  File \"/home/u/run/solver.py\", line 40 in <module>", "", "Extension modules: numpy");
+        assertThat(f.crashingThread(own)).extracting(CrashSiteFixer.Frame::function).containsExactly("step", "<module>");
+        assertThat(CrashSiteFixer.advice(f.crashingThread(own))).isEqualTo("Crashed in `step` (solver.py:12), as Python's"
+                + " faulthandler shows. Run that call alone on the same input to reproduce it under"
+                + " `gdb --args python ...`.");
+        assertThat(f.crashingThread(List.of("Segmentation fault (core dumped)"))).isEmpty();
+    }
+
+    /**
      * In a collective timeout every rank that reached the collective reports it; a rank below the highest that did not
      * is the straggler: 1041's fifteen of sixteen ranks reported and rank 11 did not, which the panel's folding of
      * alike lines hid (an outside audit). No gap, one rank, or most ranks silent (one node's log): nothing is said.

@@ -1,0 +1,123 @@
+package io.slurmwise.patch;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+
+/**
+ * {@code crash_site}: where a Python program crashed, from the frames Python's faulthandler printed for the crashing
+ * thread (CPython's {@code Fatal Python error: Segmentation fault} then {@code Current thread 0x... (most recent call
+ * first):} and one {@code File "...", line N in f} per frame, innermost first). The innermost frame is where the
+ * crash was; when it is in an installed package, the first frame of the user's own code is the call that reached
+ * it (1029: pysam's {@code AlignmentFile.pileup}, called from {@code allele_counts.py} line 74; an outside audit:
+ * the panel quoted the signal and not where). No script change: advice that names the package and the call.
+ */
+final class CrashSiteFixer implements Fixer {
+
+    private final Patterns patterns;
+
+    CrashSiteFixer(Patterns patterns) {
+        this.patterns = patterns;
+    }
+
+    @Override
+    public String name() {
+        return "crash_site";
+    }
+
+    /** One frame as faulthandler prints it. */
+    record Frame(String file, int line, String function) {
+
+        /** The installed package a frame's file belongs to ({@code site-packages/pysam/x.pyx}: pysam), if any. */
+        Optional<String> pkg() {
+            Matcher m = java.util.regex.Pattern.compile("/(?:site|dist)-packages/([A-Za-z0-9_.-]+)").matcher(file);
+            if (!m.find()) {
+                return Optional.empty();
+            }
+            return Optional.of(m.group(1).replaceFirst("\\.(py|so|pyx|pyd)$", "").replaceFirst("\\.cpython-.*$", ""));
+        }
+
+        /** Whether the frame is in Python's own library or an installed package, not in the user's code. */
+        boolean installed() {
+            return pkg().isPresent() || file.matches(".*/lib/python\\d[\\d.]*/[^/]+$") || file.startsWith("<");
+        }
+
+        /** The function's last two dotted names ({@code AlignmentFile.pileup} of a Cython module's qualified name). */
+        String shortFunction() {
+            String[] parts = function.split("\\.");
+            return parts.length <= 2 ? function : parts[parts.length - 2] + "." + parts[parts.length - 1];
+        }
+
+        /** The file's name alone. */
+        String fileName() {
+            return file.substring(file.lastIndexOf('/') + 1);
+        }
+
+        /** The file's last two path parts, as a reader names it. */
+        String shortFile() {
+            String[] parts = file.split("/");
+            return parts.length <= 2 ? file : parts[parts.length - 2] + "/" + parts[parts.length - 1];
+        }
+    }
+
+    @Override
+    public Step apply(FixContext cx, BatchScript s) {
+        List<Frame> frames = crashingThread(cx.logLines());
+        return frames.isEmpty() ? Step.none(s) : Step.none(s).advise(advice(frames));
+    }
+
+    /** What the frames (innermost first, at least one) say of the crash, and what to do. */
+    static String advice(List<Frame> frames) {
+        Frame inner = frames.get(0);
+        Optional<Frame> caller = frames.stream().filter(f -> !f.installed()).findFirst();
+        Optional<String> pkg = inner.pkg();
+        StringBuilder sb = new StringBuilder("Crashed in ").append(pkg.map(p -> p + "'s ").orElse("")).append('`')
+                .append(inner.shortFunction()).append("` (").append(inner.fileName()).append(':').append(inner.line())
+                .append(')');
+        if (caller.isPresent() && caller.get() != inner) {
+            Frame c = caller.get();
+            sb.append(", called from ").append(c.shortFile()).append(':').append(c.line()).append(" (`")
+                    .append(c.function()).append("`)");
+        }
+        sb.append(", as Python's faulthandler shows");
+        if (pkg.isPresent()) {
+            sb.append(". The crash is in ").append(pkg.get()).append("'s compiled code: run that call alone on the same"
+                    + " input to reproduce it, and reinstall or update ").append(pkg.get()).append(" in the job's"
+                    + " environment (a build against other libraries than the node's crashes this way); if it persists,"
+                    + " report the call and its input to ").append(pkg.get()).append('.');
+        } else {
+            sb.append(". Run that call alone on the same input to reproduce it under `gdb --args python ...`.");
+        }
+        return sb.toString();
+    }
+
+    /** The frames of the last crashing thread faulthandler printed, innermost first; empty without one. */
+    List<Frame> crashingThread(List<String> lines) {
+        int head = -1;
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            if (patterns.matches("crash.thread", lines.get(i))) {
+                head = i;
+                break;
+            }
+        }
+        List<Frame> frames = new ArrayList<>();
+        if (head < 0) {
+            return frames;
+        }
+        for (int i = head + 1; i < lines.size(); i++) {
+            Optional<Matcher> m = patterns.find("crash.frame", lines.get(i));
+            if (m.isEmpty()) {
+                break;
+            }
+            int line;
+            try {
+                line = Integer.parseInt(m.get().group(2));
+            } catch (NumberFormatException e) {
+                break;
+            }
+            frames.add(new Frame(m.get().group(1), line, m.get().group(3)));
+        }
+        return frames;
+    }
+}
