@@ -291,6 +291,38 @@ class FixersTest {
     }
 
     /**
+     * The path a program could not find, read against where the job looked: 4242_3's relative raw/S03_R1.fastq.gz
+     * under the script's `cd`, beside the raw/S03_L001_* files its own `ls -l` listed; 1019's absolute path, for
+     * which the directory the job ran in is not the cause; 1043's relative checkpoint under sacct's WorkDir (an
+     * outside audit: the note's generic fixes while the log held the fact).
+     */
+    @Test
+    void aMissingPathIsReadAgainstWhereTheJobLookedAndTheFilesItsLogLists() {
+        assertThat(String.join(" ", PatchSuggesterTest.failed("4242_3").patch().advice())).contains("The job looked for"
+                + " raw/S03_R1.fastq.gz; its own log lists raw/S03_L001_R1.fastq.gz (and 1 more) there:"
+                + " the name differs. The path is relative, so it was looked for under the directory the job ran in"
+                + " (/scratch/bob/trim, the script's `cd`): /scratch/bob/trim/raw/S03_R1.fastq.gz.");
+        assertThat(String.join(" ", PatchSuggesterTest.failed("1019").patch().advice())).contains("The job looked for"
+                + " /scratch/chen/cavity_les/VTK/cavity_les_0.45.vtm, absolute, so the directory the job ran in is not the"
+                + " cause: list what is in /scratch/chen/cavity_les/VTK/");
+        assertThat(String.join(" ", PatchSuggesterTest.failed("1043").patch().advice())).contains(
+                "checkpoints/sft-v3/step_4000/optimizer.pt, relative, so it was looked for under the directory the job ran"
+                        + " in (/scratch/alice/llama, sacct's WorkDir)");
+        MissingPathFixer f = new MissingPathFixer(Patterns.bundled());
+        assertThat(f.missingPath(List.of("ls: cannot access 'data/in.csv': No such file or directory"))).hasValue("data/in.csv");
+        assertThat(f.missingPath(List.of("FileNotFoundError: [Errno 2] No such file or directory: 'ckpt/a.pt'"))).hasValue("ckpt/a.pt");
+        assertThat(f.missingPath(List.of("ValueError: path '/data/x/y.h5' does not exist"))).hasValue("/data/x/y.h5");
+        // the batch script's own path is where bash speaks from, not what it missed
+        assertThat(f.missingPath(List.of("/var/spool/slurmd/job42/slurm_script: line 8: ./run.sh: No such file or directory")))
+                .hasValue("./run.sh");
+        assertThat(f.missingPath(List.of("bash: line 3: foo: command not found"))).isEmpty();
+        // files of the same kind and first name part in the same directory, the missing one left out
+        assertThat(MissingPathFixer.similar("raw/S03_R1.fastq.gz", "raw/", List.of("-rw-r--r-- 1 b g 29 raw/S03_L001_R1.fastq.gz",
+                "raw/S03_R1.fastq.gz", "raw/S04_R1.fastq.gz", "other/S03_R1.fastq.gz", "raw/S03_notes.txt")))
+                .containsExactly("raw/S03_L001_R1.fastq.gz");
+    }
+
+    /**
      * In a collective timeout every rank that reached the collective reports it; a rank below the highest that did not
      * is the straggler: 1041's fifteen of sixteen ranks reported and rank 11 did not, which the panel's folding of
      * alike lines hid (an outside audit). No gap, one rank, or most ranks silent (one node's log): nothing is said.
