@@ -77,29 +77,48 @@ final class CachesFixer implements Fixer {
                 rewritten.add(var + " " + value + " -> " + target);
             }
         }
+        // a write that failed on the node's /tmp (1026's HDF5 file under /tmp/erik_1026): the node's disk, not a quota
+        boolean nodeTmp = failed.isPresent() && (failed.get().startsWith("/tmp/") || failed.get().startsWith("/var/tmp/"));
         if (!rewritten.isEmpty()) {
-            step = step.change(next, String.join("; ", rewritten), "the home directory and a node's /tmp are small;"
-                    + " scratch has room");
+            step = step.change(next, String.join("; ", rewritten), nodeTmp
+                    ? "the write failed on the node's /tmp, small and shared by the jobs on the node (" + failed.get()
+                    + "); scratch has room"
+                    : "the home directory and a node's /tmp are small; scratch has room");
         }
-        ScriptEdits.Exported e = edits.exportMissing(step.script(), List.of(new String[] {"XDG_CACHE_HOME", base + "/.cache"},
-                new String[] {"PIP_CACHE_DIR", base + "/.cache/pip"}, new String[] {"HF_HOME", base + "/.cache/huggingface"},
-                new String[] {"TORCH_HOME", base + "/.cache/torch"}));
-        if (!e.added().isEmpty()) {
-            step = step.change(e.script(), String.join("; ", e.added()), "pip, Hugging Face and PyTorch write their"
-                    + " caches to ~/.cache by default, on the home quota" + (homeOutput ? " too" : "")
-                    + "; on scratch they have room");
+        // the caches pip, Hugging Face and PyTorch keep in ~/.cache fill the home quota: moved when that is the quota
+        // that filled, or when the line names no path; not for a write that failed elsewhere (1026's /tmp)
+        boolean underHome = failed.isPresent() && home != null && failed.get().startsWith(home + "/");
+        if (failed.isEmpty() || underHome) {
+            ScriptEdits.Exported e = edits.exportMissing(step.script(), List.of(new String[] {"XDG_CACHE_HOME", base + "/.cache"},
+                    new String[] {"PIP_CACHE_DIR", base + "/.cache/pip"}, new String[] {"HF_HOME", base + "/.cache/huggingface"},
+                    new String[] {"TORCH_HOME", base + "/.cache/torch"}));
+            if (!e.added().isEmpty()) {
+                step = step.change(e.script(), String.join("; ", e.added()), "pip, Hugging Face and PyTorch write their"
+                        + " caches to ~/.cache by default, on the home quota" + (homeOutput ? " too" : "")
+                        + "; on scratch they have room");
+            }
         }
         if (base.startsWith("${SCRATCH:-")) {
             step = step.advise("The patch uses $SCRATCH (or /scratch/$USER): replace it with your site's scratch path if"
                     + " it differs.");
         }
+        if (nodeTmp) {
+            return step.advise("The node's /tmp filled up" + (cx.job().nodeList() == null ? "" : " on "
+                    + cx.job().nodeList()) + ": keep temporary files on scratch, as the patch does; where your site gives"
+                    + " jobs node-local disk, `#SBATCH --tmp=<size>` asks for a node with that much.");
+        }
         return step.advise("Free space now: `du -sh ~/.cache/* | sort -h`, then `pip cache purge`, `conda clean --all`,"
                 + " or remove old outputs; check the quota with your site's quota command.");
     }
 
-    /** {@code Disk quota exceeded: '/home/alice/out/x'}, {@code No space left on device: "/home/..."}: the path. */
+    /**
+     * {@code Disk quota exceeded: '/home/alice/out/x'}, {@code No space left on device: "/home/..."}: the path; or the
+     * file the line names before the message, as HDF5 does ({@code filename = '/tmp/erik_1026/x.nc', ... error message
+     * = 'No space left on device'}).
+     */
     private static final Pattern FAILED_PATH = Pattern.compile(
             "(?i)(?:quota exceeded|No space left on device)\\W{0,4}(/[^'\"\\s;,)]+)");
+    private static final Pattern NAMED_FILE = Pattern.compile("(?i)\\b(?:file ?name|path)\\s*[=:]\\s*['\"]?(/[^'\"\\s;,)]+)");
 
     /** The path the deciding line says a write failed on, when it names one. */
     static Optional<String> failedPath(Finding f) {
@@ -108,7 +127,11 @@ final class CachesFixer implements Fixer {
             return Optional.empty();
         }
         Matcher m = FAILED_PATH.matcher(e.text());
-        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+        if (m.find()) {
+            return Optional.of(m.group(1));
+        }
+        Matcher named = NAMED_FILE.matcher(e.text());
+        return named.find() ? Optional.of(named.group(1)) : Optional.empty();
     }
 
     /** A directory that holds homes: {@code /home}, {@code /home1} (TACC), {@code /u} (NCSA), {@code /global/homes} (NERSC). */

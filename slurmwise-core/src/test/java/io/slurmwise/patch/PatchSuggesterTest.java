@@ -213,12 +213,25 @@ class PatchSuggesterTest {
         assertThat(String.join(" ", oom.advice())).contains("--micro_bs 2");
     }
 
+    /**
+     * 1026's HDF5 write failed on the node's /tmp (the file it names before the message): TMPDIR moves to scratch,
+     * said as that write; the home caches, unrelated to it, stay as they are. A line that names no path moves them.
+     */
     @Test
     void diskQuotaMovesCachesAndTmpToScratch() {
         Patch.Suggested p = suggested("1026");
         assertThat(p.diff()).contains("-export TMPDIR=/tmp/${USER}_${SLURM_JOB_ID}\n+export TMPDIR=/scratch/$USER/tmp/$SLURM_JOB_ID")
-                .contains("+export HF_HOME=/scratch/$USER/.cache/huggingface").contains("+export PIP_CACHE_DIR=")
+                .doesNotContain("HF_HOME").doesNotContain("PIP_CACHE_DIR").doesNotContain("TORCH_HOME");
+        assertThat(p.changes().get(0).why()).startsWith("the write failed on the node's /tmp, small and shared by the jobs on"
+                + " the node (/tmp/erik_1026/tas_day_EC-Earth3_ssp585_r1i1p1f1_gr_regrid_2071.nc)");
+        assertThat(String.join(" ", p.advice())).contains("The node's /tmp filled up on cn058").contains("--tmp=<size>")
+                .doesNotContain("du -sh ~/.cache");
+        JobRecord job = CLUSTER.get("1026");
+        Patch.Suggested unnamed = (Patch.Suggested) suggest(job, "disk_quota", "OSError: [Errno 122] Disk quota exceeded",
+                FixtureCluster.script("1026").orElseThrow());
+        assertThat(unnamed.diff()).contains("+export HF_HOME=/scratch/$USER/.cache/huggingface").contains("+export PIP_CACHE_DIR=")
                 .contains("+export XDG_CACHE_HOME=").contains("+export TORCH_HOME=");
+        assertThat(String.join(" ", unnamed.advice())).contains("du -sh ~/.cache");
     }
 
     @Test
