@@ -267,6 +267,18 @@ class CliTest {
         assertThat(j.json().at("/finding/others/0/kind").asText()).isEqualTo("oom");
     }
 
+    /** A pending job has no exit and no time run: its headline and panel say what it asks for instead. */
+    @Test
+    void aPendingJobsPanelSaysWhatItAsksForNotAnExit() {
+        String out = run(Map.of("COLUMNS", "100"), false, "diagnose", "1055", "--rules-only").out();
+        String head = out.lines().findFirst().orElseThrow();
+        assertThat(head).contains("[PENDING] asks 1-00:00:00").doesNotContain("exit").doesNotContain("00:00:00/");
+        assertThat(out).contains("│ Asks         16 CPU, 1 GPU a100 · 64G · partition gpuA100x4 · time 1-00:00:00");
+        // a failed job keeps its exit and time run
+        assertThat(run(Map.of("COLUMNS", "100"), false, "diagnose", "1001", "--rules-only").out().lines().findFirst()
+                .orElseThrow()).contains("exit 0:125 00:41:12/08:00:00");
+    }
+
     @Test
     void jobsJsonTimesKeepTheirSecondsOnARealExport() throws IOException {
         // hb-jobinfo's job 7946767 ended at 2024-04-05T11:42:00: JSON said "2024-04-05T11:42"

@@ -56,8 +56,10 @@ public final class DiagnosisRenderer {
      */
     public String headline(JobRecord j) {
         String elapsed = j.elapsed() == null ? "?" : SlurmTime.format(j.elapsed());
-        String rest = " [" + style.state(j.outcome(), TerminalText.line(io.slurmwise.job.UserNames.describe(j.status(), userNames))) + "] exit "
-                + (j.exitCode() == null ? "?" : j.exitCode()) + " " + elapsed + "/" + j.timeLimit().human();
+        String state = " [" + style.state(j.outcome(), TerminalText.line(io.slurmwise.job.UserNames.describe(j.status(), userNames))) + "]";
+        // a pending job has no exit and no time run yet (sacct's 0:0 and 00:00:00): what it asks for instead
+        String rest = j.state() == io.slurmwise.job.JobState.PENDING ? state + " asks " + j.timeLimit().human()
+                : state + " exit " + (j.exitCode() == null ? "?" : j.exitCode()) + " " + elapsed + "/" + j.timeLimit().human();
         String head = "job " + j.id() + " ";
         int room = style.width() - 3 - head.length() - Panel.visibleLength(rest);
         return head + Panel.truncate(j.name() == null ? "" : TerminalText.line(j.name()), Math.max(8, room)) + rest;
@@ -91,6 +93,7 @@ public final class DiagnosisRenderer {
             case NEVER -> style.red("never, as submitted");
         };
         panel.row("Can start", can);
+        panel.row("Asks", TerminalText.line(request(so.job())));
         if (p.finding() != null) {
             panel.row("Kind", p.finding().kind().title() + " (" + p.finding().kindId() + ")");
         }
@@ -140,6 +143,27 @@ public final class DiagnosisRenderer {
                 + j.gpuModel().map(m -> " (" + m + ")").orElse("") : "")
                 + (j.nodeList() == null ? "" : j.noNodeAssigned() ? ", no node (never started)" : " on " + j.nodeList())
                 + (j.partition() == null ? "" : ", partition " + j.partition());
+    }
+
+    /**
+     * What a pending job asks for, in one line: CPUs and GPUs, memory, nodes, partition and time, so that its reason
+     * ("Resources", "QOSMaxGRESPerUser") reads against the request it is about.
+     */
+    static String request(JobRecord j) {
+        List<String> parts = new java.util.ArrayList<>();
+        if (j.cpus() > 0 || j.gpus() > 0) {
+            parts.add(j.cpus() + " CPU" + (j.gpus() > 0 ? ", " + j.gpus() + " GPU"
+                    + j.gpuModel().map(m -> " " + m).orElse("") : ""));
+        }
+        j.memoryLimitText().ifPresent(parts::add);
+        if (j.nodes() > 1) {
+            parts.add(j.nodes() + " nodes");
+        }
+        if (j.partition() != null) {
+            parts.add("partition " + j.partition());
+        }
+        parts.add("time " + j.timeLimit().human());
+        return String.join(" · ", parts);
     }
 
     /** The job's key numbers in one line: memory peak of limit, CPUs and GPUs, nodes, partition. */
