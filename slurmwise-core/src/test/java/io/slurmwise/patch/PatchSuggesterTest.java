@@ -234,6 +234,29 @@ class PatchSuggesterTest {
         assertThat(String.join(" ", unnamed.advice())).contains("du -sh ~/.cache");
     }
 
+    /**
+     * 1030's line 15 could not be executed (exit 126) and its own `ls -l` shows the script without its execute bit: the
+     * line runs through bash; a file with the bit set is on a noexec mount, said so; a non-shell file is advice only.
+     */
+    @Test
+    void aScriptBashCouldNotExecuteRunsThroughBash() {
+        Patch.Suggested p = suggested("1030");
+        assertThat(p.diff()).contains("-./tools/decompose.sh -n 512 -method scotch\n+bash ./tools/decompose.sh -n 512 -method scotch\n");
+        assertThat(p.changes().get(0).why()).contains("its own `ls -l` shows -rw-r--r--, no execute permission")
+                .contains("`chmod u+x tools/decompose.sh`");
+        JobRecord job = CLUSTER.get("1030");
+        String script = "#!/bin/bash\n#SBATCH -p cpu\n\ncd /tmp/run\n./go.sh 4\n";
+        Patch noexec = suggest(job, "permission", "-rwxr-xr-x 1 chen cfd-sim 2211 Oct 29 17:42 go.sh\n"
+                + "/var/spool/slurmd/job01030/slurm_script: line 5: ./go.sh: Permission denied", script);
+        assertThat(((Patch.Suggested) noexec).diff()).contains("+bash ./go.sh 4");
+        assertThat(noexec.changes().get(0).why()).contains("executable, so its filesystem is mounted noexec")
+                .doesNotContain("chmod");
+        Patch python = suggest(job, "permission", "/var/spool/slurmd/job01030/slurm_script: line 5: ./fit.py: Permission"
+                + " denied", "#!/bin/bash\n#SBATCH -p cpu\n\ncd /tmp/run\n./fit.py 4\n");
+        assertThat(python.changes()).isEmpty();
+        assertThat(String.join(" ", python.advice())).contains("`chmod u+x fit.py`");
+    }
+
     @Test
     void moduleSystemAndUnknownModules() {
         assertThat(suggested("1012").diff()).contains("-#!/bin/sh\n+#!/bin/bash -l\n");
