@@ -257,6 +257,31 @@ class PatchSuggesterTest {
         assertThat(String.join(" ", python.advice())).contains("`chmod u+x fit.py`");
     }
 
+    /**
+     * 1038's PyTorch has kernels for sm_37 ... sm_86 and the job ran on an H100 (sm_90): it moves to the A100s (sm_80)
+     * with its GPU type, said as the way to run now; its --qos is named as something to check. A job whose own GPU is
+     * in the list, or a log without the list, moves nowhere.
+     */
+    @Test
+    void aFrameworkWithoutKernelsForTheGpuMovesToAGpuItWasBuiltFor() {
+        Patch.Suggested p = suggested("1038");
+        assertThat(p.diff()).contains("-#SBATCH --partition=gpuH100x8\n+#SBATCH --partition=gpuA100x4\n")
+                .contains("-#SBATCH --gres=gpu:h100:1\n+#SBATCH --gres=gpu:a100:1\n");
+        assertThat(p.changes().get(0).why()).contains("sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 only, not the h100's sm_90")
+                .contains("gpuA100x4's a100 (sm_80) is among them").contains("the lasting fix is a build for the job's GPU");
+        assertThat(String.join(" ", p.advice())).contains("--qos=gpu must be allowed on gpuA100x4");
+        JobRecord job = CLUSTER.get("1038");
+        String script = FixtureCluster.script("1038").orElseThrow();
+        Patch withSm90 = suggest(job, "no_kernel_image", "The current PyTorch install supports CUDA capabilities sm_80 sm_90.",
+                script);
+        assertThat(withSm90.changes()).noneMatch(c -> c.what().contains("--partition"));
+        Patch noList = suggest(job, "no_kernel_image", "RuntimeError: CUDA error: no kernel image is available for execution"
+                + " on the device", script);
+        assertThat(noList.changes()).noneMatch(c -> c.what().contains("--partition"));
+        assertThat(SupportedGpuFixer.capability("a100_sxm4")).hasValue(80);
+        assertThat(SupportedGpuFixer.capability("rtx6000")).isEmpty(); // two boards of two capabilities share the name
+    }
+
     @Test
     void moduleSystemAndUnknownModules() {
         assertThat(suggested("1012").diff()).contains("-#!/bin/sh\n+#!/bin/bash -l\n");

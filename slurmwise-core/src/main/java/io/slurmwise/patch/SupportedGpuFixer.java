@@ -1,0 +1,129 @@
+package io.slurmwise.patch;
+
+import io.slurmwise.job.Partition;
+import io.slurmwise.job.PartitionSearch;
+import io.slurmwise.config.TsvResource;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+
+/**
+ * {@code supported_gpu}: a job whose framework has no kernels for its GPU moves to a partition whose GPUs the
+ * framework was built for, as its own warning lists them (PyTorch's "The current PyTorch install supports CUDA
+ * capabilities sm_37 sm_50 ... sm_86." after "NVIDIA H100 80GB HBM3 with CUDA capability sm_90 is not compatible");
+ * each partition's GPU type is read against NVIDIA's compute capabilities (gpu-capability.tsv). 1038's patch said "no
+ * mechanical change" while the cluster has A100s (sm_80) its PyTorch runs on (an outside audit). The lasting fix, a
+ * build for the job's GPU, stays the note's first; the move is said as the way to run now. Nothing moves without the
+ * list, without a partition whose one GPU type is in it, or when the job's own GPU type is in it.
+ */
+final class SupportedGpuFixer implements Fixer {
+
+    private static final Map<String, Integer> SM = load();
+
+    private final Patterns patterns;
+
+    SupportedGpuFixer(Patterns patterns) {
+        this.patterns = patterns;
+    }
+
+    private static Map<String, Integer> load() {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        for (Map.Entry<String, Integer> e : TsvResource.read(SupportedGpuFixer.class, "gpu-capability.tsv",
+                "<type><TAB><sm>", 2, f -> Map.entry(f[0].strip(), Integer.parseInt(f[1].strip())))) {
+            m.put(e.getKey(), e.getValue());
+        }
+        return m;
+    }
+
+    /** The compute capability of a GRES GPU type, as a build names it without "sm_" (80), when the table knows it. */
+    static OptionalInt capability(String type) {
+        String name = type.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+        String best = null;
+        for (String known : SM.keySet()) {
+            if (name.startsWith(known) && (best == null || known.length() > best.length())) {
+                best = known;
+            }
+        }
+        return best == null ? OptionalInt.empty() : OptionalInt.of(SM.get(best));
+    }
+
+    @Override
+    public String name() {
+        return "supported_gpu";
+    }
+
+    @Override
+    public Step apply(FixContext cx, BatchScript s) {
+        Optional<Matcher> list = patterns.first("gpu.supported", cx.logLines());
+        if (list.isEmpty()) {
+            return Step.none(s);
+        }
+        Set<Integer> supported = new TreeSet<>();
+        Matcher sm = java.util.regex.Pattern.compile("sm_(\\d+)").matcher(list.get().group(1));
+        while (sm.find()) {
+            supported.add(Integer.parseInt(sm.group(1)));
+        }
+        Optional<Partition> own = cx.partition(s);
+        if (supported.isEmpty() || own.isEmpty() || !own.get().hasGpus()) {
+            return Step.none(s);
+        }
+        Optional<Integer> mine = typeOf(own.get()).flatMap(t -> box(capability(t)));
+        if (mine.isPresent() && supported.contains(mine.get())) {
+            return Step.none(s); // the job's GPU is in the list: another cause
+        }
+        // the rest of the request must fit there as it is: its time and its memory per node
+        PartitionSearch search = cx.search().besides(own.get().name()).withGpus(true)
+                .where(p -> typeOf(p).flatMap(t -> box(capability(t))).map(supported::contains).orElse(false));
+        Optional<java.time.Duration> time = cx.job().timeLimit().limit();
+        if (time.isPresent()) {
+            search = search.allowing(time.get());
+        }
+        Optional<io.slurmwise.job.DataSize> perNode = cx.job().memoryPerNode();
+        if (perNode.isPresent()) {
+            search = search.holding(perNode.get());
+        }
+        Optional<Partition> to = search.best(PartitionSearch.Rank.LEAST_MEMORY);
+        if (to.isEmpty()) {
+            return Step.none(s);
+        }
+        Partition o = to.get();
+        String type = typeOf(o).orElseThrow();
+        BatchScript next = s.withOption("partition", o.name());
+        String what = "--partition=" + o.name() + " (was " + own.get().name() + ")";
+        Optional<String[]> gres = PartitionLimitsFixer.gresFor(s, o);
+        if (gres.isPresent()) {
+            next = next.withOption("gres", gres.get()[1]);
+            what += ", --gres=" + gres.get()[1] + " (was " + gres.get()[0] + ")";
+        }
+        String list2 = String.join(" ", supported.stream().map(n -> "sm_" + n).toList());
+        String why = "the job's framework has kernels for " + list2 + " only" + mine.map(m -> ", not the "
+                + typeOf(own.get()).orElse("GPU") + "'s sm_" + m).orElse("") + "; " + o.name() + "'s " + type
+                + " (sm_" + capability(type).getAsInt() + ") is among them, so it runs there now; the lasting fix is"
+                + " a build for the job's GPU (the first fix)";
+        Step step = Step.none(s).change(next, what, why);
+        Optional<BatchScript.Option> qos = s.option("qos");
+        if (qos.isPresent() && qos.get().value() != null) {
+            step = step.advise("The script's --qos=" + qos.get().value().strip() + " must be allowed on " + o.name()
+                    + " too: `sacctmgr show assoc user=$USER format=partition,qos` lists what you may use.");
+        }
+        return step;
+    }
+
+    /** A partition's GPU type, when it has one type only. */
+    private static Optional<String> typeOf(Partition p) {
+        Map<String, Integer> types = p.gpusByType();
+        return types.size() == 1 ? Optional.of(types.keySet().iterator().next()).filter(t -> !t.isEmpty())
+                : Optional.empty();
+    }
+
+    private static Optional<Integer> box(OptionalInt i) {
+        return i.isPresent() ? Optional.of(i.getAsInt()) : Optional.empty();
+    }
+}
