@@ -102,11 +102,11 @@ final class SupportedGpuFixer implements Fixer {
             next = next.withOption("gres", gres.get()[1]);
             what += ", --gres=" + gres.get()[1] + " (was " + gres.get()[0] + ")";
         }
-        String list2 = String.join(" ", supported.stream().map(n -> "sm_" + n).toList());
-        String why = "the job's framework has kernels for " + list2 + " only" + mine.map(m -> ", not the "
-                + typeOf(own.get()).orElse("GPU") + "'s sm_" + m).orElse("") + "; " + o.name() + "'s " + type
-                + " (sm_" + capability(type).getAsInt() + ") is among them, so it runs there now; the lasting fix is"
-                + " a build for the job's GPU (the first fix)";
+        String built = String.join(" ", supported.stream().map(n -> "sm_" + n).toList());
+        String gpu = typeOf(own.get()).orElse("job's GPU");
+        String why = mine.map(m -> "no kernels for the " + gpu + "'s sm_" + m + "; ").orElse("") + o.name() + "'s " + type
+                + " (sm_" + capability(type).getAsInt() + ") is among the GPUs the framework was built for (" + built
+                + "), so it runs there now; the lasting fix is a build for the " + gpu + " (the first fix)";
         Step step = Step.none(s).change(next, what, why);
         Optional<BatchScript.Option> qos = s.option("qos");
         if (qos.isPresent() && qos.get().value() != null) {
