@@ -155,7 +155,7 @@ public final class FixFitter {
             if (kept.isEmpty()) {
                 return Optional.empty();
             }
-            Followed f = followedLast(kept, facts.script());
+            Followed f = followedLast(pythonLast(kept, facts.script()), facts.script());
             return Optional.of(n.withContent(f.items().equals(items) ? text : numbered(text, f.items()), f.items(),
                     f.followed()));
         }
@@ -374,6 +374,30 @@ public final class FixFitter {
         }
         open.addAll(done);
         return new Followed(open, java.util.Set.copyOf(done));
+    }
+
+    /** An item for Python programs only, as a note labels it ({@code Python: `export PYTHONFAULTHANDLER=1` ...}). */
+    private static final Pattern PYTHON_ITEM = Pattern.compile("^(?:\\d{1,2}\\.\\s+)?Python:");
+    /** The words of a batch script that runs Python: the interpreter, a .py file, its environments and launchers. */
+    private static final Pattern RUNS_PYTHON = Pattern.compile("(?i)\\bpython[0-9.]*\\b|\\.py\\b|\\b(?:conda|mamba|micromamba"
+            + "|pip|uv|venv|virtualenv|torchrun|accelerate|deepspeed|jupyter|snakemake|ipython)\\b|/bin/activate\\b");
+
+    /**
+     * {@code items} with those labeled for Python after the others when the batch script shows no sign of Python:
+     * 1003's OpenFOAM solver crashed and its third fix was Python's faulthandler (an outside audit). Demoted, not
+     * dropped: a script may run Python through a wrapper it does not show. Without a script the items are as they were.
+     */
+    static List<String> pythonLast(List<String> items, String script) {
+        if (script == null || script.isBlank() || RUNS_PYTHON.matcher(script).find()) {
+            return items;
+        }
+        List<String> out = new ArrayList<>();
+        List<String> python = new ArrayList<>();
+        for (String item : items) {
+            (PYTHON_ITEM.matcher(item).find() ? python : out).add(item);
+        }
+        out.addAll(python);
+        return out;
     }
 
     /** Whether each {@code --time-min} of a piece is below the longest {@code --time} it names (true without one). */

@@ -655,6 +655,27 @@ class FittedAdviceTest {
         assertThat(FixFitter.followedLast(mixed, null).followed()).isEmpty();
     }
 
+    /**
+     * A fix labeled for Python follows the others for a script that shows no Python: 1003's OpenFOAM solver crashed and
+     * its third fix was faulthandler (an outside audit); for 1029's `python -X faulthandler` it keeps its place.
+     */
+    @Test
+    void aPythonFixFollowsTheOthersForAScriptWithoutPython() {
+        List<String> seg = ((Diagnosis.Failed) SW.diagnose("1003")).fixes().stream()
+                .filter(n -> n.kindId().equals("segfault") && n.section().equals("Fixes")).findFirst().orElseThrow().items();
+        assertThat(seg.get(seg.size() - 1)).startsWith("Python:");
+        assertThat(seg.subList(0, 3)).noneMatch(i -> i.startsWith("Python:"));
+        List<String> items = List.of("Get a backtrace: rebuild with `-g`.", "Python: `export PYTHONFAULTHANDLER=1`.",
+                "MPI: load the MPI module.");
+        assertThat(FixFitter.pythonLast(items, "#!/bin/bash\nsrun pimpleFoam -parallel\n"))
+                .containsExactly(items.get(0), items.get(2), items.get(1));
+        for (String python : List.of("srun python3 train.py\n", "conda activate env\n./run\n", "torchrun x\n",
+                "source venv/bin/activate\n./go\n")) {
+            assertThat(FixFitter.pythonLast(items, "#!/bin/bash\n" + python)).as(python).isSameAs(items);
+        }
+        assertThat(FixFitter.pythonLast(items, null)).isSameAs(items);
+    }
+
     private static int indexOf(List<String> items, String word) {
         for (int i = 0; i < items.size(); i++) {
             if (items.get(i).contains(word)) {
