@@ -11,7 +11,9 @@ import java.util.regex.Matcher;
  * first):} and one {@code File "...", line N in f} per frame, innermost first). The innermost frame is where the
  * crash was; when it is in an installed package, the first frame of the user's own code is the call that reached
  * it (1029: pysam's {@code AlignmentFile.pileup}, called from {@code allele_counts.py} line 74; an outside audit:
- * the panel quoted the signal and not where). No script change: advice that names the package and the call.
+ * the panel quoted the signal and not where). Without them, a native stack the program printed (OpenFOAM's, gdb's)
+ * names the first frame after the signal handler (1003's {@code Foam::LESModels::cubeRootVolDelta::calcDelta()}).
+ * No script change: advice that names the site, and for Python the package and the call.
  */
 final class CrashSiteFixer implements Fixer {
 
@@ -64,7 +66,43 @@ final class CrashSiteFixer implements Fixer {
     @Override
     public Step apply(FixContext cx, BatchScript s) {
         List<Frame> frames = crashingThread(cx.logLines());
-        return frames.isEmpty() ? Step.none(s) : Step.none(s).advise(advice(frames));
+        if (!frames.isEmpty()) {
+            return Step.none(s).advise(advice(frames));
+        }
+        return nativeCrash(cx.logLines()).map(f -> Step.none(s).advise("Crashed in `" + f.function() + "`"
+                + (f.file().startsWith("??") ? "" : " (" + f.file() + ")") + ", the first frame after the signal handler"
+                + " in the stack the program printed: that is where to look; a build with `-g` and `gdb` on the core"
+                + " file give its line and the values it had.")).orElse(Step.none(s));
+    }
+
+    /** Frames of a native stack that are the crash's reporting, not its site: handlers, printers, libc, unknown. */
+    private static final java.util.regex.Pattern REPORTING = java.util.regex.Pattern.compile(
+            "(?i)^\\?$|sigHandler|sigSegv|sigFpe|printStack|error::|__restore_rt|<signal handler called>|^(?:__)?raise\\b"
+            + "|^(?:__)?abort\\b|^__GI_|^backtrace|^killpg|^__libc_start|^_start\\b");
+
+    /**
+     * The first frame of a native stack (OpenFOAM's, gdb's) after the frames that report the crash (the signal
+     * handler, the stack printer, libc), when a log has one: 1003's {@code Foam::LESModels::cubeRootVolDelta::calcDelta()}.
+     */
+    Optional<Frame> nativeCrash(List<String> lines) {
+        for (String l : lines) {
+            Optional<Matcher> m = patterns.find("crash.native_frame", l);
+            if (m.isEmpty()) {
+                continue;
+            }
+            String function = m.get().group(2).strip();
+            if (REPORTING.matcher(function).find()) {
+                continue;
+            }
+            int n;
+            try {
+                n = Integer.parseInt(m.get().group(1));
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            return Optional.of(new Frame(m.get().group(3), n, function));
+        }
+        return Optional.empty();
     }
 
     /** What the frames (innermost first, at least one) say of the crash, and what to do. */

@@ -288,6 +288,13 @@ class FixersTest {
                 + " faulthandler shows. Run that call alone on the same input to reproduce it under"
                 + " `gdb --args python ...`.");
         assertThat(f.crashingThread(List.of("Segmentation fault (core dumped)"))).isEmpty();
+        // a native stack: the first frame after the handler, the printer and libc (1003's OpenFOAM stack)
+        assertThat(String.join(" ", PatchSuggesterTest.failed("1003").patch().advice())).contains("Crashed in"
+                + " `Foam::LESModels::cubeRootVolDelta::calcDelta()`, the first frame after the signal handler");
+        assertThat(f.nativeCrash(List.of("#0  0x00007f3a2b in raise () from /lib64/libc.so.6",
+                "#1  <signal handler called>", "#2  0x0000000000401136 in solve (n=4) at solver.c:88")))
+                .hasValueSatisfying(fr -> assertThat(fr.function() + " " + fr.file()).isEqualTo("solve (n=4) solver.c:88"));
+        assertThat(f.nativeCrash(List.of("[137] #2  ? in /lib64/libc.so.6"))).isEmpty();
     }
 
     /**
