@@ -16,8 +16,8 @@ import java.util.function.Function;
  * (the last keeps any further tabs), and a line that does not parse named by file and line number.
  *
  * <pre>{@code
- * List<Integer> sizes = TsvResource.read(GpuMemory.class, "gpu-memory.tsv", "<type><TAB><GB>", 2,
- *         f -> Integer.parseInt(f[1].strip()));
+ * List<Integer> largest = TsvResource.read(GpuMemory.class, "gpu-memory.tsv", "<type><TAB><largest GB><TAB><smallest GB>",
+ *         3, f -> Integer.parseInt(f[1].strip()));
  * }</pre>
  */
 public final class TsvResource {

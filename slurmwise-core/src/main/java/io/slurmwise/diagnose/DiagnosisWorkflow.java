@@ -232,7 +232,9 @@ public final class DiagnosisWorkflow {
     private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions, Patch patch,
                                       Optional<String> script) {
         List<FixNote> fitted = FixOrder.byEvidence(fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
-                new JobAdviceFacts(job, partitions).withScript(script.orElse(null)), patch), finding,
+                new JobAdviceFacts(job, partitions).withScript(script.orElse(null))
+                        .withLogLines(finding.evidence().stream().map(io.slurmwise.classify.Evidence::text).toList()), patch),
+                finding,
                 List.of("State=" + job.status()));
         if (fitted.size() <= fixCount) {
             return fitted;

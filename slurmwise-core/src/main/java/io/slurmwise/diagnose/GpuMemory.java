@@ -3,30 +3,45 @@ package io.slurmwise.diagnose;
 import io.slurmwise.config.TsvResource;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalInt;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The memory of one GPU of a GRES type (gpu-memory.tsv, from the vendors' data sheets): what "a GPU with more memory"
- * can name. A type whose name carries its size ({@code a100_40gb}) is read by it; else the longest known type that
+ * can name. A type comes in one size or several (A100: 40 and 80 GB; H100: 80 GB SXM and PCIe, 94 GB NVL), so it has
+ * a range; a type whose name carries its size ({@code a100_40gb}) is that size; else the longest known type that
  * starts the name ({@code a100} for {@code a100_sxm4}); empty for a type the table does not know.
  *
  * <pre>{@code
- * GpuMemory.bundled().gigabytes("h100");       // OptionalInt[94]
- * GpuMemory.bundled().gigabytes("a100_40gb");  // OptionalInt[40]
+ * GpuMemory.bundled().of("h100");       // Optional[Range[smallest=80, largest=94]]
+ * GpuMemory.bundled().of("a100_40gb");  // Optional[Range[smallest=40, largest=40]]
  * }</pre>
  */
 final class GpuMemory {
 
     private static final Pattern SIZE = Pattern.compile("(\\d{2,3})\\s*g(?:b|ib)?\\b");
+    /** PyTorch's CUDA out-of-memory message: "GPU 0 has a total capacity of 79.11 GiB of which 2.48 GiB is free". */
+    private static final Pattern CAPACITY = Pattern.compile("(?i)total capacity of ([\\d.]+) GiB");
     private static final GpuMemory BUNDLED = load();
 
-    private final Map<String, Integer> byType;
+    /** The smallest and largest board of a type, in GB. */
+    record Range(int smallest, int largest) {
 
-    private GpuMemory(Map<String, Integer> byType) {
+        /** "80 GB", or "80-94 GB" for a type of several sizes. */
+        @Override
+        public String toString() {
+            return (smallest == largest ? "" + largest : smallest + "-" + largest) + " GB";
+        }
+    }
+
+    private final Map<String, Range> byType;
+
+    private GpuMemory(Map<String, Range> byType) {
         this.byType = byType;
     }
 
@@ -35,20 +50,25 @@ final class GpuMemory {
     }
 
     private static GpuMemory load() {
-        Map<String, Integer> m = new LinkedHashMap<>();
-        for (Map.Entry<String, Integer> row : TsvResource.read(GpuMemory.class, "gpu-memory.tsv", "<type><TAB><GB>", 2,
-                f -> Map.entry(f[0].strip(), Integer.parseInt(f[1].strip())))) {
+        Map<String, Range> m = new LinkedHashMap<>();
+        for (Map.Entry<String, Range> row : TsvResource.read(GpuMemory.class, "gpu-memory.tsv",
+                "<type><TAB><largest GB><TAB><smallest GB>", 3, f -> Map.entry(f[0].strip(),
+                        new Range(Integer.parseInt(f[2].strip()), Integer.parseInt(f[1].strip()))))) {
+            if (row.getValue().smallest() > row.getValue().largest()) {
+                throw new IllegalStateException("gpu-memory.tsv: " + row.getKey() + ": the smallest board is larger");
+            }
             m.put(row.getKey(), row.getValue());
         }
         return new GpuMemory(m);
     }
 
-    /** The GB of one GPU of {@code type}, when its name says or the table knows it. */
-    OptionalInt gigabytes(String type) {
+    /** The sizes of one GPU of {@code type}, when its name says or the table knows it. */
+    Optional<Range> of(String type) {
         String t = type.toLowerCase(Locale.ROOT);
         Matcher size = SIZE.matcher(t);
         if (size.find()) {
-            return OptionalInt.of(Integer.parseInt(size.group(1)));
+            int gb = Integer.parseInt(size.group(1));
+            return Optional.of(new Range(gb, gb));
         }
         String name = t.replaceAll("[^a-z0-9]", "");
         String best = null;
@@ -57,6 +77,27 @@ final class GpuMemory {
                 best = known;
             }
         }
-        return best == null ? OptionalInt.empty() : OptionalInt.of(byType.get(best));
+        return best == null ? Optional.empty() : Optional.of(byType.get(best));
+    }
+
+    /**
+     * The capacity of the job's GPU as its own CUDA error reported it, in GiB (PyTorch's "total capacity of 39.39
+     * GiB": an A100 of 40 GB, not 80), from the first line that says.
+     */
+    static OptionalDouble reported(List<String> lines) {
+        for (String l : lines) {
+            Matcher m = CAPACITY.matcher(l);
+            if (m.find()) {
+                try {
+                    double gib = Double.parseDouble(m.group(1));
+                    if (gib > 0 && gib < 10_000) {
+                        return OptionalDouble.of(gib);
+                    }
+                } catch (NumberFormatException e) {
+                    // not a number: no capacity
+                }
+            }
+        }
+        return OptionalDouble.empty();
     }
 }

@@ -21,20 +21,34 @@ import java.util.Optional;
  * @param job        the job (never null)
  * @param partitions the cluster's partitions; empty when the backend could not say
  * @param script     the job's batch script, when at hand (a fix it already follows says so), else null
+ * @param gpuGiB     the capacity of the job's GPU as its own CUDA error reported it, in GiB, else null
  */
-public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String script) {
+public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String script, Double gpuGiB) {
 
     public JobAdviceFacts {
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions) {
-        this(job, partitions, null);
+        this(job, partitions, null, null);
+    }
+
+    public JobAdviceFacts(JobRecord job, List<Partition> partitions, String script) {
+        this(job, partitions, script, null);
     }
 
     /** The same facts with the job's batch script (null: not at hand). */
     public JobAdviceFacts withScript(String batchScript) {
-        return new JobAdviceFacts(job, partitions, batchScript);
+        return new JobAdviceFacts(job, partitions, batchScript, gpuGiB);
+    }
+
+    /**
+     * The same facts with what the job's logs say of its GPU: the capacity its own CUDA error reported ("total
+     * capacity of 39.39 GiB"), which tells the board from the type's sizes.
+     */
+    public JobAdviceFacts withLogLines(List<String> lines) {
+        java.util.OptionalDouble gib = GpuMemory.reported(lines == null ? List.of() : lines);
+        return new JobAdviceFacts(job, partitions, script, gib.isPresent() ? Double.valueOf(gib.getAsDouble()) : gpuGiB);
     }
 
     /** The job's partition (its first when it asked for several), when the cluster lists it. */
@@ -165,25 +179,30 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
     }
 
     /**
-     * The GPU partitions (up) with a GPU type of more memory per GPU than the job's (GpuMemory), each with its size,
-     * and those whose type's memory is not known here; empty when the job's type or its memory is not known.
+     * The GPU partitions (up) with a GPU type of more memory per GPU than the job's (GpuMemory), each with its sizes,
+     * and those whose type's memory is not known here; empty when the job's memory per GPU is not known. The job's is
+     * what its own CUDA error reported ({@code gpuGiB}), else the largest board of its type; another type counts only
+     * when its smallest board is larger (1004's 40 GB A100s: the H100s are larger; an 80 GB A100 job is not sent to
+     * H100s that may be 80 GB too, as "up to 94 GB" had; an outside audit).
      */
     private Optional<List<String>> biggerGpuPartitions() {
-        Optional<String> model = gpuModel();
-        if (model.isEmpty() || GpuMemory.bundled().gigabytes(model.get()).isEmpty()) {
+        // a board's label is its memory in GiB, of which the driver keeps about one: 79.11 GiB reported is an 80 GB board
+        java.util.OptionalInt mine = gpuGiB != null ? java.util.OptionalInt.of((int) Math.ceil(gpuGiB))
+                : gpuModel().flatMap(m -> GpuMemory.bundled().of(m)).map(r -> java.util.OptionalInt.of(r.largest()))
+                .orElse(java.util.OptionalInt.empty());
+        if (mine.isEmpty()) {
             return Optional.empty();
         }
-        int mine = GpuMemory.bundled().gigabytes(model.get()).getAsInt();
         List<String> out = new java.util.ArrayList<>();
         for (Partition p : partitions) {
             if (!p.up() || !p.hasGpus()) {
                 continue;
             }
             for (String type : p.gpusByType().keySet()) {
-                java.util.OptionalInt gb = type.isEmpty() ? java.util.OptionalInt.empty() : GpuMemory.bundled().gigabytes(type);
-                if (!type.isEmpty() && (gb.isEmpty() || gb.getAsInt() > mine)) {
+                Optional<GpuMemory.Range> gb = type.isEmpty() ? Optional.empty() : GpuMemory.bundled().of(type);
+                if (!type.isEmpty() && (gb.isEmpty() || gb.get().smallest() > mine.getAsInt())) {
                     out.add(p.name() + " (" + p.gres() + ", " + (gb.isEmpty() ? "memory not known here"
-                            : "up to " + gb.getAsInt() + " GB per GPU") + ")");
+                            : gb.get() + " per GPU") + ")");
                     break;
                 }
             }

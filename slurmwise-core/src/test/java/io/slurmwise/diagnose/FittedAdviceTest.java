@@ -591,22 +591,33 @@ class FittedAdviceTest {
     }
 
     /**
-     * "A GPU with more memory" names only types with more memory per GPU than the job's: 1008 ran out on H100s (94 GB)
-     * and was sent to the A100 partition; 1004 ran out on A100s and is told of the H100s (an outside audit).
+     * "A GPU with more memory" names only types whose every board has more memory than the job's: 1008 ran out on H100s
+     * and was sent to the A100 partition (an outside audit); 1004 ran out on A100s of 40 GB (its CUDA error: "total
+     * capacity of 39.39 GiB") and is told of the H100s, said as their sizes (80-94 GB, not "up to 94"); an A100 job of
+     * unknown board is not sent to H100s that may be 80 GB too (an outside audit: H100 94 vs 80 GB).
      */
     @Test
     void aGpuWithMoreMemoryIsOneWithMoreMemory() {
         java.util.function.Function<String, List<String>> items = id -> ((Diagnosis.Failed) SW.diagnose(id)).fixes().stream()
                 .filter(n -> n.kindId().equals("cuda_oom") && n.section().equals("Fixes")).findFirst().orElseThrow().items();
         assertThat(items.apply("1008")).noneMatch(i -> i.contains("GPU with more memory")).noneMatch(i -> i.contains("gpuA100x4"));
-        JobAdviceFacts a100 = new JobAdviceFacts(CLUSTER.get("1004"), CLUSTER.partitions());
+        assertThat(items.apply("1004")).anyMatch(i -> i.contains("GPU with more memory")
+                && i.contains("gpuH100x8 (gpu:h100:8, 80-94 GB per GPU)"));
         FixNote raw = new NoteLookupRetriever().retrieve(finding(CLUSTER.get("1004"), "cuda_oom"), null, 1).get(0);
-        assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), a100).get(0).items())
-                .anyMatch(i -> i.contains("GPU with more memory") && i.contains("gpuH100x8 (gpu:h100:8, up to 94 GB per GPU)"));
-        assertThat(GpuMemory.bundled().gigabytes("a100_40gb")).hasValue(40);
-        assertThat(GpuMemory.bundled().gigabytes("A100-SXM4")).hasValue(80);
-        assertThat(GpuMemory.bundled().gigabytes("l40s")).hasValue(48);
-        assertThat(GpuMemory.bundled().gigabytes("quantum9000")).isEmpty();
+        // without the job's own capacity, an A100 is taken at its largest board (80 GB): the H100s are not surely larger
+        JobAdviceFacts unknownBoard = new JobAdviceFacts(CLUSTER.get("1004"), CLUSTER.partitions());
+        assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), unknownBoard).get(0).items())
+                .noneMatch(i -> i.contains("gpuH100x8 (gpu:h100:8"));
+        JobAdviceFacts reported = unknownBoard.withLogLines(List.of("torch.OutOfMemoryError: CUDA out of memory. Tried to"
+                + " allocate 1.17 GiB. GPU 0 has a total capacity of 39.39 GiB of which 812.56 MiB is free."));
+        assertThat(reported.gpuGiB()).isEqualTo(39.39);
+        assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), reported).get(0).items())
+                .anyMatch(i -> i.contains("gpuH100x8 (gpu:h100:8, 80-94 GB per GPU)"));
+        assertThat(GpuMemory.bundled().of("a100_40gb")).hasValue(new GpuMemory.Range(40, 40));
+        assertThat(GpuMemory.bundled().of("A100-SXM4")).hasValue(new GpuMemory.Range(40, 80));
+        assertThat(GpuMemory.bundled().of("h100")).hasValueSatisfying(r -> assertThat(r.toString()).isEqualTo("80-94 GB"));
+        assertThat(GpuMemory.bundled().of("l40s")).hasValue(new GpuMemory.Range(48, 48));
+        assertThat(GpuMemory.bundled().of("quantum9000")).isEmpty();
     }
 
     /**
