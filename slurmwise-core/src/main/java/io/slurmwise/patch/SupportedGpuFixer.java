@@ -66,7 +66,7 @@ final class SupportedGpuFixer implements Fixer {
             return Step.none(s);
         }
         Set<Integer> supported = new TreeSet<>();
-        Matcher sm = java.util.regex.Pattern.compile("sm_(\\d+)").matcher(list.get().group(1));
+        Matcher sm = java.util.regex.Pattern.compile("sm_(\\d{1,4})\\b").matcher(list.get().group(1));
         while (sm.find()) {
             supported.add(Integer.parseInt(sm.group(1)));
         }

@@ -23,6 +23,8 @@ final class TimeFixer implements Fixer {
     static final double TIME_HEADROOM = 1.2;
     /** Below this fraction of the work done, a progress estimate is too rough to extrapolate from. */
     static final double MIN_PROGRESS = 0.05;
+    /** A rate that leaves more than this many seconds (about 30 years) is no reading of a run (a broken or hostile log). */
+    static final double MAX_LEFT_SECONDS = 1e9;
 
     private final Patterns patterns;
 
@@ -216,7 +218,7 @@ final class TimeFixer implements Fixer {
                 long days = eta.get().group(1) == null ? 0 : count(eta.get().group(1));
                 long left = days * 86_400 + count(eta.get().group(2)) * 3600 + count(eta.get().group(3)) * 60
                         + count(eta.get().group(4));
-                if (days >= 0 && left >= 0) {
+                if (days >= 0 && left >= 0 && left < MAX_LEFT_SECONDS) {
                     return new Progress(elapsed.toSeconds() / (double) (elapsed.toSeconds() + left),
                             quote(l, eta.get().start()), true);
                 }
@@ -249,8 +251,8 @@ final class TimeFixer implements Fixer {
                     Optional<Matcher> rate = elapsed == null || elapsed.isZero() ? Optional.empty()
                             : patterns.find("progress.rate", l.substring(st.get().end()));
                     double perStep = rate.map(r -> secondsPerStep(r.group(1), r.group(2))).orElse(0.0);
-                    if (perStep > 0 && a < b) {
-                        double left = (b - a) * perStep;
+                    double left = (b - a) * perStep;
+                    if (perStep > 0 && a < b && left < MAX_LEFT_SECONDS) {
                         return new Progress(elapsed.toSeconds() / (elapsed.toSeconds() + left),
                                 "\"" + st.get().group().strip().replaceAll("\\s+", " ") + "\" at " + rate.get().group(1) + " " + rate.get().group(2),
                                 true);
