@@ -12,12 +12,12 @@ import java.util.function.Function;
 
 /**
  * A tab-separated table bundled in slurmwise-core beside the class that reads it (patterns.tsv, pending-reasons.tsv,
- * gpu-memory.tsv, genome.tsv): blank lines and {@code #} comments skipped, every other line split into its fields
+ * gpu-models.tsv, genome.tsv): blank lines and {@code #} comments skipped, every other line split into its fields
  * (the last keeps any further tabs), and a line that does not parse named by file and line number.
  *
  * <pre>{@code
- * List<Integer> largest = TsvResource.read(GpuMemory.class, "gpu-memory.tsv", "<type><TAB><largest GB><TAB><smallest GB>",
- *         3, f -> Integer.parseInt(f[1].strip()));
+ * List<Integer> largest = TsvResource.read(GpuModels.class, "gpu-models.tsv", "<type><TAB><largest GB><TAB><smallest GB><TAB><sm>",
+ *         4, f -> Integer.parseInt(f[1].strip()));
  * }</pre>
  */
 public final class TsvResource {

@@ -47,7 +47,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
      * capacity of 39.39 GiB"), which tells the board from the type's sizes.
      */
     public JobAdviceFacts withLogLines(List<String> lines) {
-        java.util.OptionalDouble gib = GpuMemory.reported(lines == null ? List.of() : lines);
+        java.util.OptionalDouble gib = io.slurmwise.job.GpuModels.reported(lines == null ? List.of() : lines);
         return new JobAdviceFacts(job, partitions, script, gib.isPresent() ? Double.valueOf(gib.getAsDouble()) : gpuGiB);
     }
 
@@ -179,7 +179,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
     }
 
     /**
-     * The GPU partitions (up) with a GPU type of more memory per GPU than the job's (GpuMemory), each with its sizes,
+     * The GPU partitions (up) with a GPU type of more memory per GPU than the job's (GpuModels), each with its sizes,
      * and those whose type's memory is not known here; empty when the job's memory per GPU is not known. The job's is
      * what its own CUDA error reported ({@code gpuGiB}), else the largest board of its type; another type counts only
      * when its smallest board is larger (1004's 40 GB A100s: the H100s are larger; an 80 GB A100 job is not sent to
@@ -188,7 +188,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
     private Optional<List<String>> biggerGpuPartitions() {
         // a board's label is its memory in GiB, of which the driver keeps about one: 79.11 GiB reported is an 80 GB board
         java.util.OptionalInt mine = gpuGiB != null ? java.util.OptionalInt.of((int) Math.ceil(gpuGiB))
-                : gpuModel().flatMap(m -> GpuMemory.bundled().of(m)).map(r -> java.util.OptionalInt.of(r.largest()))
+                : gpuModel().flatMap(m -> io.slurmwise.job.GpuModels.bundled().of(m)).map(r -> java.util.OptionalInt.of(r.largestGb()))
                 .orElse(java.util.OptionalInt.empty());
         if (mine.isEmpty()) {
             return Optional.empty();
@@ -199,10 +199,11 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
                 continue;
             }
             for (String type : p.gpusByType().keySet()) {
-                Optional<GpuMemory.Range> gb = type.isEmpty() ? Optional.empty() : GpuMemory.bundled().of(type);
-                if (!type.isEmpty() && (gb.isEmpty() || gb.get().smallest() > mine.getAsInt())) {
+                Optional<io.slurmwise.job.GpuModels.GpuModel> gb = type.isEmpty() ? Optional.empty()
+                        : io.slurmwise.job.GpuModels.bundled().of(type);
+                if (!type.isEmpty() && (gb.isEmpty() || gb.get().smallestGb() > mine.getAsInt())) {
                     out.add(p.name() + " (" + p.gres() + ", " + (gb.isEmpty() ? "memory not known here"
-                            : gb.get() + " per GPU") + ")");
+                            : gb.get().memory() + " per GPU") + ")");
                     break;
                 }
             }

@@ -1,10 +1,9 @@
 package io.slurmwise.patch;
 
+import io.slurmwise.job.GpuModels;
 import io.slurmwise.job.Partition;
 import io.slurmwise.job.PartitionSearch;
-import io.slurmwise.config.TsvResource;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,14 +17,12 @@ import java.util.regex.Matcher;
  * {@code supported_gpu}: a job whose framework has no kernels for its GPU moves to a partition whose GPUs the
  * framework was built for, as its own warning lists them (PyTorch's "The current PyTorch install supports CUDA
  * capabilities sm_37 sm_50 ... sm_86." after "NVIDIA H100 80GB HBM3 with CUDA capability sm_90 is not compatible");
- * each partition's GPU type is read against NVIDIA's compute capabilities (gpu-capability.tsv). 1038's patch said "no
+ * each partition's GPU type is read against NVIDIA's compute capabilities ({@link GpuModels}). 1038's patch said "no
  * mechanical change" while the cluster has A100s (sm_80) its PyTorch runs on (an outside audit). The lasting fix, a
  * build for the job's GPU, stays the note's first; the move is said as the way to run now. Nothing moves without the
  * list, without a partition whose one GPU type is in it, or when the job's own GPU type is in it.
  */
 final class SupportedGpuFixer implements Fixer {
-
-    private static final Map<String, Integer> SM = load();
 
     private final Patterns patterns;
 
@@ -33,25 +30,9 @@ final class SupportedGpuFixer implements Fixer {
         this.patterns = patterns;
     }
 
-    private static Map<String, Integer> load() {
-        Map<String, Integer> m = new LinkedHashMap<>();
-        for (Map.Entry<String, Integer> e : TsvResource.read(SupportedGpuFixer.class, "gpu-capability.tsv",
-                "<type><TAB><sm>", 2, f -> Map.entry(f[0].strip(), Integer.parseInt(f[1].strip())))) {
-            m.put(e.getKey(), e.getValue());
-        }
-        return m;
-    }
-
-    /** The compute capability of a GRES GPU type, as a build names it without "sm_" (80), when the table knows it. */
+    /** The compute capability of a GRES GPU type, as a build names it without "sm_" (80), when one is the type's. */
     static OptionalInt capability(String type) {
-        String name = type.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
-        String best = null;
-        for (String known : SM.keySet()) {
-            if (name.startsWith(known) && (best == null || known.length() > best.length())) {
-                best = known;
-            }
-        }
-        return best == null ? OptionalInt.empty() : OptionalInt.of(SM.get(best));
+        return GpuModels.bundled().of(type).map(GpuModels.GpuModel::sm).orElse(OptionalInt.empty());
     }
 
     @Override

@@ -613,11 +613,14 @@ class FittedAdviceTest {
         assertThat(reported.gpuGiB()).isEqualTo(39.39);
         assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), reported).get(0).items())
                 .anyMatch(i -> i.contains("gpuH100x8 (gpu:h100:8, 80-94 GB per GPU)"));
-        assertThat(GpuMemory.bundled().of("a100_40gb")).hasValue(new GpuMemory.Range(40, 40));
-        assertThat(GpuMemory.bundled().of("A100-SXM4")).hasValue(new GpuMemory.Range(40, 80));
-        assertThat(GpuMemory.bundled().of("h100")).hasValueSatisfying(r -> assertThat(r.toString()).isEqualTo("80-94 GB"));
-        assertThat(GpuMemory.bundled().of("l40s")).hasValue(new GpuMemory.Range(48, 48));
-        assertThat(GpuMemory.bundled().of("quantum9000")).isEmpty();
+        io.slurmwise.job.GpuModels g = io.slurmwise.job.GpuModels.bundled();
+        assertThat(g.of("a100_40gb").orElseThrow().memory()).isEqualTo("40 GB");
+        assertThat(g.of("a100_40gb").orElseThrow().sm()).hasValue(80); // the size from the name, the rest from the type
+        assertThat(g.of("A100-SXM4").orElseThrow().memory()).isEqualTo("40-80 GB");
+        assertThat(g.of("h100").orElseThrow().memory()).isEqualTo("80-94 GB");
+        assertThat(g.of("l40s").orElseThrow().memory()).isEqualTo("48 GB");
+        assertThat(g.of("rtx6000").orElseThrow().sm()).isEmpty(); // two boards of two capabilities share the name
+        assertThat(g.of("quantum9000")).isEmpty();
     }
 
     /**
