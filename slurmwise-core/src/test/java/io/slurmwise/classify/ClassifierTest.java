@@ -90,6 +90,17 @@ class ClassifierTest {
         assertThat(classify(JobFacts.NONE, "Exited with exit code 137.\n\nResource usage summary:\n").isUnknown()).isTrue();
     }
 
+    /** SLURM's partition refusals read to "this": a wrapper's one-line report arrives cut at a width (DRMAA's). */
+    @Test
+    void aPartitionRefusalCutAtAWidthIsStillRead() {
+        assertThat(classify(JobFacts.NONE, "drmaa.errors.DeniedByDrmException: code 17: slurm_submit_batch_job error:"
+                + " User's group not permitted to use this partitio\n").kindId()).isEqualTo("resources_unavailable");
+        assertThat(classify(JobFacts.NONE, "sbatch: error: Batch job submission failed: Job's QOS not permitted to use"
+                + " this parti\n").kindId()).isEqualTo("qos_limit");
+        assertThat(classify(JobFacts.NONE, "sbatch: error: Batch job submission failed: Job's account not permitted to use"
+                + " this\n").kindId()).isEqualTo("allocation_exhausted");
+    }
+
     @Test
     void benignNcclAndPmixNoiseIsNotAFailureCause() {
         Finding f = classify(JobFacts.NONE, """
