@@ -62,7 +62,8 @@ final class MissingPathFixer implements Fixer {
             Optional<String> base = workingDirectory(cx, s);
             sb.append(" relative, so it was looked for under the directory the job ran in");
             if (base.isPresent()) {
-                String full = base.get().endsWith("/") ? base.get() + path : base.get() + "/" + path;
+                String rel = path.startsWith("./") ? path.substring(2) : path;
+                String full = base.get().endsWith("/") ? base.get() + rel : base.get() + "/" + rel;
                 sb.append(" (").append(base.get()).append(cdSource(cx, s)).append("): ").append(full)
                         .append(". List it (`ls -l ").append(full.substring(0, full.lastIndexOf('/') + 1)).append("`)");
             } else {

@@ -283,6 +283,15 @@ class PatchSuggesterTest {
         assertThat(SupportedGpuFixer.capability("rtx6000")).isEmpty(); // two boards of two capabilities share the name
     }
 
+    /** A relative path written with ./ is joined to the directory the job ran in without it. */
+    @Test
+    void aDotSlashPathIsJoinedToTheWorkingDirectory() {
+        Patch p = suggest(CLUSTER.get("1019"), "file_not_found", "cat: ./data/in.csv: No such file or directory",
+                "#!/bin/bash\n#SBATCH -p cpu\n\ncd /scratch/u/run\ncat ./data/in.csv\n");
+        assertThat(String.join(" ", p.advice())).contains("(/scratch/u/run, the script's `cd`): /scratch/u/run/data/in.csv.")
+                .contains("`ls -l /scratch/u/run/data/`");
+    }
+
     @Test
     void moduleSystemAndUnknownModules() {
         assertThat(suggested("1012").diff()).contains("-#!/bin/sh\n+#!/bin/bash -l\n");
