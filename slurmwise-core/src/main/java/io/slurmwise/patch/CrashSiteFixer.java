@@ -75,6 +75,10 @@ final class CrashSiteFixer implements Fixer {
                 + " file give its line and the values it had.")).orElse(Step.none(s));
     }
 
+    /** A function as a stack names it: a symbol with its arguments ("calcDelta()", "solve (n=4)") or a bare symbol. */
+    private static final java.util.regex.Pattern SYMBOL = java.util.regex.Pattern.compile(
+            "[A-Za-z_~][\\w:.<>~,*& \\[\\]-]*?\\s?\\(.*\\)(?: const)?|[A-Za-z_][\\w:.<>~]*");
+
     /** Frames of a native stack that are the crash's reporting, not its site: handlers, printers, libc, unknown. */
     private static final java.util.regex.Pattern REPORTING = java.util.regex.Pattern.compile(
             "(?i)^\\?$|sigHandler|sigSegv|sigFpe|printStack|error::|__restore_rt|<signal handler called>|^(?:__)?raise\\b"
@@ -91,8 +95,8 @@ final class CrashSiteFixer implements Fixer {
                 continue;
             }
             String function = m.get().group(2).strip();
-            if (REPORTING.matcher(function).find()) {
-                continue;
+            if (REPORTING.matcher(function).find() || !SYMBOL.matcher(function).matches()) {
+                continue; // the crash's reporting, or words that are no function ("#3 loading data in /tmp")
             }
             int n;
             try {

@@ -295,6 +295,7 @@ class FixersTest {
                 "#1  <signal handler called>", "#2  0x0000000000401136 in solve (n=4) at solver.c:88")))
                 .hasValueSatisfying(fr -> assertThat(fr.function() + " " + fr.file()).isEqualTo("solve (n=4) solver.c:88"));
         assertThat(f.nativeCrash(List.of("[137] #2  ? in /lib64/libc.so.6"))).isEmpty();
+        assertThat(f.nativeCrash(List.of("#3 loading the mesh in /scratch/u/case"))).isEmpty(); // words, no function
     }
 
     /**
