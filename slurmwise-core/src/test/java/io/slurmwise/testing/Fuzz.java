@@ -87,13 +87,22 @@ public final class Fuzz {
      * failure prints the input itself, and the seed replays the run).
      */
     public static <T> Iterable<T> inputs(Function<Random, T> generator) {
+        return inputs(generator, INPUTS);
+    }
+
+    /**
+     * As {@link #inputs(Function)}, at most {@code most} of them: for a parser whose every input costs a millisecond
+     * or more (the classifier and a whole patch), where the fuzz profile's million would take half an hour.
+     */
+    public static <T> Iterable<T> inputs(Function<Random, T> generator, long most) {
+        long count = Math.min(INPUTS, most);
         return () -> new Iterator<T>() {
             private long i;
             private final Random random = new Random();
 
             @Override
             public boolean hasNext() {
-                return i < INPUTS;
+                return i < count;
             }
 
             @Override
