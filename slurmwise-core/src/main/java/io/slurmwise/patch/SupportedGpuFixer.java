@@ -4,8 +4,6 @@ import io.slurmwise.job.GpuModels;
 import io.slurmwise.job.Partition;
 import io.slurmwise.job.PartitionSearch;
 
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
