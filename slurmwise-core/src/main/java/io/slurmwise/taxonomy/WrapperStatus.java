@@ -25,6 +25,12 @@ import java.util.stream.Collectors;
  *   <li>FireWorks (user_objects/firetasks/script_task.py, ScriptTask): {@code RuntimeError: ScriptTask fizzled! Return
  *       code: [137]}.</li>
  * </ul>
+ * A child killed by a signal has no exit status of its own: the shell makes one (128+N), while Python's
+ * {@code Popen.returncode} is -N ("A negative value -N indicates that the child was terminated by signal N",
+ * Lib/subprocess.py), and the programs that pass that number on say so: MEGAHIT's {@code ...; Exit code -9} and
+ * {@code [Exit code -9]}, a runner's {@code failed with exit code -9}, DeepSpeed's {@code exits with return code = -9};
+ * CalledProcessError's own text is {@code Command '...' died with <Signals.SIGKILL: 9>.} An exit status is 0..255, so a
+ * negative one is always this convention: each 128+N status also matches its -N and signal forms.
  * Each of them outlived the child whose status it reports.
  * The same number can be a program's own choice of exit code, so a note gives such a line a weak weight.
  */
@@ -77,7 +83,26 @@ public final class WrapperStatus {
                 + "|\\(exit code " + s + "(?::0)?\\)"
                 + generic
                 + "|exited with return code " + s + " which"
-                + "|fizzled! Return code: \\[" + s + "\\]";
+                + "|fizzled! Return code: \\[" + s + "\\]"
+                + signalled(sorted);
+    }
+
+    /** The -N and {@code <Signals.SIGX: N>} forms of the statuses that are 128+N (see the class comment). */
+    private static String signalled(Set<Integer> statuses) {
+        StringBuilder out = new StringBuilder();
+        for (int status : statuses) {
+            if (status <= 128 || status >= 128 + 65) {
+                continue;
+            }
+            int n = status - 128;
+            // one alternative per wording, each with a literal that holds the number ("code -9"), for the prefilter
+            for (String words : new String[] {"exit code -", "exit code: -", "return code -", "return code: -",
+                    "return code = -"}) {
+                out.append("|\\b").append(words).append(n).append("\\b");
+            }
+            out.append("|died with <Signals\\.SIG[A-Z0-9]+: ").append(n).append(">");
+        }
+        return out.toString();
     }
 
     /** One signature of {@code kindId} for a wrapper's report of one of these statuses. */

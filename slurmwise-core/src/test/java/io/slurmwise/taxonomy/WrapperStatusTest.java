@@ -25,6 +25,24 @@ class WrapperStatusTest {
     }
 
     @Test
+    void aChildKilledByASignalIsAlsoReadInPythonsMinusNAndSignalForms() {
+        // 139 is 128 + SIGSEGV (11): Popen.returncode -11, CalledProcessError's "died with <Signals.SIGSEGV: 11>"
+        assertThat(P.matcher("/opt/megahit/bin/megahit_core assemble -k 27 --need_mercy; Exit code -11").find()).isTrue();
+        assertThat(P.matcher("[Exit code -11]").find()).isTrue();
+        assertThat(P.matcher("Exception: Application 0 failed with exit code -11. Stderr: ").find()).isTrue();
+        assertThat(P.matcher("[launch.py:315:sigkill_handler] ['python', 'train.py'] exits with return code = -11").find()).isTrue();
+        assertThat(P.matcher("spades-core finished abnormally, OS return code: -11").find()).isTrue();
+        assertThat(P.matcher("subprocess.CalledProcessError: Command 'bwa mem r.fa x.fq' died with <Signals.SIGSEGV: 11>.").find()).isTrue();
+        // 127 is no signal: its -N form (-127) means nothing; another signal's number is not this one's
+        assertThat(P.matcher("[Exit code -127]").find()).isFalse();
+        assertThat(P.matcher("[Exit code -9]").find()).isFalse();
+        assertThat(P.matcher("[Exit code -110]").find()).isFalse();
+        assertThat(P.matcher("died with <Signals.SIGKILL: 9>.").find()).isFalse();
+        // PBS's Exit_status=-11 is its own JOB_EXEC code, not a signal: not this wording
+        assertThat(P.matcher("Exit_status=-11").find()).isFalse();
+    }
+
+    @Test
     void otherStatusesAndLongerNumbersDoNot() {
         assertThat(P.matcher("terminated with an error exit status (1)").find()).isFalse();
         assertThat(P.matcher("returned non-zero exit status 1270.").find()).isFalse();
