@@ -9,8 +9,9 @@ import java.util.regex.Matcher;
 
 /**
  * {@code missing_path}: the path a program could not find, read against where the job looked for it. A relative path
- * was looked for under the job's working directory: the script's last {@code cd}, else its {@code --chdir}, else the
- * WorkDir sacct recorded; an absolute one was not (the directory the job ran in is then not the cause, and the note's
+ * was looked for under the job's working directory: the script's last {@code cd} before the line that failed (bash's
+ * {@code slurm_script: line 15:}, else the first script line that names the path, else the script's end), else its
+ * {@code --chdir}, else the WorkDir sacct recorded; an absolute one was not (the directory the job ran in is then not the cause, and the note's
  * "use absolute paths" does not apply). When the job's own log lists other files of the same kind in that directory
  * (its {@code ls -l}), they are named: 4242_3 looked for {@code raw/S03_R1.fastq.gz} after {@code cd /scratch/bob/trim},
  * and its log lists {@code raw/S03_L001_R1.fastq.gz} (an outside audit: the fixes were the note's generic ones while
@@ -59,12 +60,13 @@ final class MissingPathFixer implements Fixer {
             sb.append(similar.isEmpty() ? "; a file an earlier step or job should have written, or a name the program"
                     + " built from its settings, is not there." : ".");
         } else {
-            Optional<String> base = workingDirectory(cx, s);
+            int upTo = failingLine(path, cx, s);
+            Optional<String> base = workingDirectory(cx, s, upTo);
             sb.append(" relative, so it was looked for under the directory the job ran in");
             if (base.isPresent()) {
                 String rel = path.startsWith("./") ? path.substring(2) : path;
                 String full = base.get().endsWith("/") ? base.get() + rel : base.get() + "/" + rel;
-                sb.append(" (").append(base.get()).append(cdSource(cx, s)).append("): ").append(full)
+                sb.append(" (").append(base.get()).append(cdSource(s, upTo)).append("): ").append(full)
                         .append(". List it (`ls -l ").append(full.substring(0, full.lastIndexOf('/') + 1)).append("`)");
             } else {
                 sb.append(" (where sbatch was run, unless the script's `--chdir` or a `cd` says otherwise): list it from"
@@ -90,9 +92,43 @@ final class MissingPathFixer implements Fixer {
         return Optional.empty();
     }
 
-    /** Where the job's relative paths start: the script's last {@code cd}, its {@code --chdir}, sacct's WorkDir. */
-    Optional<String> workingDirectory(FixContext cx, BatchScript s) {
-        Optional<String> cd = lastCd(s);
+    /**
+     * The script line (0-based, exclusive bound for the {@code cd}s that count) where the path was looked for: bash's
+     * {@code slurm_script: line N:} on a line naming the path, else the first line after the directives that names it
+     * (the command that was given it), else the script's end.
+     */
+    int failingLine(String path, FixContext cx, BatchScript s) {
+        List<String> where = new ArrayList<>(cx.evidenceLines());
+        where.addAll(cx.logLines());
+        for (String l : where) {
+            Optional<Matcher> m = patterns.find("script.line", l);
+            if (m.isPresent() && l.contains(path)) {
+                try {
+                    int n = Integer.parseInt(m.get().group(1));
+                    if (n >= 1 && n <= s.lines().size()) {
+                        return n - 1;
+                    }
+                } catch (NumberFormatException tooLong) {
+                    // not a line of this script
+                }
+            }
+        }
+        String rel = path.startsWith("./") ? path.substring(2) : path;
+        for (int i = s.headerEnd(); i < s.lines().size(); i++) {
+            String line = s.lines().get(i);
+            if (line.contains(rel) && patterns.find("script.cd", line).isEmpty() && !line.strip().startsWith("#")) {
+                return i;
+            }
+        }
+        return s.lines().size();
+    }
+
+    /**
+     * Where the job's relative paths start: the script's last {@code cd} before line {@code upTo}, its
+     * {@code --chdir}, sacct's WorkDir.
+     */
+    Optional<String> workingDirectory(FixContext cx, BatchScript s, int upTo) {
+        Optional<String> cd = lastCd(s, upTo);
         if (cd.isPresent()) {
             return cd;
         }
@@ -104,16 +140,16 @@ final class MissingPathFixer implements Fixer {
                 && !w.equalsIgnoreCase("None") && !w.equals("(null)"));
     }
 
-    private String cdSource(FixContext cx, BatchScript s) {
-        if (lastCd(s).isPresent()) {
+    private String cdSource(BatchScript s, int upTo) {
+        if (lastCd(s, upTo).isPresent()) {
             return ", the script's `cd`";
         }
         return s.option("chdir").isPresent() ? ", the script's `--chdir`" : ", sacct's WorkDir";
     }
 
-    private Optional<String> lastCd(BatchScript s) {
+    private Optional<String> lastCd(BatchScript s, int upTo) {
         String found = null;
-        for (int i = s.headerEnd(); i < s.lines().size(); i++) {
+        for (int i = s.headerEnd(); i < Math.min(upTo, s.lines().size()); i++) {
             Optional<Matcher> m = patterns.find("script.cd", s.lines().get(i));
             if (m.isPresent()) {
                 String d = m.get().group(1) != null ? m.get().group(1) : m.get().group(2) != null ? m.get().group(2)

@@ -331,6 +331,33 @@ class FixersTest {
     }
 
     /**
+     * A script that changes directory twice looked for a relative path from the `cd` before the line that failed, not
+     * from its last one (an audit of the fixer): bash's "slurm_script: line N:" names that line; without it, the first
+     * command line that names the path does.
+     */
+    @Test
+    void aRelativePathIsReadFromTheCdBeforeTheLineThatFailed() {
+        MissingPathFixer f = new MissingPathFixer(Patterns.bundled());
+        BatchScript s = BatchScript.parse("#!/bin/bash\n#SBATCH --time=1:00:00\ncd /scratch/u/prep\n./prepare.sh\n"
+                + "python split.py data/in.csv\ncd /scratch/u/run\n./run.sh\n");
+        FixContext bashSaid = new FixContext(null, null, List.of(
+                "/var/spool/slurmd/job42/slurm_script: line 4: ./prepare.sh: No such file or directory"), List.of(), null);
+        assertThat(f.failingLine("./prepare.sh", bashSaid, s)).isEqualTo(3);
+        assertThat(f.workingDirectory(bashSaid, s, 3)).hasValue("/scratch/u/prep");
+        assertThat(f.apply(bashSaid, s).advice()).anySatisfy(a -> assertThat(a).contains(
+                "(/scratch/u/prep, the script's `cd`): /scratch/u/prep/prepare.sh"));
+        FixContext pythonSaid = new FixContext(null, null, List.of(
+                "FileNotFoundError: [Errno 2] No such file or directory: 'data/in.csv'"), List.of(), null);
+        assertThat(f.failingLine("data/in.csv", pythonSaid, s)).isEqualTo(4);
+        assertThat(f.apply(pythonSaid, s).advice()).anySatisfy(a -> assertThat(a).contains(
+                "/scratch/u/prep/data/in.csv"));
+        // a path no script line names was looked for after every `cd`: the last one
+        FixContext elsewhere = new FixContext(null, null, List.of(
+                "FileNotFoundError: [Errno 2] No such file or directory: 'out/model.pt'"), List.of(), null);
+        assertThat(f.apply(elsewhere, s).advice()).anySatisfy(a -> assertThat(a).contains("/scratch/u/run/out/model.pt"));
+    }
+
+    /**
      * In a collective timeout every rank that reached the collective reports it; a rank below the highest that did not
      * is the straggler: 1041's fifteen of sixteen ranks reported and rank 11 did not, which the panel's folding of
      * alike lines hid (an outside audit). No gap, one rank, or most ranks silent (one node's log): nothing is said.
