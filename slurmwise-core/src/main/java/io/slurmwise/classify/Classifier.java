@@ -6,6 +6,7 @@ import io.slurmwise.backend.LogTail;
 import io.slurmwise.job.ExitCode;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
+import io.slurmwise.job.SlurmdLaunchError;
 import io.slurmwise.taxonomy.Category;
 import io.slurmwise.taxonomy.Check;
 import io.slurmwise.taxonomy.FailureKind;
@@ -492,7 +493,20 @@ public final class Classifier {
             if (f.state() != null && kind.sacctStates().contains(f.state())) {
                 found.add(new Evidence(Evidence.Source.ACCOUNTING, 0, false, "State=" + f.state(), kind.id(), STATE_WEIGHT));
             }
-            if (f.exitCode() != null && !kind.exitSignals().isEmpty() && !(ended && kind.category() != Category.TERMINAL)) {
+            Optional<SlurmdLaunchError> launch = SlurmdLaunchError.of(f.exitCode());
+            if (launch.isPresent() && !ended) {
+                // the errno's own text, read by the kind's signatures as if slurmd's log line were in the job's log
+                double w = 0;
+                for (Signature sig : kind.signatures()) {
+                    if (sig.regex().matcher(launch.get().message()).find()) {
+                        w = Math.max(w, sig.weight());
+                    }
+                }
+                if (w > 0) {
+                    found.add(new Evidence(Evidence.Source.ACCOUNTING, 0, false, launch.get().describe(f.exitCode()),
+                            kind.id(), w));
+                }
+            } else if (f.exitCode() != null && !kind.exitSignals().isEmpty() && !(ended && kind.category() != Category.TERMINAL)) {
                 ExitCode e = f.exitCode();
                 Optional<Integer> sig = e.killSignal();
                 if (sig.isPresent() && kind.exitSignals().contains(sig.get())) {

@@ -45,6 +45,26 @@ class ExitStatusTest {
                 """).kindId()).isEqualTo("missing_shared_library");
     }
 
+    /**
+     * A job slurmd could not launch records slurmd's errno as its status: ESLURMD_IO_ERROR (4021, the --output file
+     * could not be opened) shows as FAILED 0:53, RaisedSignal:53; the errno's own text is read by the notes.
+     */
+    @Test
+    void slurmdsLaunchErrorInTheRecordIsReadAsItsMessage() {
+        Finding f = classify("0:53", "");
+        assertThat(f.kindId()).isEqualTo("file_not_found");
+        assertThat(f.evidence()).extracting(Evidence::text).containsExactly("ExitCode=0:53 (slurmd's launch error 4021,"
+                + " ESLURMD_IO_ERROR \"Slurmd could not connect IO\", which SLURM shows as signal 53)");
+        assertThat(io.slurmwise.job.SlurmdLaunchError.of(ExitCode.parse("0:53")).map(e -> e.errno() & 0x7f)).hasValue(53);
+        // another signal, or a code beside it, is no launch error
+        assertThat(io.slurmwise.job.SlurmdLaunchError.of(ExitCode.parse("0:9"))).isEmpty();
+        assertThat(io.slurmwise.job.SlurmdLaunchError.of(ExitCode.parse("1:53"))).isEmpty();
+        assertThat(classify("0:52", "").kindId()).isEqualTo("unknown");
+        // the log's own cause outranks it: a Permission denied on the output path
+        assertThat(classify("0:53", "slurmstepd: error: Could not open stdout file /data/out.log: Permission denied")
+                .kindId()).isEqualTo("permission");
+    }
+
     @Test
     void noEvidenceAfterAnEventThatEndedTheJob() {
         Finding f = classify("127:0", """
