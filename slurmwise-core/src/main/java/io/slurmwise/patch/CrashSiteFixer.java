@@ -12,7 +12,9 @@ import java.util.regex.Matcher;
  * crash was; when it is in an installed package, the first frame of the user's own code is the call that reached
  * it (1029: pysam's {@code AlignmentFile.pileup}, called from {@code allele_counts.py} line 74; an outside audit:
  * the panel quoted the signal and not where). Without them, a native stack the program printed (OpenFOAM's, gdb's)
- * names the first frame after the signal handler (1003's {@code Foam::LESModels::cubeRootVolDelta::calcDelta()}).
+ * names the first frame after the signal handler (1003's {@code Foam::LESModels::cubeRootVolDelta::calcDelta()}), and
+ * so do glibc's {@code backtrace_symbols} frames that Open MPI's handler prints ({@code [ 2] lib.so(_ZN6Solver4stepEv+0x1c)
+ * [0x...]}), their C++ names demangled ({@code Solver::step()}).
  * No script change: advice that names the site, and for Python the package and the call.
  */
 final class CrashSiteFixer implements Fixer {
@@ -82,7 +84,7 @@ final class CrashSiteFixer implements Fixer {
     /** Frames of a native stack that are the crash's reporting, not its site: handlers, printers, libc, unknown. */
     private static final java.util.regex.Pattern REPORTING = java.util.regex.Pattern.compile(
             "(?i)^\\?$|sigHandler|sigSegv|sigFpe|printStack|error::|__restore_rt|<signal handler called>|^(?:__)?raise\\b"
-            + "|^(?:__)?abort\\b|^__GI_|^backtrace|^killpg|^__libc_start|^_start\\b");
+            + "|^(?:__)?abort\\b|^__GI_|^backtrace|^killpg|^__libc_start|^_start\\b|^opal_|^show_stackframe|^gsignal\\b");
 
     /**
      * The first frame of a native stack (OpenFOAM's, gdb's) after the frames that report the crash (the signal
@@ -106,7 +108,94 @@ final class CrashSiteFixer implements Fixer {
             }
             return Optional.of(new Frame(m.get().group(3), n, function));
         }
+        for (String l : lines) {
+            Optional<Matcher> m = patterns.find("crash.symbols_frame", l);
+            if (m.isEmpty()) {
+                continue;
+            }
+            String function = demangle(m.get().group(3));
+            if (REPORTING.matcher(function).find()) {
+                continue;
+            }
+            int n;
+            try {
+                n = Integer.parseInt(m.get().group(1));
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            String file = m.get().group(2);
+            return Optional.of(new Frame(file.substring(file.lastIndexOf('/') + 1), n, function));
+        }
         return Optional.empty();
+    }
+
+    /**
+     * A C++ symbol in the Itanium ABI's mangling as a reader writes it, for the common shapes: a nested name
+     * ({@code _ZN6Solver4stepEv}: {@code Solver::step()}, with {@code St} for {@code std}, a {@code K} const method,
+     * constructors and destructors) or a plain one ({@code _Z5solvei}: {@code solve(...)}); arguments are shown as
+     * {@code ()} for none and {@code (...)} otherwise. Anything else (templates, substitutions, a C name) is returned
+     * as it is.
+     */
+    static String demangle(String symbol) {
+        if (!symbol.startsWith("_Z")) {
+            return symbol;
+        }
+        int i = 2;
+        boolean nested = i < symbol.length() && symbol.charAt(i) == 'N';
+        List<String> names = new ArrayList<>();
+        boolean constMethod = false;
+        boolean closed = !nested;
+        if (nested) {
+            i++;
+            if (i < symbol.length() && symbol.charAt(i) == 'K') {
+                constMethod = true;
+                i++;
+            }
+        }
+        if (symbol.startsWith("St", i)) {
+            names.add("std");
+            i += 2;
+        }
+        while (i < symbol.length()) {
+            char c = symbol.charAt(i);
+            if (Character.isDigit(c)) {
+                int j = i;
+                while (j < symbol.length() && Character.isDigit(symbol.charAt(j))) {
+                    j++;
+                }
+                int len;
+                try {
+                    len = Integer.parseInt(symbol.substring(i, j));
+                } catch (NumberFormatException e) {
+                    return symbol;
+                }
+                if (len <= 0 || j + len > symbol.length()) {
+                    return symbol;
+                }
+                names.add(symbol.substring(j, j + len));
+                i = j + len;
+                if (!nested) {
+                    break;
+                }
+            } else if (nested && (c == 'C' || c == 'D') && i + 1 < symbol.length()
+                    && Character.isDigit(symbol.charAt(i + 1)) && !names.isEmpty()) {
+                String cls = names.get(names.size() - 1);
+                names.add(c == 'C' ? cls : "~" + cls);
+                i += 2;
+            } else if (nested && c == 'E') {
+                i++;
+                closed = true;
+                break;
+            } else {
+                return symbol; // a template, a substitution or an operator: not read here
+            }
+        }
+        if (names.isEmpty() || !closed) {
+            return symbol;
+        }
+        String rest = symbol.substring(i);
+        String args = rest.isEmpty() || rest.equals("v") ? "()" : "(...)";
+        return String.join("::", names) + args + (constMethod ? " const" : "");
     }
 
     /** What the frames (innermost first, at least one) say of the crash, and what to do. */

@@ -42,6 +42,8 @@ class FixerLogsFuzzTest {
               File "/scratch/bob/scripts/allele_counts.py", line 74 in count_region
             [137] #0  Foam::error::printStack(Foam::Ostream&) at ??:?
             [137] #3  Foam::LESModels::cubeRootVolDelta::calcDelta() at ??:?
+            [node12:48213] [ 0] /lib64/libpthread.so.0(+0xf630)[0x2b1c2d3e4630]
+            [node12:48213] [ 2] /opt/app/lib/libsolver.so(_ZNK4Foam9LESModels6Solver4stepEv+0x1c)[0x2b3c4d5e6f70]
             """, """
             NVIDIA H100 80GB HBM3 with CUDA capability sm_90 is not compatible with the current PyTorch installation.
             The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86.
@@ -62,7 +64,8 @@ class FixerLogsFuzzTest {
         Function<Random, String> hostile = Hostile.pick("line 99999999999999999999", "sm_99999999999", "sm_0",
                 "0s/it", "0.0000000001it/s", "99999999999999999999s/step", "iter 1/99999999999999999999",
                 "step 0/0", "eta: 99999999999 days, 99:99:99", "File \"", "#999", "'" + "a/".repeat(2500) + "'",
-                ": No such file or directory", "slurm_script: line 0: x: Permission denied", "\u0000", "Current thread 0x1 (most recent call first):");
+                ": No such file or directory", "slurm_script: line 0: x: Permission denied", "\u0000", "Current thread 0x1 (most recent call first):",
+                "(_ZN99999999999999999999x+0x1)[0x1]", "(_ZN0E+0x1)[0x1]", "(_ZNC1D2E+0x1)[0x1]", "[ 999999]");
         return Fuzz.oneOf(Lines.damaged(LOGS, hostile, "\n"), Lines.damaged(LOGS, hostile, "\r\n"), Hostile.pick());
     }
 

@@ -296,6 +296,24 @@ class FixersTest {
                 .hasValueSatisfying(fr -> assertThat(fr.function() + " " + fr.file()).isEqualTo("solve (n=4) solver.c:88"));
         assertThat(f.nativeCrash(List.of("[137] #2  ? in /lib64/libc.so.6"))).isEmpty();
         assertThat(f.nativeCrash(List.of("#3 loading the mesh in /scratch/u/case"))).isEmpty(); // words, no function
+        // Open MPI's handler prints glibc's backtrace_symbols frames: the handler's own frame has no symbol
+        assertThat(f.nativeCrash(List.of("[node12:48213] *** Process received signal ***",
+                "[node12:48213] Signal: Segmentation fault (11)",
+                "[node12:48213] [ 0] /lib64/libpthread.so.0(+0xf630)[0x2b1c2d3e4630]",
+                "[node12:48213] [ 1] /lib64/libc.so.6(gsignal+0x37)[0x2b1c2d3e5277]",
+                "[node12:48213] [ 2] /opt/app/lib/libsolver.so(_ZN6Solver4stepEv+0x1c)[0x2b3c4d5e6f70]",
+                "[node12:48213] [ 3] ./solver(main+0x2a)[0x400b2a]")))
+                .hasValueSatisfying(fr -> assertThat(fr.function() + " " + fr.file() + " " + fr.line())
+                        .isEqualTo("Solver::step() libsolver.so 2"));
+        assertThat(CrashSiteFixer.demangle("_ZN4Foam9LESModels16cubeRootVolDelta9calcDeltaEv"))
+                .isEqualTo("Foam::LESModels::cubeRootVolDelta::calcDelta()");
+        assertThat(CrashSiteFixer.demangle("_ZNK3Mat3getEii")).isEqualTo("Mat::get(...) const");
+        assertThat(CrashSiteFixer.demangle("_ZN6SolverD2Ev")).isEqualTo("Solver::~Solver()");
+        assertThat(CrashSiteFixer.demangle("_Z5solvei")).isEqualTo("solve(...)");
+        assertThat(CrashSiteFixer.demangle("main")).isEqualTo("main");
+        // a template or a substitution is left as it is, never guessed
+        assertThat(CrashSiteFixer.demangle("_ZN3vecIiE9push_backERKi")).isEqualTo("_ZN3vecIiE9push_backERKi");
+        assertThat(CrashSiteFixer.demangle("_ZN99x")).isEqualTo("_ZN99x");
     }
 
     /**
