@@ -66,14 +66,23 @@ final class ExecPermissionFixer implements Fixer {
         return Step.none(s).change(s.withLine(index, changed), line.strip() + " -> " + changed.strip(), why);
     }
 
-    /** The mode {@code ls -l} printed for {@code file} in the log ({@code -rw-r--r--}), if it did. */
+    /**
+     * The mode {@code ls -l} printed for {@code file} in the log ({@code -rw-r--r--}), if it did: the last listing
+     * before bash's denial, when the log holds both (a later {@code chmod} and listing say nothing of that run).
+     */
     Optional<String> mode(List<String> lines, String file) {
+        String mode = null;
         for (String l : lines) {
+            Optional<Matcher> denied = patterns.find("exec.denied", l);
+            if (mode != null && denied.isPresent() && (denied.get().group(2).equals(file)
+                    || denied.get().group(2).equals("./" + file))) {
+                break;
+            }
             Optional<Matcher> m = patterns.find("exec.ls", l);
             if (m.isPresent() && (m.get().group(2).equals(file) || m.get().group(2).equals("./" + file))) {
-                return Optional.of(m.get().group(1));
+                mode = m.get().group(1);
             }
         }
-        return Optional.empty();
+        return Optional.ofNullable(mode);
     }
 }

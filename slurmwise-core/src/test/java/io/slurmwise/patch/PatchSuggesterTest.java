@@ -255,6 +255,11 @@ class PatchSuggesterTest {
                 + " denied", "#!/bin/bash\n#SBATCH -p cpu\n\ncd /tmp/run\n./fit.py 4\n");
         assertThat(python.changes()).isEmpty();
         assertThat(String.join(" ", python.advice())).contains("`chmod u+x fit.py`");
+        // the listing before the denial is the run's; a chmod and listing after it say nothing of that run
+        Patch later = suggest(job, "permission", "-rw-r--r-- 1 chen cfd-sim 2211 Oct 29 17:42 go.sh\n"
+                + "/var/spool/slurmd/job01030/slurm_script: line 5: ./go.sh: Permission denied\n"
+                + "-rwxr--r-- 1 chen cfd-sim 2211 Oct 29 17:43 go.sh", script);
+        assertThat(later.changes().get(0).why()).contains("shows -rw-r--r--, no execute permission");
     }
 
     /**
