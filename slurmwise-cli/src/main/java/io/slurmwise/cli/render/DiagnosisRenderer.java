@@ -339,14 +339,29 @@ public final class DiagnosisRenderer {
 
     /**
      * The evidence with log lines that differ only in their numbers (a rank, a worker, a timestamp, an address: the
-     * same message from every MPI rank or DataLoader worker) kept once, at the first, counted; in order.
+     * same message from every MPI rank or DataLoader worker) or in what precedes the matched message kept once, at the
+     * first, counted; in order.
      */
+    /** The shortest tail of a message that still says it: from the match on, when that is long enough to tell. */
+    private static final int MESSAGE_TAIL = 24;
+
+    /**
+     * A log line's message without the prefix a program or launcher put before it: the text from the match on when
+     * that tail is at least {@value #MESSAGE_TAIL} characters (1028's {@code [rank2]:[E1113 ...] ... CUDA error: an
+     * illegal memory access was encountered} and the same error after {@code what():}), else the whole line.
+     */
+    static String message(Evidence e) {
+        String t = e.text();
+        int at = e.match() == null || e.match().isEmpty() ? -1 : t.indexOf(e.match());
+        return at >= 0 && t.length() - at >= MESSAGE_TAIL ? t.substring(at) : t;
+    }
+
     static List<Alike> alike(List<Evidence> evidence) {
         Map<String, Integer> at = new java.util.HashMap<>();
         List<Evidence> first = new java.util.ArrayList<>();
         List<Integer> counts = new java.util.ArrayList<>();
         for (Evidence e : evidence) {
-            String key = e.isLogLine() ? e.kindId() + "\u0000" + NUMBERS.matcher(e.text()).replaceAll("#").strip() : null;
+            String key = e.isLogLine() ? e.kindId() + "\u0000" + NUMBERS.matcher(message(e)).replaceAll("#").strip() : null;
             Integer i = key == null ? null : at.get(key);
             if (i == null) {
                 if (key != null) {
