@@ -36,7 +36,7 @@ public final class Fixers {
                 new CudaAllocFixer(edits), new CachesFixer(edits), new ModuleSystemFixer(patterns),
                 new SharedLibraryFixer(edits), new CondaInitFixer(patterns), new PythonEnvFixer(patterns),
                 new PartitionLimitsFixer(), new CrashSiteFixer(patterns),
-                new MissingPathFixer(patterns), new ExecPermissionFixer(patterns),
+                new MissingPathFixer(patterns), new OutputDirFixer(), new ExecPermissionFixer(patterns),
                 new SupportedGpuFixer(patterns)));
     }
 

@@ -420,6 +420,31 @@ class PatchSuggesterTest {
         return proc.exitValue() == 0 ? "" : out;
     }
 
+    /**
+     * FAILED 0:53 is slurmstepd failing to open the job's output file (ESLURMD_IO_ERROR): the advice names the directory
+     * SLURM did not create, from sacct's StdOut (patterns filled in), else the script's --output under its WorkDir.
+     */
+    @Test
+    void aJobWhoseOutputFileCouldNotBeOpenedIsToldWhichDirectoryToCreate() {
+        JobRecord job = CLUSTER.get("1043").toBuilder().exitCodeView(io.slurmwise.job.ExitCode.parse("0:53"))
+                .exitCode(io.slurmwise.job.ExitCode.parse("0:53")).stdoutPath("/scratch/alice/llama/logs/run/resume-1043.out")
+                .stderrPath("/scratch/alice/llama/logs/run/resume-1043.out").build();
+        String script = "#!/bin/bash\n#SBATCH -o logs/run/%x-%j.out\n#SBATCH -t 1:00:00\npython train.py\n";
+        Patch p = suggest(job, "file_not_found", "", script);
+        assertThat(String.join(" ", p.advice())).contains("SLURM could not open the job's output file")
+                .contains("create /scratch/alice/llama/logs/run/ before sbatch (`mkdir -p /scratch/alice/llama/logs/run/`)")
+                .doesNotContain("The job looked for");
+        assertThat(p.changes()).isEmpty();
+        // without sacct's paths: the script's --output under the WorkDir, its %-patterns not put into a mkdir
+        JobRecord bare = job.toBuilder().stdoutPath(null).stderrPath(null).build();
+        assertThat(String.join(" ", suggest(bare, "file_not_found", "", "#!/bin/bash\n#SBATCH -o logs/%u/%j.out\nx\n")
+                .advice())).contains("create /scratch/alice/llama/logs/%u/ before sbatch, with SLURM's %-patterns filled in");
+        // another file_not_found (a path in the log) gets no such advice
+        assertThat(String.join(" ", suggest(CLUSTER.get("1043"), "file_not_found",
+                "FileNotFoundError: [Errno 2] No such file or directory: 'ckpt/a.pt'", script).advice()))
+                .doesNotContain("could not open the job's output file");
+    }
+
     private static Patch suggest(JobRecord job, String kind, String log, String script) {
         List<LogTail> logs = new ArrayList<>(List.of(LogTail.of(LogStream.STDERR, "job.err", log)));
         Finding classified = SW.classifier().classify(JobFacts.of(job), logs);

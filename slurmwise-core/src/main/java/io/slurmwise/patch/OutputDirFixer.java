@@ -1,0 +1,100 @@
+package io.slurmwise.patch;
+
+import io.slurmwise.classify.Evidence;
+
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code output_dir}: a job SLURM could not start because slurmstepd could not open its {@code --output} or
+ * {@code --error} file (ESLURMD_IO_ERROR, job_rc 4021, the record's {@code FAILED 0:53}; slurmstepd's "Slurmd could not
+ * connect IO" or "could not open output file"). SLURM never creates the directory of those files, so the fix is to
+ * create it before sbatch, or write where the job may; the job has no log to look at. The directories are read from
+ * sacct's StdOut/StdErr (SLURM's %-patterns filled in), else the script's {@code --output}/{@code --error}, relative
+ * ones under the script's {@code --chdir} or sacct's WorkDir. Advice only: nothing in the script is wrong as written.
+ */
+final class OutputDirFixer implements Fixer {
+
+    @Override
+    public String name() {
+        return "output_dir";
+    }
+
+    @Override
+    public Step apply(FixContext cx, BatchScript s) {
+        if (cx.finding() == null || !ioError(cx)) {
+            return Step.none(s);
+        }
+        // sacct's StdOut/StdErr have SLURM's %-patterns filled in; the script's options are the fallback
+        Set<String> dirs = new LinkedHashSet<>();
+        if (cx.job() != null) {
+            for (String p : new String[] {cx.job().stdoutPath(), cx.job().stderrPath()}) {
+                if (p != null && !p.isBlank() && !p.equalsIgnoreCase("None") && !p.equals("(null)")) {
+                    dirs.add(directory(p, base(cx, s)));
+                }
+            }
+        }
+        if (dirs.isEmpty()) {
+            for (String opt : new String[] {"output", "error"}) {
+                s.option(opt).map(BatchScript.Option::value).filter(v -> v != null && !v.isBlank())
+                        .map(v -> directory(v, base(cx, s))).ifPresent(dirs::add);
+            }
+        }
+        dirs.remove("");
+        StringBuilder sb = new StringBuilder("SLURM could not open the job's output file, so the job never started and"
+                + " wrote no log (slurmd's ESLURMD_IO_ERROR). ");
+        if (dirs.isEmpty()) {
+            sb.append("The job writes its output in ").append(base(cx, s).map(b -> b + " (" + (s.option("chdir")
+                    .isPresent() ? "the script's `--chdir`" : "sacct's WorkDir") + ")").orElse("the directory sbatch was"
+                    + " run in")).append(": check that you can write there and that its file system is not full or over"
+                    + " quota.");
+        } else {
+            java.util.List<String> plain = dirs.stream().filter(d -> !d.contains("%")).toList();
+            sb.append("SLURM does not create the directory of `--output` and `--error`: create ")
+                    .append(String.join(" and ", dirs)).append(" before sbatch");
+            if (!plain.isEmpty()) {
+                sb.append(" (`mkdir -p ").append(String.join(" ", plain)).append("`)");
+            }
+            if (plain.size() < dirs.size()) {
+                sb.append(", with SLURM's %-patterns filled in as the job would");
+            }
+            sb.append(", and check that you can write there and that its file system is not full or over quota.");
+        }
+        return Step.none(s).advise(sb.toString());
+    }
+
+    /** Whether the finding rests on slurmstepd failing to open the job's output (the record or a log line). */
+    private static boolean ioError(FixContext cx) {
+        for (Evidence e : cx.finding().evidence()) {
+            String t = e.text();
+            if (t.contains("ESLURMD_IO_ERROR") || t.contains("Slurmd could not connect IO") || t.contains("job_rc = 4021")
+                    || t.toLowerCase(java.util.Locale.ROOT).contains("could not open output file")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Where relative output paths start: the script's {@code --chdir}, else sacct's WorkDir; empty when unknown. */
+    private static Optional<String> base(FixContext cx, BatchScript s) {
+        Optional<String> chdir = s.option("chdir").map(BatchScript.Option::value).filter(v -> v != null && !v.isBlank());
+        if (chdir.isPresent()) {
+            return chdir;
+        }
+        return Optional.ofNullable(cx.job() == null ? null : cx.job().workDir())
+                .filter(w -> !w.isBlank() && !w.equalsIgnoreCase("None") && !w.equals("(null)"));
+    }
+
+    /** The directory of an output path ({@code logs/%x-%j.out}: {@code logs/}, under {@code base} when relative); empty for a bare name. */
+    static String directory(String path, Optional<String> base) {
+        String p = path.strip();
+        int slash = p.lastIndexOf('/');
+        String dir = slash < 0 ? "" : p.substring(0, slash + 1);
+        if (dir.isEmpty() || dir.startsWith("/") || base.isEmpty()) {
+            return dir; // a bare file name is written in the working directory itself, which exists
+        }
+        String b = base.get().endsWith("/") ? base.get() : base.get() + "/";
+        return b + (dir.startsWith("./") ? dir.substring(2) : dir);
+    }
+}
