@@ -24,13 +24,19 @@ import java.util.stream.Collectors;
  *       137 which has not been declared as a valid return code.}</li>
  *   <li>FireWorks (user_objects/firetasks/script_task.py, ScriptTask): {@code RuntimeError: ScriptTask fizzled! Return
  *       code: [137]}.</li>
+ *   <li>R's {@code system()}/{@code system2()} (src/main/sysutils.c): {@code running command 'samtools sort x.bam' had
+ *       status 137}; Julia's ProcessFailedException: {@code failed process: Process(`x`, ProcessExited(137)) [137]};
+ *       Go's and Rust's ExitStatus: {@code exit status 137}, {@code exit status: 137}; GNU make's report of a recipe:
+ *       {@code make: *** [Makefile:12: all] Error 137}.</li>
  * </ul>
  * A child killed by a signal has no exit status of its own: the shell makes one (128+N), while Python's
  * {@code Popen.returncode} is -N ("A negative value -N indicates that the child was terminated by signal N",
  * Lib/subprocess.py), and the programs that pass that number on say so: MEGAHIT's {@code ...; Exit code -9} and
  * {@code [Exit code -9]}, a runner's {@code failed with exit code -9}, DeepSpeed's {@code exits with return code = -9};
- * CalledProcessError's own text is {@code Command '...' died with <Signals.SIGKILL: 9>.} An exit status is 0..255, so a
- * negative one is always this convention: each 128+N status also matches its -N and signal forms.
+ * CalledProcessError's own text is {@code Command '...' died with <Signals.SIGKILL: 9>.}, Julia's {@code
+ * ProcessSignaled(9)}, Rust's {@code signal: 9 (SIGKILL)} (cargo's {@code (signal: 9, SIGKILL: kill)}), Go's
+ * {@code signal: killed} (its strsignal name). An exit status is 0..255, so a negative one is always this convention:
+ * each 128+N status also matches its -N and signal forms.
  * Each of them outlived the child whose status it reports.
  * The same number can be a program's own choice of exit code, so a note gives such a line a weak weight.
  */
@@ -84,8 +90,16 @@ public final class WrapperStatus {
                 + generic
                 + "|exited with return code " + s + " which"
                 + "|fizzled! Return code: \\[" + s + "\\]"
+                + "|' had status " + s + "\\b"
+                + "|ProcessExited\\(" + s + "\\)"
+                + sorted.stream().map(n -> "|\\bexit status " + n + "\\b|\\bexit status: " + n + "\\b|\\] Error " + n + "\\b")
+                .collect(Collectors.joining())
                 + signalled(sorted);
     }
+
+    /** Go's names of the signals (syscall's signal table, as ProcessState.String() prints them). */
+    private static final java.util.Map<Integer, String> GO_NAMES = java.util.Map.of(4, "illegal instruction", 6, "aborted",
+            7, "bus error", 8, "floating point exception", 9, "killed", 11, "segmentation fault");
 
     /** The -N and {@code <Signals.SIGX: N>} forms of the statuses that are 128+N (see the class comment). */
     private static String signalled(Set<Integer> statuses) {
@@ -101,6 +115,12 @@ public final class WrapperStatus {
                 out.append("|\\b").append(words).append(n).append("\\b");
             }
             out.append("|died with <Signals\\.SIG[A-Z0-9]+: ").append(n).append(">");
+            out.append("|ProcessSignaled\\(").append(n).append("\\)");
+            out.append("|\\bsignal: ").append(n).append("(?: \\(SIG|, SIG)");
+            String go = GO_NAMES.get(n);
+            if (go != null) {
+                out.append("|\\bsignal: ").append(go).append("\\b");
+            }
         }
         return out.toString();
     }

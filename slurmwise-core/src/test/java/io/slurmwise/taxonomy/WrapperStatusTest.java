@@ -22,6 +22,12 @@ class WrapperStatusTest {
         assertThat(P.matcher("Job wf.align:NA:1 exited with return code 139 which has not been declared as a valid return code.").find()).isTrue();
         assertThat(P.matcher("12/13 01:45:41 - OpenCompass - ERROR - runners/base.py - summarize - 63 - OpenICLEval[m/siqa] failed with code 127").find()).isTrue();
         assertThat(P.matcher("RuntimeError: ScriptTask fizzled! Return code: [139]").find()).isTrue();
+        // R, Julia, Go and Rust, GNU make
+        assertThat(P.matcher("Warning message: running command 'samtools sort x.bam' had status 139").find()).isTrue();
+        assertThat(P.matcher("ERROR: LoadError: failed process: Process(`./sim in.nml`, ProcessExited(139)) [139]").find()).isTrue();
+        assertThat(P.matcher("Error: exit status 139").find()).isTrue();
+        assertThat(P.matcher("Error: command failed: exit status: 127").find()).isTrue();
+        assertThat(P.matcher("make: *** [Makefile:12: all] Error 139").find()).isTrue();
     }
 
     @Test
@@ -33,6 +39,10 @@ class WrapperStatusTest {
         assertThat(P.matcher("[launch.py:315:sigkill_handler] ['python', 'train.py'] exits with return code = -11").find()).isTrue();
         assertThat(P.matcher("spades-core finished abnormally, OS return code: -11").find()).isTrue();
         assertThat(P.matcher("subprocess.CalledProcessError: Command 'bwa mem r.fa x.fq' died with <Signals.SIGSEGV: 11>.").find()).isTrue();
+        assertThat(P.matcher("failed process: Process(`./a.out`, ProcessSignaled(11)) [0]").find()).isTrue();
+        assertThat(P.matcher("Error: process didn't exit successfully: `target/release/sim` (signal: 11, SIGSEGV: invalid memory reference)").find()).isTrue();
+        assertThat(P.matcher("child exited: signal: 11 (SIGSEGV) (core dumped)").find()).isTrue();
+        assertThat(P.matcher("FATAL: container process failed: signal: segmentation fault (core dumped)").find()).isTrue();
         // 127 is no signal: its -N form (-127) means nothing; another signal's number is not this one's
         assertThat(P.matcher("[Exit code -127]").find()).isFalse();
         assertThat(P.matcher("[Exit code -9]").find()).isFalse();
@@ -40,6 +50,9 @@ class WrapperStatusTest {
         assertThat(P.matcher("died with <Signals.SIGKILL: 9>.").find()).isFalse();
         // PBS's Exit_status=-11 is its own JOB_EXEC code, not a signal: not this wording
         assertThat(P.matcher("Exit_status=-11").find()).isFalse();
+        assertThat(P.matcher("make: *** [all] Error 1390").find()).isFalse();
+        assertThat(P.matcher("exit status 13").find()).isFalse();
+        assertThat(P.matcher("signal: killed").find()).isFalse(); // SIGKILL is not one of these statuses
     }
 
     @Test
