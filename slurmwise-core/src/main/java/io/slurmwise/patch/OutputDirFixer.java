@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * {@code output_dir}: a job SLURM could not start because slurmstepd could not open its {@code --output} or
  * {@code --error} file (ESLURMD_IO_ERROR, job_rc 4021, the record's {@code FAILED 0:53}; slurmstepd's "Slurmd could not
- * connect IO" or "could not open output file"). SLURM never creates the directory of those files, so the fix is to
+ * connect IO"; not a program's own "could not open output file", which is about its own output). SLURM never creates the directory of those files, so the fix is to
  * create it before sbatch, or write where the job may; the job has no log to look at. The directories are read from
  * sacct's StdOut/StdErr (SLURM's %-patterns filled in), else the script's {@code --output}/{@code --error}, relative
  * ones under the script's {@code --chdir} or sacct's WorkDir. Advice only: nothing in the script is wrong as written.
@@ -68,8 +68,8 @@ final class OutputDirFixer implements Fixer {
     private static boolean ioError(FixContext cx) {
         for (Evidence e : cx.finding().evidence()) {
             String t = e.text();
-            if (t.contains("ESLURMD_IO_ERROR") || t.contains("Slurmd could not connect IO") || t.contains("job_rc = 4021")
-                    || t.toLowerCase(java.util.Locale.ROOT).contains("could not open output file")) {
+            // SLURM's own words only: a program's "could not open output file" is about its own output
+            if (t.contains("ESLURMD_IO_ERROR") || t.contains("Slurmd could not connect IO") || t.contains("job_rc = 4021")) {
                 return true;
             }
         }

@@ -439,6 +439,10 @@ class PatchSuggesterTest {
         JobRecord bare = job.toBuilder().stdoutPath(null).stderrPath(null).build();
         assertThat(String.join(" ", suggest(bare, "file_not_found", "", "#!/bin/bash\n#SBATCH -o logs/%u/%j.out\nx\n")
                 .advice())).contains("create /scratch/alice/llama/logs/%u/ before sbatch, with SLURM's %-patterns filled in");
+        // a program's own "could not open output file" is about its output, not the job's
+        assertThat(String.join(" ", suggest(CLUSTER.get("1043"), "file_not_found",
+                "ERROR: could not open output file results/out.csv", script).advice()))
+                .doesNotContain("could not open the job's output file");
         // another file_not_found (a path in the log) gets no such advice
         assertThat(String.join(" ", suggest(CLUSTER.get("1043"), "file_not_found",
                 "FileNotFoundError: [Errno 2] No such file or directory: 'ckpt/a.pt'", script).advice()))
