@@ -23,6 +23,20 @@ public record FixContext(JobRecord job, Finding finding, List<String> logLines, 
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
     }
 
+    /** A path sacct recorded (WorkDir, StdOut, StdErr), unless blank or sacct's word for none ({@code None}, {@code (null)}). */
+    static Optional<String> recordedPath(String path) {
+        return Optional.ofNullable(path).filter(p -> !p.isBlank() && !p.equalsIgnoreCase("None") && !p.equals("(null)"));
+    }
+
+    /**
+     * Where the job's relative paths start: the script's {@code --chdir}, else the WorkDir sacct recorded; empty when
+     * neither says.
+     */
+    public Optional<String> workingDirectory(BatchScript s) {
+        Optional<String> chdir = s.option("chdir").map(BatchScript.Option::value).filter(v -> v != null && !v.isBlank());
+        return chdir.isPresent() ? chdir : recordedPath(job == null ? null : job.workDir());
+    }
+
     /** The job's partition (its first when it asked for several), else the script's, else the default one. */
     public Optional<Partition> partition(BatchScript s) {
         String name = job.partition() != null ? job.partition()

@@ -129,15 +129,7 @@ final class MissingPathFixer implements Fixer {
      */
     Optional<String> workingDirectory(FixContext cx, BatchScript s, int upTo) {
         Optional<String> cd = lastCd(s, upTo);
-        if (cd.isPresent()) {
-            return cd;
-        }
-        Optional<String> chdir = s.option("chdir").map(o -> o.value());
-        if (chdir.isPresent() && !chdir.get().isBlank()) {
-            return chdir;
-        }
-        return Optional.ofNullable(cx.job() == null ? null : cx.job().workDir()).filter(w -> !w.isBlank()
-                && !w.equalsIgnoreCase("None") && !w.equals("(null)"));
+        return cd.isPresent() ? cd : cx.workingDirectory(s);
     }
 
     private String cdSource(BatchScript s, int upTo) {

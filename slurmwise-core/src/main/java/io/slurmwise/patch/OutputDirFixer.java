@@ -30,22 +30,20 @@ final class OutputDirFixer implements Fixer {
         Set<String> dirs = new LinkedHashSet<>();
         if (cx.job() != null) {
             for (String p : new String[] {cx.job().stdoutPath(), cx.job().stderrPath()}) {
-                if (p != null && !p.isBlank() && !p.equalsIgnoreCase("None") && !p.equals("(null)")) {
-                    dirs.add(directory(p, base(cx, s)));
-                }
+                FixContext.recordedPath(p).ifPresent(path -> dirs.add(directory(path, cx.workingDirectory(s))));
             }
         }
         if (dirs.isEmpty()) {
             for (String opt : new String[] {"output", "error"}) {
                 s.option(opt).map(BatchScript.Option::value).filter(v -> v != null && !v.isBlank())
-                        .map(v -> directory(v, base(cx, s))).ifPresent(dirs::add);
+                        .map(v -> directory(v, cx.workingDirectory(s))).ifPresent(dirs::add);
             }
         }
         dirs.remove("");
         StringBuilder sb = new StringBuilder("SLURM could not open the job's output file, so the job never started and"
                 + " wrote no log (slurmd's ESLURMD_IO_ERROR). ");
         if (dirs.isEmpty()) {
-            sb.append("The job writes its output in ").append(base(cx, s).map(b -> b + " (" + (s.option("chdir")
+            sb.append("The job writes its output in ").append(cx.workingDirectory(s).map(b -> b + " (" + (s.option("chdir")
                     .isPresent() ? "the script's `--chdir`" : "sacct's WorkDir") + ")").orElse("the directory sbatch was"
                     + " run in")).append(": check that you can write there and that its file system is not full or over"
                     + " quota.");
@@ -74,16 +72,6 @@ final class OutputDirFixer implements Fixer {
             }
         }
         return false;
-    }
-
-    /** Where relative output paths start: the script's {@code --chdir}, else sacct's WorkDir; empty when unknown. */
-    private static Optional<String> base(FixContext cx, BatchScript s) {
-        Optional<String> chdir = s.option("chdir").map(BatchScript.Option::value).filter(v -> v != null && !v.isBlank());
-        if (chdir.isPresent()) {
-            return chdir;
-        }
-        return Optional.ofNullable(cx.job() == null ? null : cx.job().workDir())
-                .filter(w -> !w.isBlank() && !w.equalsIgnoreCase("None") && !w.equals("(null)"));
     }
 
     /** The directory of an output path ({@code logs/%x-%j.out}: {@code logs/}, under {@code base} when relative); empty for a bare name. */
