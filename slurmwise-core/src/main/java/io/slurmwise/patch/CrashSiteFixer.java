@@ -14,7 +14,8 @@ import java.util.regex.Matcher;
  * the panel quoted the signal and not where). Without them, a native stack the program printed (OpenFOAM's, gdb's)
  * names the first frame after the signal handler (1003's {@code Foam::LESModels::cubeRootVolDelta::calcDelta()}), and
  * so do glibc's {@code backtrace_symbols} frames that Open MPI's handler prints ({@code [ 2] lib.so(_ZN6Solver4stepEv+0x1c)
- * [0x...]}), their C++ names demangled ({@code Solver::step()}).
+ * [0x...]}), their C++ names demangled ({@code Solver::step()}), and Intel Fortran's traceback rows ({@code solver
+ * 0000000000401234  solver_mp_step_  123  solver.f90}).
  * No script change: advice that names the site, and for Python the package and the call.
  */
 final class CrashSiteFixer implements Fixer {
@@ -125,6 +126,39 @@ final class CrashSiteFixer implements Fixer {
             }
             String file = m.get().group(2);
             return Optional.of(new Frame(file.substring(file.lastIndexOf('/') + 1), n, function));
+        }
+        return fortranCrash(lines);
+    }
+
+    /**
+     * The first frame of Intel Fortran's traceback that names a routine of the program ({@code solver_mp_step_ at
+     * solver.f90:123}), after its runtime's own ({@code for__signal_handl}) and the C library's; rows whose routine is
+     * {@code Unknown} (a build without {@code -traceback}) name nothing.
+     */
+    private Optional<Frame> fortranCrash(List<String> lines) {
+        int row = -1;
+        for (String l : lines) {
+            if (patterns.matches("crash.ifort_head", l)) {
+                row = 0;
+                continue;
+            }
+            if (row < 0) {
+                continue;
+            }
+            Optional<Matcher> m = patterns.find("crash.ifort_frame", l);
+            if (m.isEmpty()) {
+                row = -1; // the traceback ended without a routine
+                continue;
+            }
+            String routine = m.get().group(2);
+            String line = m.get().group(3);
+            String source = m.get().group(4);
+            int n = row++;
+            if (routine.equals("Unknown") || routine.startsWith("for__") || REPORTING.matcher(routine).find()) {
+                continue;
+            }
+            String where = line.equals("Unknown") || source.equals("Unknown") ? m.get().group(1) : source + ":" + line;
+            return Optional.of(new Frame(where, n, routine));
         }
         return Optional.empty();
     }

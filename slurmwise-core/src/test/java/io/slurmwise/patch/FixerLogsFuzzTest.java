@@ -44,6 +44,8 @@ class FixerLogsFuzzTest {
             [137] #3  Foam::LESModels::cubeRootVolDelta::calcDelta() at ??:?
             [node12:48213] [ 0] /lib64/libpthread.so.0(+0xf630)[0x2b1c2d3e4630]
             [node12:48213] [ 2] /opt/app/lib/libsolver.so(_ZNK4Foam9LESModels6Solver4stepEv+0x1c)[0x2b3c4d5e6f70]
+            Image              PC                Routine            Line        Source
+            mymodel            0000000000401234  solver_mp_step_           123  solver.f90
             """, """
             NVIDIA H100 80GB HBM3 with CUDA capability sm_90 is not compatible with the current PyTorch installation.
             The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86.

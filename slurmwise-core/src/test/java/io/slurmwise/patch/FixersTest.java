@@ -305,6 +305,18 @@ class FixersTest {
                 "[node12:48213] [ 3] ./solver(main+0x2a)[0x400b2a]")))
                 .hasValueSatisfying(fr -> assertThat(fr.function() + " " + fr.file() + " " + fr.line())
                         .isEqualTo("Solver::step() libsolver.so 2"));
+        // Intel Fortran's traceback: the runtime's handler and libc rows, then the program's routine with its line
+        assertThat(f.nativeCrash(List.of("forrtl: severe (174): SIGSEGV, segmentation fault occurred",
+                "Image              PC                Routine            Line        Source",
+                "libifcoremt.so.5   00002B3C4D5E6F70  for__signal_handl     Unknown  Unknown",
+                "libpthread-2.17.s  00002AB91A78B5D0  Unknown               Unknown  Unknown",
+                "mymodel            0000000000401234  solver_mp_step_           123  solver.f90",
+                "mymodel            0000000000400E1E  MAIN__                     40  main.f90")))
+                .hasValueSatisfying(fr -> assertThat(fr.function() + " " + fr.file()).isEqualTo("solver_mp_step_ solver.f90:123"));
+        // a build without -traceback: every routine Unknown, nothing named
+        assertThat(f.nativeCrash(List.of("Image              PC                Routine            Line        Source",
+                "vasp_std           00000000004151F0  Unknown               Unknown  Unknown",
+                "libc-2.17.so       00002AB91AD5B3D5  __libc_start_main     Unknown  Unknown"))).isEmpty();
         assertThat(CrashSiteFixer.demangle("_ZN4Foam9LESModels16cubeRootVolDelta9calcDeltaEv"))
                 .isEqualTo("Foam::LESModels::cubeRootVolDelta::calcDelta()");
         assertThat(CrashSiteFixer.demangle("_ZNK3Mat3getEii")).isEqualTo("Mat::get(...) const");
