@@ -488,12 +488,12 @@ public final class Classifier {
      *              evidence for a runtime kind
      */
     private void accountingEvidence(JobFacts f, Map<String, Score> scores, boolean ended) {
+        Optional<SlurmdLaunchError> launch = SlurmdLaunchError.of(f.exitCode());
         for (FailureKind kind : taxonomy.kinds()) {
             List<Evidence> found = new ArrayList<>();
             if (f.state() != null && kind.sacctStates().contains(f.state())) {
                 found.add(new Evidence(Evidence.Source.ACCOUNTING, 0, false, "State=" + f.state(), kind.id(), STATE_WEIGHT));
             }
-            Optional<SlurmdLaunchError> launch = SlurmdLaunchError.of(f.exitCode());
             if (launch.isPresent() && !ended) {
                 // the errno's own text, read by the kind's signatures as if slurmd's log line were in the job's log
                 double w = 0;

@@ -101,13 +101,8 @@ final class CrashSiteFixer implements Fixer {
             if (REPORTING.matcher(function).find() || !SYMBOL.matcher(function).matches()) {
                 continue; // the crash's reporting, or words that are no function ("#3 loading data in /tmp")
             }
-            int n;
-            try {
-                n = Integer.parseInt(m.get().group(1));
-            } catch (NumberFormatException e) {
-                continue;
-            }
-            return Optional.of(new Frame(m.get().group(3), n, function));
+            // the frame number is 1 to 3 digits (crash.native_frame): it always parses
+            return Optional.of(new Frame(m.get().group(3), Integer.parseInt(m.get().group(1)), function));
         }
         for (String l : lines) {
             Optional<Matcher> m = patterns.find("crash.symbols_frame", l);
@@ -118,14 +113,9 @@ final class CrashSiteFixer implements Fixer {
             if (REPORTING.matcher(function).find()) {
                 continue;
             }
-            int n;
-            try {
-                n = Integer.parseInt(m.get().group(1));
-            } catch (NumberFormatException e) {
-                continue;
-            }
             String file = m.get().group(2);
-            return Optional.of(new Frame(file.substring(file.lastIndexOf('/') + 1), n, function));
+            return Optional.of(new Frame(file.substring(file.lastIndexOf('/') + 1), Integer.parseInt(m.get().group(1)),
+                    function));
         }
         return fortranCrash(lines);
     }

@@ -103,13 +103,9 @@ final class MissingPathFixer implements Fixer {
         for (String l : where) {
             Optional<Matcher> m = patterns.find("script.line", l);
             if (m.isPresent() && l.contains(path)) {
-                try {
-                    int n = Integer.parseInt(m.get().group(1));
-                    if (n >= 1 && n <= s.lines().size()) {
-                        return n - 1;
-                    }
-                } catch (NumberFormatException tooLong) {
-                    // not a line of this script
+                int n = Integer.parseInt(m.get().group(1)); // 1 to 6 digits (script.line): always parses
+                if (n >= 1 && n <= s.lines().size()) {
+                    return n - 1;
                 }
             }
         }

@@ -3,14 +3,16 @@ package io.slurmwise.patch;
 import io.slurmwise.classify.Evidence;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * {@code output_dir}: a job SLURM could not start because slurmstepd could not open its {@code --output} or
  * {@code --error} file (ESLURMD_IO_ERROR, job_rc 4021, the record's {@code FAILED 0:53}; slurmstepd's "Slurmd could not
- * connect IO"; not a program's own "could not open output file", which is about its own output). SLURM never creates the directory of those files, so the fix is to
- * create it before sbatch, or write where the job may; the job has no log to look at. The directories are read from
+ * connect IO"; not a program's own "could not open output file", which is about its own output). SLURM never creates
+ * the directory of those files, so the fix is to create it before sbatch, or write where the job may; the job has no
+ * log to look at. The directories are read from
  * sacct's StdOut/StdErr (SLURM's %-patterns filled in), else the script's {@code --output}/{@code --error}, relative
  * ones under the script's {@code --chdir} or sacct's WorkDir. Advice only: nothing in the script is wrong as written.
  */
@@ -48,7 +50,7 @@ final class OutputDirFixer implements Fixer {
                     + " run in")).append(": check that you can write there and that its file system is not full or over"
                     + " quota.");
         } else {
-            java.util.List<String> plain = dirs.stream().filter(d -> !d.contains("%")).toList();
+            List<String> plain = dirs.stream().filter(d -> !d.contains("%")).toList();
             sb.append("SLURM does not create the directory of `--output` and `--error`: create ")
                     .append(String.join(" and ", dirs)).append(" before sbatch");
             if (!plain.isEmpty()) {
@@ -74,7 +76,10 @@ final class OutputDirFixer implements Fixer {
         return false;
     }
 
-    /** The directory of an output path ({@code logs/%x-%j.out}: {@code logs/}, under {@code base} when relative); empty for a bare name. */
+    /**
+     * The directory of an output path ({@code logs/%x-%j.out}: {@code logs/}, under {@code base} when relative); empty
+     * for a bare name.
+     */
     static String directory(String path, Optional<String> base) {
         String p = path.strip();
         int slash = p.lastIndexOf('/');

@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
  *       137 which has not been declared as a valid return code.}</li>
  *   <li>FireWorks (user_objects/firetasks/script_task.py, ScriptTask): {@code RuntimeError: ScriptTask fizzled! Return
  *       code: [137]}.</li>
- *   <li>R's {@code system()}/{@code system2()} (src/main/sysutils.c): {@code running command 'samtools sort x.bam' had
+ *   <li>R's {@code system()}/{@code system2()} (src/library/base/R/unix/system.unix.R): {@code running command 'samtools sort x.bam' had
  *       status 137}; Julia's ProcessFailedException: {@code failed process: Process(`x`, ProcessExited(137)) [137]};
  *       Go's and Rust's ExitStatus: {@code exit status 137}, {@code exit status: 137}; GNU make's report of a recipe:
  *       {@code make: *** [Makefile:12: all] Error 137}.</li>
@@ -32,9 +32,9 @@ import java.util.stream.Collectors;
  * A child killed by a signal has no exit status of its own: the shell makes one (128+N), while Python's
  * {@code Popen.returncode} is -N ("A negative value -N indicates that the child was terminated by signal N",
  * Lib/subprocess.py), and the programs that pass that number on say so: MEGAHIT's {@code ...; Exit code -9} and
- * {@code [Exit code -9]}, a runner's {@code failed with exit code -9}, DeepSpeed's {@code exits with return code = -9};
- * CalledProcessError's own text is {@code Command '...' died with <Signals.SIGKILL: 9>.}, Julia's {@code
- * ProcessSignaled(9)}, Rust's {@code signal: 9 (SIGKILL)} (cargo's {@code (signal: 9, SIGKILL: kill)}), Go's
+ * {@code [Exit code -9]}, a runner's {@code failed with exit code -9} or {@code return code: -9} (DeepSpeed's
+ * {@code exits with return code = -9} and CalledProcessError's {@code died with <Signals.SIGKILL: 9>} are the notes'
+ * own signatures); Julia's {@code ProcessSignaled(9)}, Rust's {@code signal: 9 (SIGKILL)} (cargo's {@code (signal: 9, SIGKILL: kill)}), Go's
  * {@code signal: killed} (its strsignal name). An exit status is 0..255, so a negative one is always this convention:
  * each 128+N status also matches its -N and signal forms.
  * Each of them outlived the child whose status it reports.
@@ -101,7 +101,7 @@ public final class WrapperStatus {
     private static final java.util.Map<Integer, String> GO_NAMES = java.util.Map.of(4, "illegal instruction", 6, "aborted",
             7, "bus error", 8, "floating point exception", 9, "killed", 11, "segmentation fault");
 
-    /** The -N and {@code <Signals.SIGX: N>} forms of the statuses that are 128+N (see the class comment). */
+    /** The -N and the runtimes' signal forms of the statuses that are 128+N (see the class comment). */
     private static String signalled(Set<Integer> statuses) {
         StringBuilder out = new StringBuilder();
         for (int status : statuses) {
@@ -110,11 +110,11 @@ public final class WrapperStatus {
             }
             int n = status - 128;
             // one alternative per wording, each with a literal that holds the number ("code -9"), for the prefilter
-            for (String words : new String[] {"exit code -", "exit code: -", "return code -", "return code: -",
-                    "return code = -"}) {
+            // DeepSpeed's "exits with return code = -9" and CalledProcessError's "died with <Signals.SIGKILL: 9>" are
+            // the notes' own signatures (oom, segfault, shm_bus_error), at the same weight: not read twice here
+            for (String words : new String[] {"exit code -", "exit code: -", "return code -", "return code: -"}) {
                 out.append("|\\b").append(words).append(n).append("\\b");
             }
-            out.append("|died with <Signals\\.SIG[A-Z0-9]+: ").append(n).append(">");
             out.append("|ProcessSignaled\\(").append(n).append("\\)");
             out.append("|\\bsignal: ").append(n).append("(?: \\(SIG|, SIG)");
             String go = GO_NAMES.get(n);

@@ -32,13 +32,14 @@ class WrapperStatusTest {
 
     @Test
     void aChildKilledByASignalIsAlsoReadInPythonsMinusNAndSignalForms() {
-        // 139 is 128 + SIGSEGV (11): Popen.returncode -11, CalledProcessError's "died with <Signals.SIGSEGV: 11>"
+        // 139 is 128 + SIGSEGV (11): Popen.returncode -11 as the programs that pass it on print it
         assertThat(P.matcher("/opt/megahit/bin/megahit_core assemble -k 27 --need_mercy; Exit code -11").find()).isTrue();
         assertThat(P.matcher("[Exit code -11]").find()).isTrue();
         assertThat(P.matcher("Exception: Application 0 failed with exit code -11. Stderr: ").find()).isTrue();
-        assertThat(P.matcher("[launch.py:315:sigkill_handler] ['python', 'train.py'] exits with return code = -11").find()).isTrue();
         assertThat(P.matcher("spades-core finished abnormally, OS return code: -11").find()).isTrue();
-        assertThat(P.matcher("subprocess.CalledProcessError: Command 'bwa mem r.fa x.fq' died with <Signals.SIGSEGV: 11>.").find()).isTrue();
+        // DeepSpeed's and CalledProcessError's own words are the notes' signatures, not read a second time here
+        assertThat(P.matcher("[launch.py:315:sigkill_handler] ['python', 'train.py'] exits with return code = -11").find()).isFalse();
+        assertThat(P.matcher("subprocess.CalledProcessError: Command 'bwa mem r.fa x.fq' died with <Signals.SIGSEGV: 11>.").find()).isFalse();
         assertThat(P.matcher("failed process: Process(`./a.out`, ProcessSignaled(11)) [0]").find()).isTrue();
         assertThat(P.matcher("Error: process didn't exit successfully: `target/release/sim` (signal: 11, SIGSEGV: invalid memory reference)").find()).isTrue();
         assertThat(P.matcher("child exited: signal: 11 (SIGSEGV) (core dumped)").find()).isTrue();
@@ -47,7 +48,6 @@ class WrapperStatusTest {
         assertThat(P.matcher("[Exit code -127]").find()).isFalse();
         assertThat(P.matcher("[Exit code -9]").find()).isFalse();
         assertThat(P.matcher("[Exit code -110]").find()).isFalse();
-        assertThat(P.matcher("died with <Signals.SIGKILL: 9>.").find()).isFalse();
         // PBS's Exit_status=-11 is its own JOB_EXEC code, not a signal: not this wording
         assertThat(P.matcher("Exit_status=-11").find()).isFalse();
         assertThat(P.matcher("make: *** [all] Error 1390").find()).isFalse();
