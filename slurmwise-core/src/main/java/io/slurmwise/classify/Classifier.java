@@ -98,6 +98,10 @@ public final class Classifier {
     private record IgnorePattern(SignatureRegex regex, List<String> literals) {
     }
 
+    /** Marks the lines that label a status given on the line below ({@link StatusField}); no evidence of a kind. */
+    private final Signature statusLabel = new Signature(FailureKind.UNKNOWN, StatusField.LABEL_PATTERN,
+            Pattern.compile(StatusField.LABEL_PATTERN), 0.0, null);
+
     /**
      * A signature's companion regex ({@code unless_after}, {@code unless_before}, {@code only_with}), scanned with the
      * other any-line signatures as a marker of its own: marker -> the signature it speaks for.
@@ -123,6 +127,7 @@ public final class Classifier {
                 addMarker(sig, sig.onlyWith(), companionOf, anyLine);
             }
         }
+        anyLine.add(statusLabel);
         this.anyLine = List.copyOf(anyLine);
         for (FailureKind k : taxonomy.kinds()) {
             consequences.put(k.id(), k.explains());
@@ -228,6 +233,18 @@ public final class Classifier {
                 wanted.add(m.lineIndex() + 1);
             }
         }
+        Map<Long, String> out = new HashMap<>();
+        linesAt(wanted, log).forEach((index, text) -> {
+            String line = LineText.readable(text).strip();
+            if (!line.isEmpty() && line.length() <= MAX_OBJECT_LENGTH) {
+                out.put(index, line);
+            }
+        });
+        return out;
+    }
+
+    /** The lines of {@code log} at these indexes (0-based), as written (UTF-8); one pass, none when none is wanted. */
+    private static Map<Long, String> linesAt(java.util.Set<Long> wanted, byte[] log) {
         if (wanted.isEmpty()) {
             return Map.of();
         }
@@ -237,22 +254,46 @@ public final class Classifier {
         for (int i = 0; i <= log.length && out.size() < wanted.size(); i++) {
             if (i == log.length || log[i] == '\n') {
                 if (wanted.contains(index)) {
-                    String line = LineText.readable(new String(log, start, i - start,
-                            java.nio.charset.StandardCharsets.UTF_8)).strip();
-                    if (!line.isEmpty() && line.length() <= MAX_OBJECT_LENGTH) {
-                        out.put(index, line);
-                    } else {
-                        wanted.remove(index);
-                    }
+                    out.put(index, new String(log, start, i - start, java.nio.charset.StandardCharsets.UTF_8));
                 }
                 index++;
                 start = i + 1;
-                if (i == log.length) {
-                    break;
-                }
             }
         }
         return out;
+    }
+
+    /**
+     * Reads each report field whose label the scan found ({@link StatusField}): the label and the value under it as
+     * the one line they mean, scanned like a line of the log at the value's line (the label's, when its line carries
+     * the value), so that the wrapper signatures, ignore lists and the order of events treat it as any line.
+     */
+    private void readStatusFields(Map<Long, String> labels, byte[] log, SignatureScanner.MatchSink sink) {
+        java.util.Set<Long> next = new java.util.HashSet<>();
+        labels.keySet().forEach(i -> next.add(i + 1));
+        Map<Long, String> after = linesAt(next, log);
+        for (Map.Entry<Long, String> label : labels.entrySet()) {
+            String nextLine = after.get(label.getKey() + 1);
+            Optional<StatusField.Value> value = StatusField.read(label.getValue(), nextLine);
+            if (value.isEmpty()) {
+                continue;
+            }
+            long at = value.get().onNextLine() ? label.getKey() + 1 : label.getKey();
+            byte[] joined = StatusField.joined(value.get().status()).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            scanner().scan(joined, new SignatureScanner.MatchSink() {
+                @Override
+                public void match(Signature sig, long lineIndex, String line, String message) {
+                    if (sig != statusLabel) {
+                        sink.match(sig, at, line, message);
+                    }
+                }
+
+                @Override
+                public boolean wants(Signature sig, String message) {
+                    return sig != statusLabel && sink.wants(sig, message);
+                }
+            });
+        }
     }
 
     /** Scores one log; true when it shows an event that ended the job (see {@link #ENDING_EVENT_WEIGHT}). */
@@ -273,9 +314,17 @@ public final class Classifier {
         Set<Signature> accompanied = companionOf.isEmpty() ? Set.of() : java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         // a line that matches several signatures is read once for the ignore lists, and once per kind
         Map<String, Benign> benign = new HashMap<>();
+        // lines that label a status given below them: index -> line
+        Map<Long, String> statusLabels = new LinkedHashMap<>(2);
         SignatureScanner.MatchSink sink = new SignatureScanner.MatchSink() {
             @Override
             public void match(Signature sig, long lineIndex, String line, String message) {
+                if (sig == statusLabel) {
+                    if (statusLabels.size() < MAX_OBJECT_LINES) {
+                        statusLabels.putIfAbsent(lineIndex, line);
+                    }
+                    return;
+                }
                 Signature guarded = guardOf.get(sig);
                 if (guarded != null) {
                     guardLine.merge(guarded, lineIndex, Math::min);
@@ -304,7 +353,7 @@ public final class Classifier {
              */
             @Override
             public boolean wants(Signature sig, String message) {
-                if (guardOf.containsKey(sig) || refuterOf.containsKey(sig) || companionOf.containsKey(sig)) {
+                if (sig == statusLabel || guardOf.containsKey(sig) || refuterOf.containsKey(sig) || companionOf.containsKey(sig)) {
                     return true;
                 }
                 return sig.appliesTo(tail.stream())
@@ -312,6 +361,9 @@ public final class Classifier {
             }
         };
         scanner().scan(tail.content(), sink);
+        if (!statusLabels.isEmpty()) {
+            readStatusFields(statusLabels, tail.content(), sink);
+        }
         if (!lastLineSignatures.isEmpty()) {
             tail.lastLine().ifPresent(last -> scanLastLine(tail, last, sink));
         }

@@ -178,6 +178,11 @@ final class LineText {
             this.ascii = isAscii(clean);
         }
 
+        /** A line's segments as a reading splits them: without colours, {@code \r}-overwritten texts and carried lines apart. */
+        static String[] segmentsOf(String line) {
+            return new Reading(line).segments;
+        }
+
         /** Whether the signature finds a match in any form of this line (see {@link LineText#find}). */
         boolean find(SignatureRegex sig) {
             for (int i = 0; i < segments.length; i++) {
@@ -252,6 +257,12 @@ final class LineText {
             }
             return lowered;
         }
+    }
+
+    /** The segment with every launcher or logger prefix peeled off (the last form {@link #peel} gives). */
+    static String peeled(String seg) {
+        String[] forms = peel(seg);
+        return forms[forms.length - 1];
     }
 
     /** The segment, then each form with one more launcher or logger prefix peeled off (at most {@link #MAX_PREFIXES}). */
