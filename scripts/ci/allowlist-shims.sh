@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The read-only promise proved from outside: runs a command (e.g. the CLI test suites) with a recording shim for
 # every SLURM command first on PATH, then fails if anything but sacct, scontrol show ... / write batch_script /
-# --version, sinfo or squeue ran.
+# --version, sinfo, squeue, or sacctmgr's one QOS read (-n -P show qos format=Name,MaxWall,Preempt) ran.
 #
 #   scripts/ci/allowlist-shims.sh ./mvnw -B verify -pl slurmwise-cli -am -Dsurefire.groups= -Dsurefire.excludedGroups=browser,fuzz
 #
@@ -62,6 +62,12 @@ allowed() {
       [ "$first" = --version ] && return 0
       [ "$first" = write ] && [ "$second" = batch_script ] && return 0
       return 1 ;;
+    sacctmgr)
+      # sacctmgr also adds, modifies and deletes: only the exact QOS read, and --version
+      shift
+      [ "$*" = "-n -P show qos format=Name,MaxWall,Preempt" ] && return 0
+      [ "$*" = "--version" ] && return 0
+      return 1 ;;
     *) return 1 ;;
   esac
 }
@@ -80,6 +86,7 @@ while IFS= read -r line; do
   shift
   key="$tool"
   [ "$tool" = scontrol ] && key="scontrol ${1:-}${2:+ $2}"
+  [ "$tool" = sacctmgr ] && key="sacctmgr ${*}"
   counts["$key"]=$(( ${counts["$key"]:-0} + 1 ))
   if ! allowed "$tool" "$@"; then
     echo "allowlist: FORBIDDEN: $line" >&2
@@ -97,7 +104,7 @@ if [ "$code" -ne 0 ]; then
   exit "$code"
 fi
 if [ "$forbidden" -gt 0 ]; then
-  echo "allowlist: $forbidden runs of commands outside the allowlist (sacct, scontrol show/write batch_script/--version, sinfo, squeue)" >&2
+  echo "allowlist: $forbidden runs of commands outside the allowlist (sacct, scontrol show/write batch_script/--version, sinfo, squeue, sacctmgr show qos)" >&2
   exit 1
 fi
 echo "allowlist: only read-only queries ran"

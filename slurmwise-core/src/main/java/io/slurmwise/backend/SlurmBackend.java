@@ -51,6 +51,14 @@ public interface SlurmBackend extends AutoCloseable {
     List<Partition> partitions();
 
     /**
+     * The cluster's QOSes with their MaxWall ({@code sacctmgr show qos}); empty when this backend does not know them
+     * (advice then says to check them).
+     */
+    default List<io.slurmwise.job.Qos> qos() {
+        return List.of();
+    }
+
+    /**
      * The user name of a uid SLURM printed (who cancelled a job: {@code CANCELLED by 1001}); empty when unknown.
      * The default knows root and this host's passwd file.
      */

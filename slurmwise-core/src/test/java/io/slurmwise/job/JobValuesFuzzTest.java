@@ -200,4 +200,35 @@ class JobValuesFuzzTest {
             });
         }
     }
+
+    /** sacctmgr's QOS table: rows, headers, errors and hostile fields; only its documented refusal. */
+    @Test
+    void qos() {
+        Function<Random, String> row = Hostile.pick("normal|2-00:00:00|", "gpu|1-00:00:00|scavenger", "long||",
+                "Name|MaxWall|Preempt", "debug|00:30:00|a,b,,c", "x|UNLIMITED|", "y|Partition_Limit|", "|1:00|",
+                "sacctmgr: error: Problem talking to the database: Connection refused", "z|99999999-00:00:00|");
+        Function<Random, String> field = Hostile.pick();
+        for (String text : Fuzz.inputs(r -> {
+            StringBuilder sb = new StringBuilder();
+            for (int i = r.nextInt(7); i > 0; i--) {
+                if (r.nextBoolean()) {
+                    sb.append(row.apply(r));
+                } else {
+                    for (int f = r.nextInt(5); f > 0; f--) {
+                        sb.append(field.apply(r)).append(f > 1 ? "|" : "");
+                    }
+                }
+                sb.append(r.nextBoolean() ? "\n" : "\r\n");
+            }
+            return sb.toString();
+        })) {
+            Fuzz.rejectsOnlyWith("Qos.parse", IllegalArgumentException.class, text, () -> {
+                for (Qos q : Qos.parse(text)) {
+                    assertThat(q.name()).isNotBlank();
+                    q.allows(java.time.Duration.ofDays(3));
+                    q.describe();
+                }
+            });
+        }
+    }
 }

@@ -35,11 +35,13 @@ public final class FixtureCluster implements SlurmBackend {
 
     private final Map<String, JobRecord> jobs = new LinkedHashMap<>();
     private final List<Partition> partitions;
+    private final List<io.slurmwise.job.Qos> qos;
 
     public FixtureCluster() {
         try (Stream<JobRecord> s = SacctReader.stream(Files.newBufferedReader(DIR.resolve("sacct.psv")))) {
             s.forEach(j -> jobs.put(j.id().toString(), j));
             partitions = SinfoParser.parse(Files.readString(DIR.resolve("partitions.psv")));
+            qos = io.slurmwise.job.Qos.parse(Files.readString(DIR.resolve("qos.psv")));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -94,5 +96,10 @@ public final class FixtureCluster implements SlurmBackend {
     @Override
     public List<Partition> partitions() {
         return partitions;
+    }
+
+    @Override
+    public List<io.slurmwise.job.Qos> qos() {
+        return qos;
     }
 }

@@ -37,7 +37,8 @@ import java.util.stream.Stream;
 
 /**
  * A SLURM cluster replayed from files: {@code sacct.psv} (what {@code sacct -P} prints, steps included),
- * {@code partitions.psv} (sinfo), {@code logs/<jobid>.out|.err}, {@code scripts/<jobid>.sh}, and an optional
+ * {@code partitions.psv} (sinfo), an optional {@code qos.psv} ({@code sacctmgr -P show qos format=Name,MaxWall,Preempt}),
+ * {@code logs/<jobid>.out|.err}, {@code scripts/<jobid>.sh}, and an optional
  * {@code cluster.properties}. A folder without {@code logs/<jobid>.*} reads the job's StdOut/StdErr where its record
  * says, only when that file belongs to the job's user. With {@code replay.shift-to-now=true} timestamps are moved so the newest job ends
  * just now, so a fixture recorded once stays inside "the last 30 days". The export is replayed from the file on
@@ -51,6 +52,7 @@ public final class MockBackend implements SlurmBackend {
     private final FixtureSource source;
     private final LocalDateTime now;
     private final List<Partition> partitions;
+    private final List<io.slurmwise.job.Qos> qos;
     private final Properties properties;
     private final Consumer<String> notices;
     // found by one pass over the export, on the first question: how far timestamps move (replay.shift-to-now),
@@ -85,6 +87,14 @@ public final class MockBackend implements SlurmBackend {
         this.partitions = source.read("partitions.psv")
                 .map(b -> SinfoParser.parse(new String(b, StandardCharsets.UTF_8)))
                 .orElse(List.of());
+        this.qos = source.read("qos.psv").map(b -> {
+            try {
+                return io.slurmwise.job.Qos.parse(new String(b, StandardCharsets.UTF_8));
+            } catch (IllegalArgumentException e) {
+                throw new BackendException("qos.psv of " + source.describe() + ": " + e.getMessage() + "; export it with"
+                        + " sacctmgr -P show qos format=" + io.slurmwise.job.Qos.FORMAT);
+            }
+        }).orElse(List.of());
     }
 
     public static MockBackend bundled() {
@@ -285,6 +295,11 @@ public final class MockBackend implements SlurmBackend {
     @Override
     public List<Partition> partitions() {
         return partitions;
+    }
+
+    @Override
+    public List<io.slurmwise.job.Qos> qos() {
+        return qos;
     }
 
     /** Parses {@code text} as sacct output; used by tests of hand-written fixtures. */

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  * scontrol show job ID | show partition [NAME] | show node [NAME] | write batch_script ID -
  * sinfo    [-h] [-o FORMAT] [-p PARTITION]
  * squeue   [-h] [-o FORMAT] [-j IDS] [-t STATES] [-u USER] [-p PARTITION]
+ * sacctmgr -n -P show qos format=Name,MaxWall,Preempt     (exactly this: sacctmgr also adds and deletes)
  * any of them: --version
  * </pre>
  * (US is the ASCII unit separator, U+001F, the only control character any argument may hold.)
@@ -55,6 +56,9 @@ public final class Allowlist {
     private static final Set<String> SQUEUE_FLAGS = Set.of("-h");
     private static final Map<String, Value> SQUEUE_OPTIONS = Map.of("-o", Value.FORMAT, "-j", Value.JOB_IDS,
             "-t", Value.STATES, "-u", Value.NAME, "-p", Value.NAME);
+
+    /** The only sacctmgr command allowed: the QOSes and their MaxWall, no header, '|' between columns. */
+    static final List<String> SACCTMGR_QOS = List.of("-n", "-P", "show", "qos", "format=" + io.slurmwise.job.Qos.FORMAT);
 
     private Allowlist() {
     }
@@ -102,6 +106,12 @@ public final class Allowlist {
             case SCONTROL -> scontrol(args);
             case SINFO -> options(tool, args, SINFO_FLAGS, SINFO_OPTIONS);
             case SQUEUE -> options(tool, args, SQUEUE_FLAGS, SQUEUE_OPTIONS);
+            case SACCTMGR -> {
+                // the one read the backend makes; sacctmgr's other commands change the accounting database
+                if (!args.equals(SACCTMGR_QOS)) {
+                    throw forbidden(tool, args, "sacctmgr may only run `sacctmgr " + String.join(" ", SACCTMGR_QOS) + "`");
+                }
+            }
         }
     }
 

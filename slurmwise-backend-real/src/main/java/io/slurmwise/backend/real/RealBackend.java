@@ -413,4 +413,22 @@ public final class RealBackend implements SlurmBackend {
                 + " short or is not SLURM's. Run `sinfo` on this node to see what it prints, and check that the sinfo on"
                 + " PATH is SLURM's (`sinfo --version`)");
     }
+
+    /**
+     * sacctmgr's QOSes and their MaxWall; an answer that is no QOS table is a
+     * {@link SlurmCommandException.Failure#GARBLED} error saying what came, never a short list.
+     */
+    @Override
+    public List<io.slurmwise.job.Qos> qos() {
+        String out = slurm.qos();
+        try {
+            return io.slurmwise.job.Qos.parse(out);
+        } catch (IllegalArgumentException e) {
+            throw new SlurmCommandException(SlurmCommandException.Failure.GARBLED, java.util.stream.Stream.concat(
+                    java.util.stream.Stream.of(SlurmTool.SACCTMGR.executable()), Allowlist.SACCTMGR_QOS.stream()).toList(),
+                    "`sacctmgr " + String.join(" ", Allowlist.SACCTMGR_QOS) + "` printed no QOS table (" + e.getMessage()
+                    + "). Run it on this node to see what it prints, and check that the sacctmgr on PATH is SLURM's"
+                    + " (`sacctmgr --version`)");
+        }
+    }
 }

@@ -62,7 +62,7 @@ public record RealBackendConfig(Map<String, String> environment, Duration sacctT
     }
 
     Duration timeout(SlurmTool tool) {
-        return tool == SlurmTool.SACCT ? sacctTimeout : controllerTimeout;
+        return tool.asksController() ? controllerTimeout : sacctTimeout;
     }
 
     long maxBytes(SlurmTool tool) {

@@ -185,6 +185,15 @@ final class SlurmCommands {
         return r.stdout();
     }
 
+    /** {@code sacctmgr -n -P show qos format=Name,MaxWall,Preempt}: the QOSes, one per line. */
+    String qos() {
+        CommandResult r = run(SlurmTool.SACCTMGR, Allowlist.SACCTMGR_QOS);
+        if (!r.ok()) {
+            throw failure(r);
+        }
+        return r.stdout();
+    }
+
     private CommandResult run(SlurmTool tool, List<String> args) {
         Invocation inv = new Invocation(tool, args, config.timeout(tool), config.maxBytes(tool));
         if (tool.asksController() && controllerDown != null) {
@@ -224,6 +233,11 @@ final class SlurmCommands {
             return new SlurmCommandException(Failure.INVALID_FIELD, inv.commandLine(), shown + " failed: " + err
                     + ". This sacct lacks a field slurmwise asked for; please report it with the output of"
                     + " `sacct --version` and `sacct --helpformat`");
+        }
+        if (inv.tool() == SlurmTool.SACCTMGR && isAccountingDown(r.stderr())) {
+            return new SlurmCommandException(Failure.ACCOUNTING_DOWN, inv.commandLine(), shown + " cannot reach the"
+                    + " accounting database (slurmdbd): " + err + ". The QOS limits come from accounting: check that"
+                    + " slurmdbd is running, or ask your admins");
         }
         if (inv.tool() == SlurmTool.SACCT && isAccountingDown(r.stderr())) {
             return new SlurmCommandException(Failure.ACCOUNTING_DOWN, inv.commandLine(), "sacct cannot reach the"

@@ -12,7 +12,9 @@ public enum SlurmTool {
     /** Partitions and their limits (slurmctld). */
     SINFO("sinfo"),
     /** Pending reasons of queued jobs (slurmctld). */
-    SQUEUE("squeue");
+    SQUEUE("squeue"),
+    /** The QOSes' MaxWall, {@code show qos} only (slurmdbd). */
+    SACCTMGR("sacctmgr");
 
     private final String executable;
 
@@ -27,6 +29,6 @@ public enum SlurmTool {
 
     /** Whether the command asks slurmctld (which may be down or slow) rather than slurmdbd. */
     public boolean asksController() {
-        return this != SACCT;
+        return this != SACCT && this != SACCTMGR;
     }
 }

@@ -51,7 +51,9 @@ class AllowlistTest {
             Cmd.of(SlurmTool.SCONTROL, "--version"),
             Cmd.of(SlurmTool.SINFO, "-o", "%P|%l|%D|%c|%m|%G|%a"),
             Cmd.of(SlurmTool.SQUEUE, "-h", "-o", "%i|%r", "-t", "PENDING", "-u", "slurmtest"),
-            Cmd.of(SlurmTool.SQUEUE, "-h", "-o", "%i|%r", "-j", "46,55,53_[1-3]"));
+            Cmd.of(SlurmTool.SQUEUE, "-h", "-o", "%i|%r", "-j", "46,55,53_[1-3]"),
+            Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "qos", "format=Name,MaxWall,Preempt"),
+            Cmd.of(SlurmTool.SACCTMGR, "--version"));
 
     /** Writes, cancels, reconfigures, files, option smuggling and malformed values: all refused. */
     static final List<Cmd> FORBIDDEN = List.of(
@@ -101,7 +103,17 @@ class AllowlistTest {
             Cmd.of(SlurmTool.SINFO, "-N"),
             Cmd.of(SlurmTool.SQUEUE, "-o", "%i", "--me"),
             Cmd.of(SlurmTool.SQUEUE, "-o", "%i;id"),
-            Cmd.of(SlurmTool.SQUEUE, "-j", "1", "-h", "-h"));
+            Cmd.of(SlurmTool.SQUEUE, "-j", "1", "-h", "-h"),
+            // sacctmgr changes the accounting database with its other commands: only the one QOS read runs
+            Cmd.of(SlurmTool.SACCTMGR, "-i", "add", "qos", "long"),
+            Cmd.of(SlurmTool.SACCTMGR, "-i", "modify", "qos", "normal", "set", "MaxWall=-1"),
+            Cmd.of(SlurmTool.SACCTMGR, "-i", "delete", "user", "alice"),
+            Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "qos", "format=Name,MaxWall,Preempt", "-i"),
+            Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "qos", "format=Name,Priority"),
+            Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "user", "format=Name,AdminLevel"),
+            Cmd.of(SlurmTool.SACCTMGR, "dump", "cluster", "file=/tmp/x.cfg"),
+            Cmd.of(SlurmTool.SACCTMGR, "show", "qos"),
+            Cmd.of(SlurmTool.SACCTMGR));
 
     @Test
     void everyInvocationTheBackendBuildsIsAllowed() {
@@ -123,14 +135,14 @@ class AllowlistTest {
     }
 
     @Test
-    void onlyTheFourReadOnlyProgramsExist() {
+    void onlyTheFiveProgramsExist() {
         assertThat(Arrays.stream(SlurmTool.values()).map(SlurmTool::executable))
-                .containsExactly("sacct", "scontrol", "sinfo", "squeue");
+                .containsExactly("sacct", "scontrol", "sinfo", "squeue", "sacctmgr");
     }
 
     /**
-     * Real executables named like the SLURM tools (and like the ones that change things: scancel, sbatch,
-     * sacctmgr) record every start. Forbidden invocations never start anything; allowed ones do.
+     * Real executables named like the SLURM tools (and like the ones that change things: scancel, sbatch, and
+     * sacctmgr beyond its one QOS read) record every start. Forbidden invocations never start anything; allowed ones do.
      */
     @Test
     void theRunnerStartsNothingOutsideTheAllowlist(@TempDir Path dir) {
@@ -153,8 +165,10 @@ class AllowlistTest {
         }
         List<String> expected = ALLOWED.stream().map(Cmd::toString).toList();
         assertThat(fake.calls()).containsExactlyElementsOf(expected);
-        assertThat(fake.calls()).noneMatch(l -> l.startsWith("scancel") || l.startsWith("sbatch")
-                || l.startsWith("sacctmgr") || l.startsWith("sh "));
+        assertThat(fake.calls()).noneMatch(l -> l.startsWith("scancel") || l.startsWith("sbatch") || l.startsWith("sh "));
+        // sacctmgr started only for the one QOS read and its version
+        assertThat(fake.calls()).filteredOn(l -> l.startsWith("sacctmgr"))
+                .containsExactly("sacctmgr -n -P show qos format=Name,MaxWall,Preempt", "sacctmgr --version");
     }
 
     /** Arguments reach the program verbatim: no shell, no quoting, no splitting. */

@@ -243,6 +243,16 @@ class RealClusterScenariosTest {
         assertThat(parts.get(1).gres()).contains("gpu:a100:4");
     }
 
+    /** setup.sh adds QOS short (MaxWall 00:10:00); slurmdbd makes normal, without a MaxWall, with the cluster. */
+    @Test
+    void qosAndTheirMaxWall() {
+        List<io.slurmwise.job.Qos> qos = backend.qos();
+        assertThat(io.slurmwise.job.Qos.named(qos, "short")).hasValueSatisfying(q ->
+                assertThat(q.maxWallLimit()).contains(Duration.ofMinutes(10)));
+        assertThat(io.slurmwise.job.Qos.named(qos, "normal")).hasValueSatisfying(q ->
+                assertThat(q.maxWallLimit()).isEmpty());
+    }
+
     @Test
     void unknownJobsAreNotFound() {
         assertThat(backend.job(JobId.parse("999999"))).isEmpty();

@@ -89,9 +89,11 @@ public final class DoctorCommand implements Callable<Integer> {
         if (backend != null) {
             check("accounting", () -> accounting(backend));
             check("controller", () -> controller(backend));
+            check("qos limits", () -> qosLimits(backend));
         } else {
             skip("accounting", "needs a backend");
             skip("controller", "needs a backend");
+            skip("qos limits", "needs a backend");
         }
         if (settings != null && taxonomy != null) {
             check("knowledge index", () -> index(settings, taxonomy));
@@ -193,6 +195,26 @@ public final class DoctorCommand implements Callable<Integer> {
         return parts.isEmpty()
                 ? new Outcome<>(parts, Status.WARN, "no partition is visible: check `sinfo`")
                 : new Outcome<>(parts, Status.OK, parts.size() + " partitions (" + names + ")");
+    }
+
+    /**
+     * sacctmgr's QOSes (slurmdbd): their MaxWall caps a time fix on every partition. Without them the fix says to check
+     * the QOS by hand, so a failure here is a warning.
+     */
+    private static Outcome<List<io.slurmwise.job.Qos>> qosLimits(SlurmBackend b) {
+        List<io.slurmwise.job.Qos> qos;
+        try {
+            qos = b.qos();
+        } catch (RuntimeException e) {
+            return new Outcome<>(List.of(), Status.WARN, e.getMessage() + ". Time fixes are then not checked against"
+                    + " the QOS MaxWall and say to check it");
+        }
+        String shown = qos.stream().limit(6).map(io.slurmwise.job.Qos::describe).reduce((x, y) -> x + ", " + y)
+                .orElse("");
+        return qos.isEmpty()
+                ? new Outcome<>(qos, Status.WARN, "no QOS is known to this backend (a mock export without qos.psv):"
+                + " time fixes say to check the QOS MaxWall")
+                : new Outcome<>(qos, Status.OK, qos.size() + " QOS (" + shown + (qos.size() > 6 ? ", ..." : "") + ")");
     }
 
     private static Outcome<KnowledgeBase> index(Settings settings, Taxonomy taxonomy) {

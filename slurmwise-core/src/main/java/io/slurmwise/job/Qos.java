@@ -1,0 +1,110 @@
+package io.slurmwise.job;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * A quality of service and the limit of it that advice needs, as {@code sacctmgr -n -P show qos
+ * format=Name,MaxWall,Preempt} prints it ({@code normal|2-00:00:00|}, {@code gpu|1-00:00:00|scavenger},
+ * {@code long||}). A job's QOS caps its time on every partition: slurmctld refuses or holds a job whose --time is over
+ * its QOS's MaxWall ({@code QOSMaxWallDurationPerJobLimit}), whatever the partition's MaxTime allows.
+ *
+ * @param maxWall  its MaxWall per job ({@code UNLIMITED} when the column is empty)
+ * @param preempts the QOSes its jobs may preempt (its {@code Preempt} column)
+ */
+public record Qos(String name, TimeLimit maxWall, Set<String> preempts) {
+
+    /** The format the backends read: the columns {@link #parse} expects, in this order. */
+    public static final String FORMAT = "Name,MaxWall,Preempt";
+
+    public Qos {
+        preempts = Set.copyOf(preempts);
+    }
+
+    /** Its MaxWall when it has one (empty when unlimited). */
+    public Optional<Duration> maxWallLimit() {
+        return maxWall.kind() == TimeLimit.Kind.LIMITED ? maxWall.limit() : Optional.empty();
+    }
+
+    /** Whether its MaxWall allows a run of {@code need}. */
+    public boolean allows(Duration need) {
+        return maxWall.kind() == TimeLimit.Kind.UNLIMITED || maxWall.limit().map(m -> m.compareTo(need) >= 0).orElse(false);
+    }
+
+    /** How advice names it: {@code long (no MaxWall)}, {@code normal (MaxWall 2-00:00:00)}. */
+    public String describe() {
+        return name + (maxWallLimit().isEmpty() ? " (no MaxWall)" : " (MaxWall " + maxWall + ")");
+    }
+
+    /**
+     * The QOSes of {@code sacctmgr -n -P show qos format=Name,MaxWall,Preempt} output; a header line (without
+     * {@code -n}) is skipped.
+     *
+     * @throws IllegalArgumentException naming the first line that is no such row (the wrong number of columns, a
+     *                                  MaxWall that is no time), so a cut or foreign answer is not taken for the QOSes
+     */
+    public static List<Qos> parse(String text) {
+        List<Qos> out = new ArrayList<>();
+        int n = 0;
+        for (String line : text.split("\\R")) {
+            n++;
+            if (line.isBlank()) {
+                continue;
+            }
+            String[] f = line.split("\\|", -1);
+            if (f.length == 3 && f[0].strip().equalsIgnoreCase("Name") && f[1].strip().equalsIgnoreCase("MaxWall")) {
+                continue; // the header
+            }
+            String name = f[0].strip();
+            TimeLimit wall = f.length == 3 ? (f[1].isBlank() ? new TimeLimit(TimeLimit.Kind.UNLIMITED, null)
+                    : TimeLimit.parse(f[1])) : TimeLimit.UNKNOWN;
+            if (f.length != 3 || name.isEmpty() || !name.chars().allMatch(c -> c > ' ' && c < 127)
+                    || wall.kind() == TimeLimit.Kind.UNKNOWN || wall.kind() == TimeLimit.Kind.PARTITION_LIMIT) {
+                throw new IllegalArgumentException("line " + n + " is no QOS row (Name|MaxWall|Preempt): `"
+                        + Excerpt.of(line, 80) + "`");
+            }
+            Set<String> preempts = f[2].isBlank() ? Set.of() : Arrays.stream(f[2].split(","))
+                    .map(String::strip).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
+            out.add(new Qos(name, wall, preempts));
+        }
+        return List.copyOf(out);
+    }
+
+    /** The QOS named {@code name} (as sacct records a job's, any case), if listed. */
+    public static Optional<Qos> named(List<Qos> qos, String name) {
+        if (name == null || name.isBlank()) {
+            return Optional.empty();
+        }
+        String want = name.strip().toLowerCase(Locale.ROOT);
+        return qos.stream().filter(q -> q.name().toLowerCase(Locale.ROOT).equals(want)).findFirst();
+    }
+
+    /**
+     * The QOSes that allow {@code need} for a job to move to, shortest MaxWall first: not one that others preempt (a
+     * scavenger QOS would trade a time limit for a preemption), nor {@code besides} (the job's own).
+     */
+    public static List<Qos> allowing(List<Qos> qos, Duration need, String besides) {
+        Set<String> preempted = qos.stream().flatMap(q -> q.preempts().stream())
+                .map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+        return qos.stream()
+                .filter(q -> q.allows(need) && !preempted.contains(q.name().toLowerCase(Locale.ROOT))
+                        && !q.name().equalsIgnoreCase(besides))
+                .sorted(java.util.Comparator.comparing((Qos q) -> q.maxWallLimit().orElse(Duration.ofDays(365_000)))
+                        .thenComparing(Qos::name))
+                .toList();
+    }
+
+    /**
+     * The QOS of {@link #allowing} named like {@code partition}: a site's QOS for its partition, the one a patch may
+     * name (any other QOS may be closed to the partition or the account, which only the site knows).
+     */
+    public static Optional<Qos> forPartition(List<Qos> qos, Duration need, String partition, String besides) {
+        return allowing(qos, need, besides).stream().filter(q -> q.name().equalsIgnoreCase(partition)).findFirst();
+    }
+}

@@ -1,0 +1,55 @@
+package io.slurmwise.job;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** sacctmgr's QOS table, as {@code sacctmgr -n -P show qos format=Name,MaxWall,Preempt} prints it. */
+class QosTest {
+
+    static final String TABLE = """
+            normal|2-00:00:00|
+            gpu|1-00:00:00|scavenger
+            long||
+            scavenger||
+            debug|00:30:00|
+            """;
+
+    @Test
+    void rowsAreReadWithTheirMaxWallAndWhomTheyPreempt() {
+        List<Qos> qos = Qos.parse(TABLE);
+        assertThat(qos).extracting(Qos::name).containsExactly("normal", "gpu", "long", "scavenger", "debug");
+        assertThat(qos.get(0).maxWallLimit()).contains(Duration.ofDays(2));
+        assertThat(qos.get(2).maxWallLimit()).isEmpty();
+        assertThat(qos.get(2).allows(Duration.ofDays(300))).isTrue();
+        assertThat(qos.get(1).preempts()).containsExactly("scavenger");
+        assertThat(qos.get(4).describe()).isEqualTo("debug (MaxWall 00:30:00)");
+        assertThat(Qos.named(qos, "GPU")).contains(qos.get(1));
+        // with the header a run without -n prints, and a trailing blank line
+        assertThat(Qos.parse("Name|MaxWall|Preempt\nnormal|2-00:00:00|\n\n")).hasSize(1);
+    }
+
+    @Test
+    void aMoveGoesToAnUnpreemptedQosThatAllowsTheRunAndOnlyByNameToThePartitionsOwn() {
+        List<Qos> qos = Qos.parse(TABLE);
+        // scavenger has no MaxWall but gpu preempts it: a time limit traded for a preemption is no fix
+        assertThat(Qos.allowing(qos, Duration.ofDays(3), "normal")).extracting(Qos::name).containsExactly("long");
+        assertThat(Qos.allowing(qos, Duration.ofHours(36), "gpu")).extracting(Qos::name).containsExactly("normal", "long");
+        assertThat(Qos.forPartition(qos, Duration.ofDays(3), "long", "normal")).map(Qos::name).contains("long");
+        assertThat(Qos.forPartition(qos, Duration.ofDays(3), "cpu", "normal")).isEmpty();
+        assertThat(Qos.forPartition(qos, Duration.ofDays(3), "long", "long")).isEmpty(); // the job's own
+    }
+
+    @Test
+    void anAnswerThatIsNoQosTableIsRefusedNamingTheLine() {
+        assertThatThrownBy(() -> Qos.parse("normal|2-00:00:00\n")).hasMessageContaining("line 1 is no QOS row");
+        assertThatThrownBy(() -> Qos.parse("normal|2-00:00:00|\ngpu|soon|\n")).hasMessageContaining("line 2");
+        assertThatThrownBy(() -> Qos.parse("sacctmgr: error: Problem talking to the database\n"))
+                .hasMessageContaining("line 1");
+        assertThatThrownBy(() -> Qos.parse("|1:00:00|\n")).hasMessageContaining("line 1");
+    }
+}
