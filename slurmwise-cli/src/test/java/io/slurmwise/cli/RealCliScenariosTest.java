@@ -84,9 +84,10 @@ class RealCliScenariosTest {
             detail.put(c.get("name").asText(), c.get("detail").asText());
         });
         assertThat(status).containsEntry("backend", "ok").containsEntry("accounting", "ok")
-                .containsEntry("controller", "ok").containsEntry("language model", "skip");
+                .containsEntry("controller", "ok").containsEntry("qos limits", "ok").containsEntry("language model", "skip");
         assertThat(detail.get("backend")).contains("real");
         assertThat(detail.get("controller")).contains("gpuA100x4");
+        assertThat(detail.get("qos limits")).contains("short (MaxWall 00:10:00)");
     }
 
     @TestFactory
@@ -165,6 +166,21 @@ class RealCliScenariosTest {
                 .contains("backend real (requested)");
         Result auto = run(env(Map.of("SLURMWISE_BACKEND", "auto")), "diagnose", s.jobId());
         assertThat(auto.out()).contains("backend real (auto)");
+    }
+
+    /**
+     * The qos_limit scenario asks 30 minutes under QOS short (MaxWall 00:10:00, setup.sh): sacctmgr's answer makes the
+     * patch the nearest request that starts, capped by the QOS, on a real slurmdbd.
+     */
+    @Test
+    void aPendingJobOverItsQosMaxWallIsCappedByTheQosSacctmgrReports() throws IOException {
+        LabCluster.Scenario s = lab.scenario("qos_limit");
+        Result r = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode patch = r.json().at("/pending/patch");
+        assertThat(patch.at("/changes/0/what").asText()).isEqualTo("--time=00:10:00 (was 00:30:00), capped by QOS short");
+        assertThat(patch.get("diff").asText()).contains("+#SBATCH --time=00:10:00");
+        assertThat(patch.at("/advice/0").asText()).startsWith("QOS short allows at most 00:10:00 on every partition");
     }
 
     @Test

@@ -103,7 +103,7 @@ public final class DiagnosisWorkflow {
         // the partitions fit the advice to the job's limits, patch or not (sinfo asks slurmctld, not slurmdbd)
         List<Partition> partitions = partitions(notices);
         Optional<String> script = suggestPatch ? batchScript(job, notices) : Optional.empty();
-        Patch patch = suggestPatch ? patcher.suggest(job, finding, logs, script, partitions)
+        Patch patch = suggestPatch ? patcher.suggest(job, finding, logs, script, partitions, () -> qos(notices))
                 : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
                 + job.id() + "` for it", List.of(), List.of());
         List<FixNote> fixes = fittedFixes(finding, job, partitions, patch, script);
@@ -129,6 +129,16 @@ public final class DiagnosisWorkflow {
             return backend.partitions();
         } catch (BackendException e) {
             notices.add("partitions: " + e.getMessage() + " (the --time fix is not capped by a MaxTime)");
+            return List.of();
+        }
+    }
+
+    /** The cluster's QOSes (a job's QOS MaxWall caps the time fix), best effort: asked only when a fixer needs them. */
+    private List<io.slurmwise.job.Qos> qos(List<String> notices) {
+        try {
+            return backend.qos();
+        } catch (BackendException e) {
+            notices.add("QOS limits: " + e.getMessage() + " (the --time fix is not checked against the QOS MaxWall)");
             return List.of();
         }
     }
@@ -185,7 +195,7 @@ public final class DiagnosisWorkflow {
             // a job that can never start as submitted gets the nearest request that can, as a patch
             boolean patchIt = suggestPatch && m.startability() == PendingReasons.Startability.NEVER && !finding.isUnknown();
             Optional<String> script = patchIt ? batchScript(job, notices) : Optional.empty();
-            Patch patch = patchIt ? patcher.suggest(job, finding, List.of(), script, partitions) : null;
+            Patch patch = patchIt ? patcher.suggest(job, finding, List.of(), script, partitions, () -> qos(notices)) : null;
             List<FixNote> fixes = finding.isUnknown() ? List.of() : fittedFixes(finding, job, partitions, patch, script);
             if (m.startability() == PendingReasons.Startability.WILL) {
                 fixes = FixOrder.forWaiting(fixes); // it needs no change: waiting is the first advice

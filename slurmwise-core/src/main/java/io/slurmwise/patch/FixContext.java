@@ -4,23 +4,54 @@ import io.slurmwise.classify.Finding;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.Partition;
 import io.slurmwise.job.PartitionSearch;
+import io.slurmwise.job.Qos;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * What the fixers see of a job: its accounting record, the rules' finding, the lines of its log tails (decoded once,
  * by the log tail) and the evidence lines, and the cluster's partitions.
  *
  * @param partitions the cluster's partitions (MaxTime and node sizes cap the fixes); may be empty
+ * @param qos        the cluster's QOSes (a job's QOS MaxWall caps its time on every partition), read when a fixer first
+ *                   asks (one question to slurmdbd) and once; empty when unknown
  */
 public record FixContext(JobRecord job, Finding finding, List<String> logLines, List<String> evidenceLines,
-                         List<Partition> partitions) {
+                         List<Partition> partitions, Supplier<List<Qos>> qos) {
 
     public FixContext {
         logLines = List.copyOf(logLines);
         evidenceLines = List.copyOf(evidenceLines);
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
+        qos = qos == null ? List::of : once(qos);
+    }
+
+    /** Without the cluster's QOSes: the advice says to check them. */
+    public FixContext(JobRecord job, Finding finding, List<String> logLines, List<String> evidenceLines,
+                      List<Partition> partitions) {
+        this(job, finding, logLines, evidenceLines, partitions, null);
+    }
+
+    private static Supplier<List<Qos>> once(Supplier<List<Qos>> read) {
+        return new Supplier<>() {
+            private List<Qos> known;
+
+            @Override
+            public synchronized List<Qos> get() {
+                if (known == null) {
+                    List<Qos> q = read.get();
+                    known = q == null ? List.of() : List.copyOf(q);
+                }
+                return known;
+            }
+        };
+    }
+
+    /** The job's QOS as the cluster lists it; empty when the job names none or the QOSes are unknown. */
+    public Optional<Qos> jobQos() {
+        return job == null || job.qos() == null || job.qos().isBlank() ? Optional.empty() : Qos.named(qos.get(), job.qos());
     }
 
     /** A path sacct recorded (WorkDir, StdOut, StdErr), unless blank or sacct's word for none ({@code None}, {@code (null)}). */

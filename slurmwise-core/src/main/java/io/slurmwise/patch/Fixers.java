@@ -35,7 +35,7 @@ public final class Fixers {
                 new FailedNodeFixer(patterns), new GpuNodeFixer(patterns), new NcclEnvFixer(edits),
                 new CudaAllocFixer(edits), new CachesFixer(edits), new ModuleSystemFixer(patterns),
                 new SharedLibraryFixer(edits), new CondaInitFixer(patterns), new PythonEnvFixer(patterns),
-                new PartitionLimitsFixer(), new CrashSiteFixer(patterns),
+                new PartitionLimitsFixer(), new QosWallFixer(), new CrashSiteFixer(patterns),
                 new MissingPathFixer(patterns), new OutputDirFixer(), new ExecPermissionFixer(patterns),
                 new SupportedGpuFixer(patterns)));
     }

@@ -4,6 +4,7 @@ import io.slurmwise.job.DataSize;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.Partition;
 import io.slurmwise.job.PartitionSearch;
+import io.slurmwise.job.Qos;
 import io.slurmwise.job.SlurmTime;
 
 import java.time.Duration;
@@ -57,6 +58,21 @@ final class PartitionLimitsFixer implements Fixer {
             // on a GPU partition stays on GPUs
             Optional<Partition> longer = s.options().isEmpty() ? Optional.empty()
                     : longerFitting(cx, p, asked.get(), gpus || p.hasGpus(), s);
+            // the job's QOS caps the time on the new partition too: the move needs a QOS that allows it (the QOS named
+            // like that partition), else the longest run it can have is on this partition within both limits
+            Optional<Qos> qos = cx.jobQos().filter(q -> !q.allows(asked.get()));
+            Optional<Qos> moveQos = longer.isPresent() && qos.isPresent()
+                    ? Qos.forPartition(cx.qos().get(), asked.get(), longer.get().name(), qos.get().name()) : Optional.empty();
+            if (qos.isPresent() && moveQos.isEmpty()) {
+                longer = Optional.empty();
+                Duration wall = qos.get().maxWallLimit().orElseThrow();
+                if (wall.compareTo(max.get()) < 0) {
+                    return QosWallFixer.capped(step, s, qos.get(), cx.qos().get(), null, " (was " + want + ")",
+                            "partition " + p.name() + " allows at most " + cap + " (MaxTime) and its QOS "
+                                    + qos.get().name() + " at most " + qos.get().maxWall() + " (MaxWall), so the job's "
+                                    + want + " can never start", asked.get());
+                }
+            }
             if (longer.isPresent()) {
                 // the job asked for the time it needs: the partition that allows it, not a cut that times out (an
                 // outside audit: 1055 asked 24h "because 22542799 needed more than 12h" and was cut to 12h)
@@ -71,15 +87,30 @@ final class PartitionLimitsFixer implements Fixer {
                     what += ", --gres=" + gres.get()[1] + " (was " + gres.get()[0] + ")";
                     why += ", and its nodes have " + o.gres() + ": the GPU type changes with it";
                 }
+                if (moveQos.isPresent()) {
+                    next = next.withOption("qos", moveQos.get().name());
+                    what += ", --qos=" + moveQos.get().name() + " (was " + qos.get().name() + ")";
+                    why += "; its QOS " + qos.get().name() + " allows at most " + qos.get().maxWall() + " (MaxWall) on"
+                            + " every partition, " + QosWallFixer.allowance(moveQos.get());
+                }
                 target = o;
                 step = step.change(next, what, why).advise("To stay on " + p.name() + ", ask for at most " + cap
                         + " and checkpoint, continuing in a second job (`--dependency=afterany:<jobid>`).");
+                if (moveQos.isPresent()) {
+                    step = step.advise(QosWallFixer.access(moveQos.get(), qos.get()));
+                }
             } else {
                 List<String> named = TimeFixer.longer(cx, p.name(), asked.get(), gpus);
                 step = step.change(s.withOption("time", cap), "--time=" + cap + " (was " + want + ")",
                         "partition " + p.name() + " allows at most " + cap + " (MaxTime), so the job can never start as"
-                                + " submitted; this is the longest run it can have there")
-                        .advise("To keep " + want + ", submit to a partition that allows it"
+                                + " submitted; this is the longest run it can have there");
+                step = qos.isPresent()
+                        // another partition would not help: the QOS caps the time there too
+                        ? step.advise("Its QOS " + qos.get().name() + " allows at most " + qos.get().maxWall() + " on every"
+                                + " partition, so no partition gives it " + want + ": checkpoint and continue in a second job"
+                                + " (`--dependency=afterany:<jobid>`), or use a QOS that allows it if your account may"
+                                + " (`sacctmgr show assoc where user=$USER format=Account,QOS` lists yours).")
+                        : step.advise("To keep " + want + ", submit to a partition that allows it"
                                 + (named.isEmpty() ? " (none of this cluster's partitions does" + (gpus ? " with GPUs" : "") + ")"
                                 : ": " + String.join(", ", named) + (gpus ? "; adjust --gres to that partition's GPU type" : ""))
                                 + ", or checkpoint and continue in a second job (`--dependency=afterany:<jobid>`).");

@@ -44,12 +44,21 @@ public final class PatchSuggester {
      */
     public Patch suggest(JobRecord job, Finding finding, List<LogTail> logs, Optional<String> script,
                          List<Partition> partitions) {
+        return suggest(job, finding, logs, script, partitions, List::of);
+    }
+
+    /**
+     * The same, with the cluster's QOSes: a job's QOS MaxWall caps the time fix on every partition. {@code qos} is
+     * asked only when a fixer needs it (one question to slurmdbd); empty when unknown.
+     */
+    public Patch suggest(JobRecord job, Finding finding, List<LogTail> logs, Optional<String> script,
+                         List<Partition> partitions, java.util.function.Supplier<List<io.slurmwise.job.Qos>> qos) {
         List<String> lines = new ArrayList<>();
         for (LogTail t : logs) {
             lines.addAll(t.lines());
         }
         List<String> evidence = finding.evidence().stream().filter(Evidence::isLogLine).map(Evidence::text).toList();
-        FixContext cx = new FixContext(job, finding, lines, evidence, partitions);
+        FixContext cx = new FixContext(job, finding, lines, evidence, partitions, qos);
         BatchScript original = BatchScript.parse(script.orElse("#!/bin/bash\n"));
         Step done = Step.none(original);
         for (Fixer f : fixers.of(finding.kind())) {

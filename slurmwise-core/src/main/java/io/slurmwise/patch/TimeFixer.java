@@ -3,6 +3,7 @@ package io.slurmwise.patch;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.Partition;
 import io.slurmwise.job.PartitionSearch;
+import io.slurmwise.job.Qos;
 import io.slurmwise.job.SlurmTime;
 
 import java.time.Duration;
@@ -16,6 +17,8 @@ import java.util.regex.Matcher;
  * {@code time}: more time from the elapsed time and the progress the logs show, within the partition's MaxTime.
  * When the partition cannot give the run what it needs, the limit goes to the MaxTime if that is more, and the
  * advice names the partitions that allow longer; a limit already at the MaxTime is left alone (no change is shown).
+ * The job's QOS MaxWall caps the time on every partition ({@link QosWallFixer} words it): a need over it takes the QOS
+ * named like the partition it runs on or moves to, else the time is capped at the MaxWall.
  */
 final class TimeFixer implements Fixer {
 
@@ -69,10 +72,27 @@ final class TimeFixer implements Fixer {
         Optional<Partition> part = cx.partition(s);
         Duration max = part.flatMap(Partition::maxTimeLimit).orElse(null);
         String was = limit == null ? "" : " (was " + SlurmTime.format(limit) + ")";
+        // the job's QOS caps its time on every partition (QOSMaxWallDurationPerJobLimit): a QOS that does not allow the
+        // need sends the job to one that does, named, or caps the time at its MaxWall
+        Optional<Qos> qos = cx.jobQos();
+        boolean qosShort = qos.isPresent() && !qos.get().allows(need);
+        String qosWhy = qos.map(q -> qosShort ? "; its QOS " + q.name() + " allows at most " + q.maxWall()
+                + " (MaxWall) on every partition" : "").orElse("");
         if (max == null || need.compareTo(max) <= 0) {
-            return step.change(s.withOption("time", SlurmTime.format(need)), "--time=" + SlurmTime.format(need) + was,
-                    why + (part.isEmpty() ? " (the partition's MaxTime is unknown)"
-                            : ", within the " + part.get().maxTime() + " MaxTime of partition " + part.get().name()));
+            String within = part.isEmpty() ? " (the partition's MaxTime is unknown)"
+                    : ", within the " + part.get().maxTime() + " MaxTime of partition " + part.get().name();
+            if (!qosShort) {
+                return qosChecked(step.change(s.withOption("time", SlurmTime.format(need)), "--time="
+                        + SlurmTime.format(need) + was, why + within), qos);
+            }
+            Optional<Qos> other = Qos.forPartition(cx.qos().get(), need, part.map(Partition::name).orElse(""), qos.get().name());
+            if (other.isPresent()) {
+                return step.change(s.withOption("time", SlurmTime.format(need)).withOption("qos", other.get().name()),
+                        "--qos=" + other.get().name() + " (was " + qos.get().name() + "), --time=" + SlurmTime.format(need)
+                                + was, why + within + qosWhy + ", " + QosWallFixer.allowance(other.get()))
+                        .advise(QosWallFixer.access(other.get(), qos.get()));
+            }
+            return QosWallFixer.capped(step, s, qos.get(), cx.qos().get(), limit, was, why + within + qosWhy, need);
         }
         // capped: the partition cannot give this run the time it needs
         String pname = part.get().name();
@@ -83,7 +103,10 @@ final class TimeFixer implements Fixer {
         // audit: 1016's GATK run and 22542799's training were given --requeue and left the move to prose)
         Optional<Partition> move = s.options().isEmpty() ? Optional.empty()
                 : PartitionLimitsFixer.longerFitting(cx, part.get(), need, gpus || part.get().hasGpus(), s);
-        if (move.isPresent()) {
+        // on the new partition the QOS still caps the time: the move needs a QOS that allows it too
+        Optional<Qos> moveQos = move.isPresent() && qosShort
+                ? Qos.forPartition(cx.qos().get(), need, move.get().name(), qos.get().name()) : Optional.empty();
+        if (move.isPresent() && (!qosShort || moveQos.isPresent())) {
             Partition o = move.get();
             BatchScript next = s.withOption("partition", o.name()).withOption("time", SlurmTime.format(need));
             String what = "--partition=" + o.name() + " (was " + pname + "), --time=" + SlurmTime.format(need) + was;
@@ -95,9 +118,20 @@ final class TimeFixer implements Fixer {
                 what += ", --gres=" + gres.get()[1] + " (was " + gres.get()[0] + ")";
                 whyMove += ", and its nodes have " + o.gres() + ": the GPU type changes with it";
             }
-            return step.change(next, what, whyMove).advise("To stay on " + pname + ", ask for at most " + cap
+            if (moveQos.isPresent()) {
+                next = next.withOption("qos", moveQos.get().name());
+                what += ", --qos=" + moveQos.get().name() + " (was " + qos.get().name() + ")";
+                whyMove += qosWhy + ", " + QosWallFixer.allowance(moveQos.get());
+            }
+            Step moved = step.change(next, what, whyMove).advise("To stay on " + pname + ", ask for at most " + cap
                     + " and make the run resumable: save a checkpoint and continue in a second job"
-                    + " (`--dependency=afterany:<jobid>`).").advise(QOS_TOO);
+                    + " (`--dependency=afterany:<jobid>`).");
+            return moveQos.isPresent() ? moved.advise(QosWallFixer.access(moveQos.get(), qos.get())) : qosChecked(moved, qos);
+        }
+        if (qosShort && qos.get().maxWallLimit().get().compareTo(max) < 0) {
+            // the QOS is the tighter cap, and no QOS that allows the need is listed
+            return QosWallFixer.capped(step, s, qos.get(), cx.qos().get(), limit, was, why + "; partition " + pname
+                    + " allows at most " + cap + " (MaxTime)" + qosWhy, need);
         }
         if (limit == null || max.compareTo(limit) > 0) {
             step = step.change(s.withOption("time", cap), "--time=" + cap + was + ", capped by partition " + pname,
@@ -111,12 +145,18 @@ final class TimeFixer implements Fixer {
                 + ")" : ", " + String.join(", ", longer) + (gpus ? " (adjust --gres to that partition's GPU type)" : ""))
                 + ", or make it resumable (save a checkpoint and continue in a second job,"
                 + " `--dependency=afterany:<jobid>`), since " + why
-                + ". " + QOS_TOO);
+                + (qos.isPresent() ? qosWhy + "." : ". " + QOS_TOO));
+    }
+
+    /** The step as it is when the job's QOS allows it (nothing to add), else with the advice to check the QOS. */
+    private static Step qosChecked(Step step, Optional<Qos> qos) {
+        return qos.isPresent() ? step : step.advise(QOS_TOO);
     }
 
     /**
      * A partition's MaxTime is not the only cap: the job's QOS may refuse the time (1016 moved to long with QOS normal,
-     * which refused 1020's 3 days with QOSMaxWallDurationPerJobLimit; an outside audit).
+     * which refused 1020's 3 days with QOSMaxWallDurationPerJobLimit; an outside audit). Said only when the cluster's
+     * QOSes are unknown (a backend without them, sacctmgr refused); with them the fix itself follows the QOS.
      */
     static final String QOS_TOO = "A QOS may limit the time too: check it allows this with `sacctmgr show qos"
             + " format=Name,MaxWall` (a refusal says QOSMaxWallDurationPerJobLimit).";

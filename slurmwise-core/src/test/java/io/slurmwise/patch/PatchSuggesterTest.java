@@ -129,11 +129,17 @@ class PatchSuggesterTest {
     @Test
     void timeLimitReadsAWholeGenomeRunsPositionAndIsCapped() {
         Patch.Suggested p = suggested("1016");
+        // its QOS normal allows 2 days on every partition (QOSMaxWallDurationPerJobLimit refused 1020's 3 days on
+        // long): the move takes the QOS named like the partition, which has no MaxWall (an outside audit)
         assertThat(p.changes()).extracting(Patch.Change::what)
-                .containsExactly("--partition=long (was cpu), --time=5-16:00:00 (was 2-00:00:00)");
+                .containsExactly("--partition=long (was cpu), --time=5-16:00:00 (was 2-00:00:00), --qos=long (was normal)");
         assertThat(p.changes().get(0).why()).contains("about 42% of the work")
                 .contains("\"chr7:79500000\" along the human genome").contains("long allows 7-00:00:00")
+                .contains("its QOS normal allows at most 2-00:00:00 (MaxWall) on every partition, QOS long has no MaxWall")
                 .doesNotContain("doubled");
+        assertThat(String.join(" ", p.advice())).contains("QOS long must be open to your account")
+                .doesNotContain(TimeFixer.QOS_TOO);
+        assertThat(p.patched()).contains("#SBATCH --qos=long\n");
         assertThat(BatchScript.parse(p.patched()).option("time").orElseThrow().value()).isEqualTo("5-16:00:00");
         // another organism's reference, or one region asked for, is no whole human genome: no estimate from it
         JobRecord job = CLUSTER.get("1030").toBuilder().status(JobStatus.of(JobState.TIMEOUT))
@@ -147,6 +153,62 @@ class PatchSuggesterTest {
             assertThat(((Patch.Suggested) suggest(job, "time_limit", other + meter + end, script)).patched())
                     .contains("#SBATCH -t 02:00:00\n");
         }
+    }
+
+    /**
+     * A job's QOS caps its time on every partition: 1057 pends for ever with QOSMaxWallDurationPerJobLimit (36 h asked,
+     * QOS gpu allows 1 day, the partition 2): the nearest request that starts is 1 day, and the QOSes that would allow
+     * the whole run are named for the user to check, never one that others preempt (scavenger).
+     */
+    @Test
+    void aQosMaxWallCapsTheTimeOnEveryPartition() {
+        Patch.Suggested p = (Patch.Suggested) ((Diagnosis.StatusOnly) SW.diagnose("1057")).pending().patch();
+        assertThat(p.changes()).extracting(Patch.Change::what)
+                .containsExactly("--time=1-00:00:00 (was 1-12:00:00), capped by QOS gpu");
+        assertThat(p.patched()).contains("#SBATCH --time=1-00:00:00\n").contains("#SBATCH --qos=gpu\n");
+        assertThat(String.join(" ", p.advice())).contains("QOS gpu allows at most 1-00:00:00 on every partition")
+                .contains("normal (MaxWall 2-00:00:00), long (no MaxWall)").doesNotContain("scavenger");
+        // a run that needs more than its QOS allows, within the partition's MaxTime: capped by the QOS, as no QOS is
+        // named like the partition
+        JobRecord job = CLUSTER.get("1030").toBuilder().status(JobStatus.of(JobState.TIMEOUT)).partition("largemem")
+                .qos("normal").elapsed(Duration.ofHours(40)).timeLimit(TimeLimit.of(Duration.ofHours(40))).build();
+        String script = FixtureCluster.script("1030").orElseThrow();
+        String end = "slurmstepd: error: *** JOB 1030 ON lm01 CANCELLED AT 2026-11-12T10:00:00 DUE TO TIME LIMIT ***";
+        Patch capped = suggestWithQos(job, "time_limit", end, script);
+        assertThat(capped.changes()).extracting(Patch.Change::what)
+                .containsExactly("--time=2-00:00:00 (was 1-16:00:00), capped by QOS normal");
+        assertThat(String.join(" ", capped.advice())).contains("QOS normal allows at most 2-00:00:00 on every partition")
+                .contains("long (no MaxWall)").doesNotContain(TimeFixer.QOS_TOO);
+        // a QOS that allows the run is not mentioned; an unknown QOS table leaves the advice to check it
+        JobRecord fits = job.toBuilder().elapsed(Duration.ofHours(10)).timeLimit(TimeLimit.of(Duration.ofHours(10))).build();
+        assertThat(String.join(" ", suggestWithQos(fits, "time_limit", end, script).advice())).doesNotContain("QOS");
+        assertThat(String.join(" ", suggest(job, "time_limit", end, script).advice())).contains(TimeFixer.QOS_TOO);
+    }
+
+    /**
+     * A pending job over its partition's MaxTime moves to the partition that allows it, and with it to the QOS named
+     * like that partition when its own QOS's MaxWall would refuse it there too (1020's 3 days with QOS normal on long
+     * were refused with QOSMaxWallDurationPerJobLimit); without such a QOS the longest run it can have stays put.
+     */
+    @Test
+    void aMoveForTimeTakesTheQosItNeedsOnTheNewPartition() {
+        String script = FixtureCluster.script("1030").orElseThrow();
+        JobRecord threeDays = CLUSTER.get("1030").toBuilder().status(JobStatus.of(JobState.PENDING)).qos("normal")
+                .timeLimit(TimeLimit.of(Duration.ofDays(3))).elapsed(Duration.ZERO).build();
+        Patch moved = suggestWithQos(threeDays, "resources_unavailable", "", script);
+        assertThat(moved.changes()).extracting(Patch.Change::what)
+                .containsExactly("--partition=long (was cpu), --qos=long (was normal)");
+        assertThat(moved.changes().get(0).why()).contains("its QOS normal allows at most 2-00:00:00 (MaxWall) on every"
+                + " partition, QOS long has no MaxWall");
+        assertThat(String.join(" ", moved.advice())).contains("QOS long must be open to your account");
+        // a QOS that allows it moves the partition alone (its QOS has no MaxWall)
+        Patch alone = suggestWithQos(threeDays.toBuilder().qos("long").build(), "resources_unavailable", "", script);
+        assertThat(alone.changes()).extracting(Patch.Change::what).containsExactly("--partition=long (was cpu)");
+        // 8 days: no partition allows it; the QOS is said, not partitions that could not help
+        Patch none = suggestWithQos(threeDays.toBuilder().timeLimit(TimeLimit.of(Duration.ofDays(8))).build(),
+                "resources_unavailable", "", script);
+        assertThat(none.changes()).extracting(Patch.Change::what).containsExactly("--time=2-00:00:00 (was 8-00:00:00)");
+        assertThat(String.join(" ", none.advice())).contains("Its QOS normal allows at most 2-00:00:00 on every partition");
     }
 
     /** A run of units counts as progress: 1018's ensemble announced 5 members and finished 3 (an outside audit). */
@@ -455,5 +517,14 @@ class PatchSuggesterTest {
         Finding f = classified.kindId().equals(kind) ? classified
                 : new Finding(TAXONOMY.kind(kind), 0.9, classified.evidence(), List.of());
         return new PatchSuggester(TAXONOMY).suggest(job, f, logs, Optional.of(script), CLUSTER.partitions());
+    }
+
+    /** The same with the fixture cluster's QOSes known. */
+    private static Patch suggestWithQos(JobRecord job, String kind, String log, String script) {
+        List<LogTail> logs = new ArrayList<>(List.of(LogTail.of(LogStream.STDERR, "job.err", log)));
+        Finding classified = SW.classifier().classify(JobFacts.of(job), logs);
+        Finding f = classified.kindId().equals(kind) ? classified
+                : new Finding(TAXONOMY.kind(kind), 0.9, classified.evidence(), List.of());
+        return new PatchSuggester(TAXONOMY).suggest(job, f, logs, Optional.of(script), CLUSTER.partitions(), CLUSTER::qos);
     }
 }

@@ -1,0 +1,78 @@
+package io.slurmwise.patch;
+
+import io.slurmwise.job.Partition;
+import io.slurmwise.job.Qos;
+import io.slurmwise.job.SlurmTime;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code qos_wall}: a job whose --time is over its QOS's MaxWall is refused or pends for ever
+ * ({@code QOSMaxWallDurationPerJobLimit}; a partition's MaxTime that allows it does not help: the QOS caps the time on
+ * every partition). With the cluster's QOSes known: the QOS named like its partition when that one allows the time (a
+ * site's QOS for the partition), else the time down to the MaxWall, with the QOSes that would allow it named for the
+ * user to check. The {@code time} fixer uses the same reading for a run that needs more time.
+ */
+final class QosWallFixer implements Fixer {
+
+    @Override
+    public String name() {
+        return "qos_wall";
+    }
+
+    @Override
+    public Step apply(FixContext cx, BatchScript s) {
+        Step step = Step.none(s);
+        Optional<Qos> qos = cx.jobQos();
+        Optional<Duration> asked = cx.job().timeLimit().limit()
+                .or(() -> s.option("time").flatMap(o -> SlurmTime.parseDuration(o.value())));
+        if (qos.isEmpty() || asked.isEmpty() || qos.get().allows(asked.get())) {
+            return step; // nothing known to be over a QOS limit of time: the note's fixes say what to check
+        }
+        Duration need = asked.get();
+        String partition = cx.partition(s).map(Partition::name).orElse("");
+        String why = "it asks for " + SlurmTime.format(need) + "; its QOS " + qos.get().name() + " allows at most "
+                + qos.get().maxWall() + " (MaxWall) on every partition";
+        Optional<Qos> other = Qos.forPartition(cx.qos().get(), need, partition, qos.get().name());
+        if (other.isPresent()) {
+            return step.change(s.withOption("qos", other.get().name()), "--qos=" + other.get().name() + " (was "
+                    + qos.get().name() + ")", why + ", " + allowance(other.get())).advise(access(other.get(), qos.get()));
+        }
+        return capped(step, s, qos.get(), cx.qos().get(), null, " (was " + SlurmTime.format(need) + ")", why, need);
+    }
+
+    /** What a QOS allows, in the words of a why: {@code QOS long has no MaxWall}, {@code QOS x allows 3-00:00:00}. */
+    static String allowance(Qos q) {
+        return "QOS " + q.name() + (q.maxWallLimit().isEmpty() ? " has no MaxWall" : " allows " + q.maxWall());
+    }
+
+    /** A QOS a patch names may be closed to the job's account: how to check, and what to do if it is. */
+    static String access(Qos to, Qos from) {
+        return "QOS " + to.name() + " must be open to your account: `sacctmgr show assoc where user=$USER"
+                + " format=Account,QOS` lists yours; if it is not there, stay on " + from.name() + " with at most "
+                + from.maxWall() + " and make the run resumable.";
+    }
+
+    /**
+     * The time cut to the QOS's MaxWall (unless the job already asked for no more, {@code limit}), with the advice to
+     * resume, and the QOSes that would allow the whole run for the user to check.
+     */
+    static Step capped(Step step, BatchScript s, Qos qos, List<Qos> all, Duration limit, String was, String why,
+                       Duration need) {
+        Duration wall = qos.maxWallLimit().orElseThrow();
+        String cap = SlurmTime.format(wall);
+        boolean stays = limit != null && wall.compareTo(limit) <= 0;
+        if (!stays) {
+            step = step.change(s.withOption("time", cap), "--time=" + cap + was + ", capped by QOS " + qos.name(), why);
+        }
+        List<String> longer = Qos.allowing(all, need, qos.name()).stream().map(Qos::describe).toList();
+        return step.advise("QOS " + qos.name() + " allows at most " + cap + (stays ? ", which the job already asked for"
+                + " (so --time stays)" : "") + " on every partition: make the run resumable (save a checkpoint and"
+                + " continue in a second job, `--dependency=afterany:<jobid>`)" + (longer.isEmpty()
+                ? ", since no other QOS of this cluster allows the whole run."
+                : ", or use a QOS that allows it if your account and partition may: " + String.join(", ", longer)
+                + " (`sacctmgr show assoc where user=$USER format=Account,QOS` lists yours)."));
+    }
+}
