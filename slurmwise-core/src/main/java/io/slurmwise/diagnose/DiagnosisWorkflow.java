@@ -13,6 +13,7 @@ import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
 import io.slurmwise.job.Outcome;
 import io.slurmwise.job.Partition;
+import io.slurmwise.job.Qos;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.patch.Patch;
 import io.slurmwise.patch.PatchSuggester;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The diagnosis of one job, step by step. This class owns the order of the steps and the one branch:
@@ -103,10 +105,11 @@ public final class DiagnosisWorkflow {
         // the partitions fit the advice to the job's limits, patch or not (sinfo asks slurmctld, not slurmdbd)
         List<Partition> partitions = partitions(notices);
         Optional<String> script = suggestPatch ? batchScript(job, notices) : Optional.empty();
-        Patch patch = suggestPatch ? patcher.suggest(job, finding, logs, script, partitions, () -> qos(notices))
+        Supplier<List<Qos>> qos = qosOnce(notices);
+        Patch patch = suggestPatch ? patcher.suggest(job, finding, logs, script, partitions, qos)
                 : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
                 + job.id() + "` for it", List.of(), List.of());
-        List<FixNote> fixes = fittedFixes(finding, job, partitions, patch, script);
+        List<FixNote> fixes = fittedFixes(finding, job, partitions, qos, patch, script);
         Explanation explanation = explainer.explain(job, finding, fixes);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
@@ -133,14 +136,28 @@ public final class DiagnosisWorkflow {
         }
     }
 
-    /** The cluster's QOSes (a job's QOS MaxWall caps the time fix), best effort: asked only when a fixer needs them. */
-    private List<io.slurmwise.job.Qos> qos(List<String> notices) {
-        try {
-            return backend.qos();
-        } catch (BackendException e) {
-            notices.add("QOS limits: " + e.getMessage() + " (the --time fix is not checked against the QOS MaxWall)");
-            return List.of();
-        }
+    /**
+     * The cluster's QOSes (a job's QOS MaxWall caps the time fix and the time advice), best effort: asked once, and only
+     * when a fixer or a piece of advice about time needs them.
+     */
+    private Supplier<List<Qos>> qosOnce(List<String> notices) {
+        return new Supplier<>() {
+            private List<Qos> known;
+
+            @Override
+            public synchronized List<Qos> get() {
+                if (known == null) {
+                    try {
+                        known = List.copyOf(backend.qos());
+                    } catch (BackendException e) {
+                        notices.add("QOS limits: " + e.getMessage() + " (the --time advice is not checked against the"
+                                + " QOS MaxWall)");
+                        known = List.of();
+                    }
+                }
+                return known;
+            }
+        };
     }
 
     /** A job with several records (a requeued job's runs): the last is diagnosed, and the notice says so. */
@@ -195,8 +212,9 @@ public final class DiagnosisWorkflow {
             // a job that can never start as submitted gets the nearest request that can, as a patch
             boolean patchIt = suggestPatch && m.startability() == PendingReasons.Startability.NEVER && !finding.isUnknown();
             Optional<String> script = patchIt ? batchScript(job, notices) : Optional.empty();
-            Patch patch = patchIt ? patcher.suggest(job, finding, List.of(), script, partitions, () -> qos(notices)) : null;
-            List<FixNote> fixes = finding.isUnknown() ? List.of() : fittedFixes(finding, job, partitions, patch, script);
+            Supplier<List<Qos>> qos = qosOnce(notices);
+            Patch patch = patchIt ? patcher.suggest(job, finding, List.of(), script, partitions, qos) : null;
+            List<FixNote> fixes = finding.isUnknown() ? List.of() : fittedFixes(finding, job, partitions, qos, patch, script);
             if (m.startability() == PendingReasons.Startability.WILL) {
                 fixes = FixOrder.forWaiting(fixes); // it needs no change: waiting is the first advice
             }
@@ -239,10 +257,10 @@ public final class DiagnosisWorkflow {
      * The retrieved notes fitted to the job and agreeing with its patch; a note that fitting leaves out (every item contradicts the job) gives
      * its place to the next best, so a diagnosis still shows {@code fixCount} notes.
      */
-    private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions, Patch patch,
-                                      Optional<String> script) {
+    private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions,
+                                      Supplier<List<Qos>> qos, Patch patch, Optional<String> script) {
         List<FixNote> fitted = FixOrder.byEvidence(fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
-                new JobAdviceFacts(job, partitions).withScript(script.orElse(null))
+                new JobAdviceFacts(job, partitions).withScript(script.orElse(null)).withQos(qos)
                         .withLogLines(finding.evidence().stream().map(io.slurmwise.classify.Evidence::text).toList()), patch),
                 finding,
                 List.of("State=" + job.status()));

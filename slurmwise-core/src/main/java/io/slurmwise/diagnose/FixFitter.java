@@ -195,9 +195,11 @@ public final class FixFitter {
      */
     Optional<String> fitPiece(String piece, JobAdviceFacts facts, boolean moreTime) {
         String fitted = piece;
-        Optional<Duration> max = facts.maxTime();
+        // the cap (the partition's MaxTime, or the QOS's MaxWall, which asks slurmdbd) only for a piece that names a time
+        boolean namesTime = TIME.matcher(fitted).find();
+        Optional<Duration> max = namesTime ? facts.maxTime() : Optional.empty();
         Optional<Duration> had = facts.timeLimit();
-        if (max.isPresent() || (moreTime && had.isPresent())) {
+        if (namesTime && (max.isPresent() || (moreTime && had.isPresent()))) {
             Matcher m = TIME.matcher(fitted);
             StringBuilder sb = new StringBuilder();
             while (m.find()) {

@@ -4,6 +4,7 @@ import io.slurmwise.job.DataSize;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.Partition;
 import io.slurmwise.job.PartitionSearch;
+import io.slurmwise.job.Qos;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.patch.MemoryAdvice;
 
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The facts of one job and its cluster that advice is fitted to: its partition and that partition's limits, the
@@ -22,24 +24,51 @@ import java.util.Optional;
  * @param partitions the cluster's partitions; empty when the backend could not say
  * @param script     the job's batch script, when at hand (a fix it already follows says so), else null
  * @param gpuGiB     the capacity of the job's GPU as its own CUDA error reported it, in GiB, else null
+ * @param qos        the cluster's QOSes (the job's MaxWall caps its time on every partition), asked only when advice
+ *                   about time needs them; empty when unknown
  */
-public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String script, Double gpuGiB) {
+public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String script, Double gpuGiB,
+                             Supplier<List<Qos>> qos) {
 
     public JobAdviceFacts {
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
+        qos = qos == null ? List::of : qos;
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions) {
-        this(job, partitions, null, null);
+        this(job, partitions, null, null, null);
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions, String script) {
-        this(job, partitions, script, null);
+        this(job, partitions, script, null, null);
     }
 
     /** The same facts with the job's batch script (null: not at hand). */
     public JobAdviceFacts withScript(String batchScript) {
-        return new JobAdviceFacts(job, partitions, batchScript, gpuGiB);
+        return new JobAdviceFacts(job, partitions, batchScript, gpuGiB, qos);
+    }
+
+    /** The same facts with the cluster's QOSes, read when first needed. */
+    public JobAdviceFacts withQos(Supplier<List<Qos>> table) {
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, table);
+    }
+
+    /** The job's QOS, when the cluster's QOSes are known and list it. */
+    public Optional<Qos> jobQos() {
+        return job.qos() == null || job.qos().isBlank() ? Optional.empty() : Qos.named(qos.get(), job.qos());
+    }
+
+    /**
+     * The job's QOS when its MaxWall is a tighter cap than its partition's MaxTime (or the partition has none): then no
+     * partition gives the job more time under that QOS.
+     */
+    public Optional<Qos> bindingQos() {
+        if (partition().isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Duration> part = partition().flatMap(Partition::maxTimeLimit);
+        return jobQos().filter(q -> q.maxWallLimit().isPresent()
+                && (part.isEmpty() || q.maxWallLimit().get().compareTo(part.get()) < 0));
     }
 
     /**
@@ -48,7 +77,8 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
      */
     public JobAdviceFacts withLogLines(List<String> lines) {
         java.util.OptionalDouble gib = io.slurmwise.job.GpuModels.reported(lines == null ? List.of() : lines);
-        return new JobAdviceFacts(job, partitions, script, gib.isPresent() ? Double.valueOf(gib.getAsDouble()) : gpuGiB);
+        return new JobAdviceFacts(job, partitions, script, gib.isPresent() ? Double.valueOf(gib.getAsDouble()) : gpuGiB,
+                qos);
     }
 
     /** The job's partition (its first when it asked for several), when the cluster lists it. */
@@ -60,9 +90,10 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         return partitions.stream().filter(p -> p.name().equals(first)).findFirst();
     }
 
-    /** The partition's MaxTime when it has one. */
+    /** The most time the job can have: its partition's MaxTime, or its QOS's MaxWall when that is less. */
     public Optional<Duration> maxTime() {
-        return partition().flatMap(Partition::maxTimeLimit);
+        Optional<Qos> q = bindingQos();
+        return q.isPresent() ? q.get().maxWallLimit() : partition().flatMap(Partition::maxTimeLimit);
     }
 
     /** The job's own time limit when it is a duration. */
@@ -80,10 +111,13 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         return job.gpus() > 0 || partition().map(Partition::hasGpus).orElse(false);
     }
 
-    /** The partitions (up, not the job's) whose MaxTime is longer than the job's partition's, shortest first. */
+    /**
+     * The partitions (up, not the job's) whose MaxTime is longer than the job's partition's, shortest first; none when
+     * the job's QOS is the tighter cap (another partition gives no more time under it).
+     */
     public List<Partition> longerPartitions() {
         Optional<Duration> max = maxTime();
-        if (max.isEmpty()) {
+        if (max.isEmpty() || bindingQos().isPresent()) {
             return List.of();
         }
         return search().allowing(max.get().plusSeconds(1)).withGpus(usesGpus()).ranked(PartitionSearch.Rank.SHORTEST_MAXTIME);
@@ -110,8 +144,14 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         return switch (name) {
             case "job_id" -> Optional.of(job.id().toString());
             case "partition" -> Optional.ofNullable(job.partition()).map(p -> p.split(",")[0]);
-            case "max_time" -> partition().map(p -> p.maxTime().toString());
+            case "max_time" -> partition().map(p -> bindingQos().map(q -> q.maxWall() + ", the MaxWall of QOS " + q.name())
+                    .orElse(p.maxTime().toString()));
             case "longer_partitions" -> partition().map(p -> {
+                Optional<Qos> q = bindingQos();
+                if (q.isPresent()) {
+                    return "none under QOS " + q.get().name() + ", which allows at most " + q.get().maxWall()
+                            + " on every partition";
+                }
                 List<Partition> longer = longerPartitions();
                 return longer.isEmpty() ? "none on this cluster" + (usesGpus() ? " with GPUs" : "")
                         : String.join(", ", longer.stream().map(Partition::describe).toList());

@@ -68,8 +68,8 @@ final class QosWallFixer implements Fixer {
             step = step.change(s.withOption("time", cap), "--time=" + cap + was + ", capped by QOS " + qos.name(), why);
         }
         List<String> longer = Qos.allowing(all, need, qos.name()).stream().map(Qos::describe).toList();
-        return step.advise("QOS " + qos.name() + " allows at most " + cap + (stays ? ", which the job already asked for"
-                + " (so --time stays)" : "") + " on every partition: make the run resumable (save a checkpoint and"
+        return step.advise("QOS " + qos.name() + " allows at most " + cap + " on every partition" + (stays ? ", which"
+                + " the job already asked for (so --time stays)" : "") + ": make the run resumable (save a checkpoint and"
                 + " continue in a second job, `--dependency=afterany:<jobid>`)" + (longer.isEmpty()
                 ? ", since no other QOS of this cluster allows the whole run."
                 : ", or use a QOS that allows it if your account and partition may: " + String.join(", ", longer)

@@ -227,11 +227,15 @@ class FittedAdviceTest {
     static JobAdviceFacts afterPatch(JobAdviceFacts facts, Patch patch) {
         Map<String, String> options = patch == null ? Map.of() : FixFitter.patchOptions(patch);
         String partition = options.get("partition");
-        if (partition == null) {
+        String qos = options.get("qos");
+        if (partition == null && qos == null) {
             return facts;
         }
         JobRecord job = facts.job();
-        JobRecord.Builder moved = job.toBuilder().partition(partition);
+        JobRecord.Builder moved = job.toBuilder().partition(partition == null ? job.partition() : partition);
+        if (qos != null) {
+            moved.qos(qos); // the patch's QOS goes with the move (1016: --qos=long)
+        }
         Optional<String> type = Optional.ofNullable(options.get("gres")).map(Partition::gpus)
                 .flatMap(g -> g.keySet().stream().filter(t -> !t.isEmpty()).findFirst());
         if (type.isPresent()) {
@@ -244,7 +248,7 @@ class FittedAdviceTest {
             tres.put("gres/gpu:" + type.get(), Integer.toString(Math.max(1, job.gpus())));
             moved.allocTres(new Tres(tres));
         }
-        return new JobAdviceFacts(moved.build(), facts.partitions());
+        return new JobAdviceFacts(moved.build(), facts.partitions()).withQos(facts.qos());
     }
 
     private static List<String> concat(String text, List<String> items) {
@@ -302,7 +306,8 @@ class FittedAdviceTest {
         int fitted = 0;
         for (JobRecord j : CLUSTER.all()) {
             Diagnosis d = SW.diagnose(j.id().toString());
-            JobAdviceFacts facts = new JobAdviceFacts(j, partitions);
+            // the QOS MaxWall caps the time as the partition's MaxTime does (1045-like jobs on largemem under QOS normal)
+            JobAdviceFacts facts = new JobAdviceFacts(j, partitions).withQos(CLUSTER::qos);
             if (d instanceof Diagnosis.Failed f) {
                 failed++;
                 assertFits("job " + j.id(), f.fixes(), f.patch(), facts);
@@ -543,6 +548,31 @@ class FittedAdviceTest {
         Matcher m = Pattern.compile("(?<![A-Za-z])" + name + "=(\\S+)").matcher(block);
         assertThat(m.find()).as(name + " in the capture").isTrue();
         return m.group(1);
+    }
+
+    /**
+     * A QOS MaxWall below the partition's MaxTime is the job's cap: a largemem job (MaxTime UNLIMITED) under QOS normal
+     * (MaxWall 2 days) that timed out at 2 days is not told to ask for 4 (its patch says the QOS allows no more).
+     */
+    @Test
+    void theQosMaxWallCapsTimeAdviceWhereThePartitionAllowsMore() {
+        JobRecord j = CLUSTER.get("1045").toBuilder().status(JobStatus.of(JobState.TIMEOUT))
+                .elapsed(Duration.ofDays(2).plusSeconds(10)).timeLimit(TimeLimit.of(Duration.ofDays(2))).build();
+        JobAdviceFacts facts = new JobAdviceFacts(j, CLUSTER.partitions()).withQos(CLUSTER::qos);
+        assertThat(facts.maxTime()).contains(Duration.ofDays(2));
+        assertThat(facts.value("max_time")).contains("2-00:00:00, the MaxWall of QOS normal");
+        assertThat(facts.value("longer_partitions"))
+                .contains("none under QOS normal, which allows at most 2-00:00:00 on every partition");
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(j, "time_limit"), null, 1).get(0);
+        List<String> items = new FixFitter(TAXONOMY).fit(List.of(raw), facts).get(0).items();
+        assertThat(items).noneMatch(i -> i.startsWith("Ask for more time")).noneMatch(i -> i.contains("--time=4-00:00:00"));
+        // without the QOS, the partition's UNLIMITED lets the advice ask for twice the limit
+        List<String> blind = new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(j, CLUSTER.partitions()))
+                .get(0).items();
+        assertThat(blind).anyMatch(i -> i.startsWith("Ask for more time") && i.contains("--time=4-00:00:00"));
+        // a QOS that allows more than the partition changes nothing: the partition is the cap
+        JobRecord onCpu = j.toBuilder().partition("cpu").qos("long").build();
+        assertThat(new JobAdviceFacts(onCpu, CLUSTER.partitions()).withQos(CLUSTER::qos).bindingQos()).isEmpty();
     }
 
     private static Finding finding(JobRecord job, String kind) {
