@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The guard measured on answers written by others from the exact prompts (see {@code guard-sets/README.md}): the
  * share of faithful answers shown and of drifting answers set aside, through the whole LLM path against a local
  * OpenAI-compatible server. The floors sit a little under the rates measured when each set was added (set4's
- * raised when its misses were read); set6 was never read to change the guard.
+ * raised when its misses were read); set6 and set7 were never read to change the guard.
  */
 class GuardAnswerSetsTest {
 
@@ -57,6 +57,7 @@ class GuardAnswerSetsTest {
             "set4, 0.95, 0.93",
             "set5, 0.92, 0.70",
             "set6, 0.89, 0.73",
+            "set7, 0.93, 0.65",
     })
     void faithfulAnswersAreShownAndDriftingOnesSetAside(String set, double shownFloor, double caughtFloor)
             throws IOException {
