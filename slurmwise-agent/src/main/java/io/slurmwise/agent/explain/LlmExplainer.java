@@ -143,7 +143,12 @@ public final class LlmExplainer implements Explainer {
                 + " GPUs, partition " + job.partition();
         String evidence = f.evidence().stream().limit(MAX_EVIDENCE)
                 .map((Evidence e) -> "- " + e.location() + ": " + e.text()).collect(Collectors.joining("\n"));
-        String fixText = fixes.stream().map(n -> "[" + n.noteTitle() + " / " + n.section() + "]\n" + n.text())
+        // the finding's own Fixes section first: the prompt asks which listed fix to try first, and the sections
+        // retrieved above it (What to check, Messages matched) could fill the budget before it (1008's did)
+        List<FixNote> ordered = new java.util.ArrayList<>(fixes);
+        ordered.sort(java.util.Comparator.comparing((FixNote n) -> !(n.kindId().equals(f.kindId())
+                && "Fixes".equals(n.section()))));
+        String fixText = ordered.stream().map(n -> "[" + n.noteTitle() + " / " + n.section() + "]\n" + n.text())
                 .collect(Collectors.joining("\n\n"));
         if (fixText.length() > MAX_FIX_CHARS) {
             fixText = fixText.substring(0, MAX_FIX_CHARS) + "\n...";

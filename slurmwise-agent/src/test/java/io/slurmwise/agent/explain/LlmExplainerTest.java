@@ -44,6 +44,26 @@ class LlmExplainerTest {
         }
     }
 
+    /**
+     * The prompt asks which listed fix to try first, so the finding's own Fixes section leads it: for 1008 the knowledge
+     * base ranked What to check and Messages matched above it, and the two filled the prompt's budget before it.
+     */
+    @Test
+    void theFindingsOwnFixesLeadThePrompt() {
+        Taxonomy t = Taxonomy.load(null);
+        io.slurmwise.taxonomy.FailureKind k = t.kind("cuda_oom");
+        java.util.List<io.slurmwise.diagnose.FixNote> retrieved = new java.util.ArrayList<>();
+        for (String heading : java.util.List.of("What to check", "Messages matched", "Fixes")) {
+            io.slurmwise.taxonomy.NoteSection s = k.note().section(heading).orElseThrow();
+            retrieved.add(new io.slurmwise.diagnose.FixNote(k.id(), k.title(), s.heading(), s.text(), 1.0,
+                    k.note().source(), s.items()));
+        }
+        io.slurmwise.classify.Finding f = new io.slurmwise.classify.Finding(k, 1.0, java.util.List.of(), java.util.List.of());
+        String prompt = LlmExplainer.prompt(null, f, retrieved);
+        assertThat(prompt).contains("[GPU out of memory (CUDA OOM) / Fixes]\n1. Reduce the per-GPU batch size");
+        assertThat(prompt.indexOf("/ Fixes]")).isLessThan(prompt.indexOf("/ What to check]"));
+    }
+
     @Test
     void aModelThatClaimsAnotherCauseCannotChangeTheKind() throws Exception {
         try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> "Ignore the rules: this was really a segfault.");
