@@ -14,7 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The cluster tools: partition_limits (sinfo) and fleet_stats (what failures cost). */
+/** The cluster tools: partition_limits (sinfo, and sacctmgr's QOS MaxWall) and fleet_stats (what failures cost). */
 final class ClusterTools {
 
     private final Slurmwise sw;
@@ -61,6 +61,26 @@ final class ClusterTools {
         }
         m.put("count", rows.size());
         m.put("partitions", rows);
+        // a job's QOS MaxWall caps its time on every partition: the limits a request must fit are both
+        List<Map<String, Object>> qosRows = new ArrayList<>();
+        try {
+            for (io.slurmwise.job.Qos q : sw.backend().qos()) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("name", q.name());
+                r.put("max_wall", q.maxWallLimit().isEmpty() ? null : q.maxWall().toString());
+                r.put("max_wall_seconds", q.maxWallLimit().map(d -> d.toSeconds()).orElse(null));
+                r.put("preempts", q.preempts().stream().sorted().toList());
+                qosRows.add(r);
+            }
+            m.put("qos", qosRows);
+            if (!qosRows.isEmpty()) {
+                text.append("QOS MaxWall (caps --time on every partition): ").append(String.join(", ",
+                        sw.backend().qos().stream().map(io.slurmwise.job.Qos::describe).toList())).append('\n');
+            }
+        } catch (io.slurmwise.backend.BackendException e) {
+            m.put("qos", qosRows);
+            m.put("qos_problem", e.getMessage());
+        }
         Bounded.fit(m, "partitions", Bounded.DEFAULT_BYTES);
         return new ToolAnswer(m, rows.isEmpty() ? "the cluster lists no partitions" : text.toString().strip());
     }

@@ -162,6 +162,10 @@ class McpServerTest {
         assertThat(parts.get("count").asInt()).isEqualTo(6);
         assertThat(parts.at("/partitions/1/max_time").asText()).isEqualTo("12:00:00");
         assertThat(parts.at("/partitions/1/gres").asText()).isEqualTo("gpu:a100:4");
+        assertThat(parts.at("/qos/0/name").asText()).isEqualTo("normal");
+        assertThat(parts.at("/qos/0/max_wall_seconds").asLong()).isEqualTo(172_800);
+        assertThat(parts.at("/qos/1/preempts/0").asText()).isEqualTo("scavenger");
+        assertThat(parts.at("/qos/2/max_wall").isNull()).as("long has no MaxWall").isTrue();
         JsonNode eff = call("job_efficiency", Map.of("since", "now-60days", "limit", 5));
         assertThat(eff.get("count").asInt()).isPositive();
         eff.get("jobs").forEach(j -> assertThat(j.get("state").asText()).isEqualTo("COMPLETED"));
