@@ -54,12 +54,16 @@ final class RerunTimeFixer implements Fixer {
             return time.apply(cx, s, progress); // a longer --time within the partition: as mechanical as the failure's own fix
         }
         // more than the partition gives: moving the job (and its GPU type) is the user's call beside another failure
-        List<String> longer = TimeFixer.longer(cx, part.get().name(), need, cx.usesGpus(s));
+        // under a QOS that does not allow the need, another partition gives no more: the QOS is named instead
+        Optional<io.slurmwise.job.Qos> qos = cx.jobQos().filter(q -> !q.allows(need));
+        List<String> longer = qos.isPresent() ? List.of() : TimeFixer.longer(cx, part.get().name(), need, cx.usesGpus(s));
         return Step.none(s).warn(String.format(Locale.ROOT, "Even with this fixed, the rerun would reach its time"
                 + " limit: it did %s of the work in %s (%s), so the whole run needs about %s, more than"
                 + " partition %s allows (%s MaxTime). Make it resumable (save a checkpoint and continue in a second job,"
                 + " `--dependency=afterany:<jobid>`)%s.", TimeFixer.share(progress), SlurmTime.format(elapsed),
                 progress.line(), SlurmTime.format(need), part.get().name(), part.get().maxTime(),
-                longer.isEmpty() ? "" : ", or move it to a partition that allows it: " + String.join(", ", longer)));
+                qos.map(q -> "; its QOS " + q.name() + " allows at most " + q.maxWall() + " on every partition")
+                        .orElse(longer.isEmpty() ? "" : ", or move it to a partition that allows it: "
+                                + String.join(", ", longer))));
     }
 }
