@@ -141,23 +141,14 @@ public final class DiagnosisWorkflow {
      * when a fixer or a piece of advice about time needs them.
      */
     private Supplier<List<Qos>> qosOnce(List<String> notices) {
-        return new Supplier<>() {
-            private List<Qos> known;
-
-            @Override
-            public synchronized List<Qos> get() {
-                if (known == null) {
-                    try {
-                        known = List.copyOf(backend.qos());
-                    } catch (BackendException e) {
-                        notices.add("QOS limits: " + e.getMessage() + " (the --time advice is not checked against the"
-                                + " QOS MaxWall)");
-                        known = List.of();
-                    }
-                }
-                return known;
+        return Qos.once(() -> {
+            try {
+                return backend.qos();
+            } catch (BackendException e) {
+                notices.add("QOS limits: " + e.getMessage() + " (the --time advice is not checked against the QOS MaxWall)");
+                return List.of();
             }
-        };
+        });
     }
 
     /** A job with several records (a requeued job's runs): the last is diagnosed, and the notice says so. */

@@ -76,6 +76,25 @@ public record Qos(String name, TimeLimit maxWall, Set<String> preempts) {
         return List.copyOf(out);
     }
 
+    /**
+     * The QOS table read once, when first asked (it is one question to slurmdbd, and most diagnoses never need it);
+     * a null answer is an empty table.
+     */
+    public static java.util.function.Supplier<List<Qos>> once(java.util.function.Supplier<List<Qos>> read) {
+        return new java.util.function.Supplier<>() {
+            private List<Qos> known;
+
+            @Override
+            public synchronized List<Qos> get() {
+                if (known == null) {
+                    List<Qos> q = read.get();
+                    known = q == null ? List.of() : List.copyOf(q);
+                }
+                return known;
+            }
+        };
+    }
+
     /** The QOS named {@code name} (as sacct records a job's, any case), if listed. */
     public static Optional<Qos> named(List<Qos> qos, String name) {
         if (name == null || name.isBlank()) {

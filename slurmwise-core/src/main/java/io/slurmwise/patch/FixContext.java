@@ -25,28 +25,13 @@ public record FixContext(JobRecord job, Finding finding, List<String> logLines, 
         logLines = List.copyOf(logLines);
         evidenceLines = List.copyOf(evidenceLines);
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
-        qos = qos == null ? List::of : once(qos);
+        qos = qos == null ? List::of : Qos.once(qos);
     }
 
     /** Without the cluster's QOSes: the advice says to check them. */
     public FixContext(JobRecord job, Finding finding, List<String> logLines, List<String> evidenceLines,
                       List<Partition> partitions) {
         this(job, finding, logLines, evidenceLines, partitions, null);
-    }
-
-    private static Supplier<List<Qos>> once(Supplier<List<Qos>> read) {
-        return new Supplier<>() {
-            private List<Qos> known;
-
-            @Override
-            public synchronized List<Qos> get() {
-                if (known == null) {
-                    List<Qos> q = read.get();
-                    known = q == null ? List.of() : List.copyOf(q);
-                }
-                return known;
-            }
-        };
     }
 
     /** The job's QOS as the cluster lists it; empty when the job names none or the QOSes are unknown. */

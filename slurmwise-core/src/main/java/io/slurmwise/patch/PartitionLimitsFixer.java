@@ -68,9 +68,8 @@ final class PartitionLimitsFixer implements Fixer {
                 Duration wall = qos.get().maxWallLimit().orElseThrow();
                 if (wall.compareTo(max.get()) < 0) {
                     return QosWallFixer.capped(step, s, qos.get(), cx.qos().get(), null, " (was " + want + ")",
-                            "partition " + p.name() + " allows at most " + cap + " (MaxTime) and its QOS "
-                                    + qos.get().name() + " at most " + qos.get().maxWall() + " (MaxWall), so the job's "
-                                    + want + " can never start", asked.get());
+                            "partition " + p.name() + " allows at most " + cap + " (MaxTime) and " + QosWallFixer.cap(qos.get())
+                                    + ", so the job's " + want + " can never start", asked.get());
                 }
             }
             if (longer.isPresent()) {
@@ -90,8 +89,7 @@ final class PartitionLimitsFixer implements Fixer {
                 if (moveQos.isPresent()) {
                     next = next.withOption("qos", moveQos.get().name());
                     what += ", --qos=" + moveQos.get().name() + " (was " + qos.get().name() + ")";
-                    why += "; its QOS " + qos.get().name() + " allows at most " + qos.get().maxWall() + " (MaxWall) on"
-                            + " every partition, " + QosWallFixer.allowance(moveQos.get());
+                    why += "; " + QosWallFixer.cap(qos.get()) + ", " + QosWallFixer.allowance(moveQos.get());
                 }
                 target = o;
                 step = step.change(next, what, why).advise("To stay on " + p.name() + ", ask for at most " + cap
@@ -106,8 +104,8 @@ final class PartitionLimitsFixer implements Fixer {
                                 + " submitted; this is the longest run it can have there");
                 step = qos.isPresent()
                         // another partition would not help: the QOS caps the time there too
-                        ? step.advise("Its QOS " + qos.get().name() + " allows at most " + qos.get().maxWall() + " on every"
-                                + " partition, so no partition gives it " + want + ": checkpoint and continue in a second job"
+                        ? step.advise("As " + QosWallFixer.cap(qos.get()) + ", no partition gives it " + want
+                                + ": checkpoint and continue in a second job"
                                 + " (`--dependency=afterany:<jobid>`), or use a QOS that allows it if your account may"
                                 + " (`sacctmgr show assoc where user=$USER format=Account,QOS` lists yours).")
                         : step.advise("To keep " + want + ", submit to a partition that allows it"

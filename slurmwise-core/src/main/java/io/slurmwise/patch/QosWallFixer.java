@@ -33,14 +33,19 @@ final class QosWallFixer implements Fixer {
         }
         Duration need = asked.get();
         String partition = cx.partition(s).map(Partition::name).orElse("");
-        String why = "it asks for " + SlurmTime.format(need) + "; its QOS " + qos.get().name() + " allows at most "
-                + qos.get().maxWall() + " (MaxWall) on every partition";
+        String why = "it asks for " + SlurmTime.format(need) + "; " + cap(qos.get());
         Optional<Qos> other = Qos.forPartition(cx.qos().get(), need, partition, qos.get().name());
         if (other.isPresent()) {
             return step.change(s.withOption("qos", other.get().name()), "--qos=" + other.get().name() + " (was "
                     + qos.get().name() + ")", why + ", " + allowance(other.get())).advise(access(other.get(), qos.get()));
         }
         return capped(step, s, qos.get(), cx.qos().get(), null, " (was " + SlurmTime.format(need) + ")", why, need);
+    }
+
+    /** A job's QOS as the cap it is, in the words of a why: {@code its QOS normal allows at most 2-00:00:00 (MaxWall) on
+     * every partition}. */
+    static String cap(Qos q) {
+        return "its QOS " + q.name() + " allows at most " + q.maxWall() + " (MaxWall) on every partition";
     }
 
     /** What a QOS allows, in the words of a why: {@code QOS long has no MaxWall}, {@code QOS x allows 3-00:00:00}. */

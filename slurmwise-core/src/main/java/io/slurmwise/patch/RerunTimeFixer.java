@@ -62,7 +62,7 @@ final class RerunTimeFixer implements Fixer {
                 + " partition %s allows (%s MaxTime). Make it resumable (save a checkpoint and continue in a second job,"
                 + " `--dependency=afterany:<jobid>`)%s.", TimeFixer.share(progress), SlurmTime.format(elapsed),
                 progress.line(), SlurmTime.format(need), part.get().name(), part.get().maxTime(),
-                qos.map(q -> "; its QOS " + q.name() + " allows at most " + q.maxWall() + " on every partition")
+                qos.map(q -> "; " + QosWallFixer.cap(q))
                         .orElse(longer.isEmpty() ? "" : ", or move it to a partition that allows it: "
                                 + String.join(", ", longer))));
     }

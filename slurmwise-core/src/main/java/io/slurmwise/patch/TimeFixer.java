@@ -76,8 +76,7 @@ final class TimeFixer implements Fixer {
         // need sends the job to one that does, named, or caps the time at its MaxWall
         Optional<Qos> qos = cx.jobQos();
         boolean qosShort = qos.isPresent() && !qos.get().allows(need);
-        String qosWhy = qos.map(q -> qosShort ? "; its QOS " + q.name() + " allows at most " + q.maxWall()
-                + " (MaxWall) on every partition" : "").orElse("");
+        String qosWhy = qos.map(q -> qosShort ? "; " + QosWallFixer.cap(q) : "").orElse("");
         if (max == null || need.compareTo(max) <= 0) {
             String within = part.isEmpty() ? " (the partition's MaxTime is unknown)"
                     : ", within the " + part.get().maxTime() + " MaxTime of partition " + part.get().name();

@@ -201,7 +201,7 @@ class FixersTest {
         // 1015 needs about 1-01:00:00 under QOS gpu (MaxWall 1-00:00:00): gpuH100x8's 2 days would not give it that,
         // so the QOS is named, not a partition to move to
         assertThat(String.join(" ", PatchSuggesterTest.failed("1015").patch().advice())).contains("24% of the work in 04:51:06")
-                .contains("its QOS gpu allows at most 1-00:00:00 on every partition").doesNotContain("gpuH100x8");
+                .contains("its QOS gpu allows at most 1-00:00:00 (MaxWall) on every partition").doesNotContain("gpuH100x8");
         Patch oom = PatchSuggesterTest.failed("1001").patch();
         assertThat(oom.changes()).extracting(Patch.Change::what).noneMatch(w -> w.contains("--time"));
         assertThat(String.join(" ", oom.advice())).doesNotContain("rerun would reach");

@@ -208,7 +208,7 @@ class PatchSuggesterTest {
         Patch none = suggestWithQos(threeDays.toBuilder().timeLimit(TimeLimit.of(Duration.ofDays(8))).build(),
                 "resources_unavailable", "", script);
         assertThat(none.changes()).extracting(Patch.Change::what).containsExactly("--time=2-00:00:00 (was 8-00:00:00)");
-        assertThat(String.join(" ", none.advice())).contains("Its QOS normal allows at most 2-00:00:00 on every partition");
+        assertThat(String.join(" ", none.advice())).contains("As its QOS normal allows at most 2-00:00:00 (MaxWall) on every partition, no partition gives it 8-00:00:00");
     }
 
     /** A run of units counts as progress: 1018's ensemble announced 5 members and finished 3 (an outside audit). */
