@@ -279,8 +279,43 @@ public final class FixFitter {
             fitted = sb.toString();
         }
         fitted = already(fitted, "qos", facts.job().qos(), "the job's QOS already");
+        fitted = unlisted(fitted, facts);
         fitted = already(fitted, "partition", facts.value("partition").orElse(null), "the job's partition already");
         return Optional.of(fitted);
+    }
+
+    /** {@code --qos=long}, in a code span or not; a placeholder ({@code --qos=<qos>}) is no name. */
+    private static final Pattern QOS_OPTION = Pattern.compile("`[^`\n]*--qos[= ]([A-Za-z0-9_][\\w.-]*)[^`\n]*`|--qos[= ]([A-Za-z0-9_][\\w.-]*)");
+
+    /**
+     * {@code piece} with each QOS it names that the cluster's QOS table does not list marked so, and the cluster's
+     * QOSes named once after it (a note's {@code --qos=long} on a cluster with no QOS long would be refused); the
+     * piece as it is when it names no QOS or the QOSes are unknown (only then is the table asked for).
+     */
+    static String unlisted(String piece, JobAdviceFacts facts) {
+        if (!piece.contains("--qos")) {
+            return piece;
+        }
+        List<io.slurmwise.job.Qos> table = facts.qos().get();
+        if (table.isEmpty()) {
+            return piece;
+        }
+        Matcher m = QOS_OPTION.matcher(piece);
+        StringBuilder sb = new StringBuilder();
+        boolean any = false;
+        while (m.find()) {
+            String name = m.group(1) != null ? m.group(1) : m.group(2);
+            boolean listed = io.slurmwise.job.Qos.named(table, name).isPresent();
+            any |= !listed;
+            m.appendReplacement(sb, Matcher.quoteReplacement(m.group() + (listed ? "" : " (not a QOS of this cluster)")));
+        }
+        m.appendTail(sb);
+        if (!any) {
+            return piece;
+        }
+        String out = sb.toString().stripTrailing();
+        return out + (out.endsWith(".") ? "" : ".") + " This cluster's QOSes: " + String.join(", ",
+                table.stream().map(io.slurmwise.job.Qos::describe).toList()) + ".";
     }
 
     /**

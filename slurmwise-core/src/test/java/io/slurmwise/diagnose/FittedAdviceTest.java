@@ -575,6 +575,28 @@ class FittedAdviceTest {
         assertThat(new JobAdviceFacts(onCpu, CLUSTER.partitions()).withQos(CLUSTER::qos).bindingQos()).isEmpty();
     }
 
+    /**
+     * A QOS the notes name as an example (`--qos=long`) that the cluster does not have is said to be none of its QOSes,
+     * and its QOSes are named (the lab cluster has only normal and short); a cluster that has it, or unknown QOSes,
+     * leave the piece as it is.
+     */
+    @Test
+    void aQosTheClusterDoesNotHaveIsNotAdvisedAsIfItDid() {
+        JobRecord j = CLUSTER.get("1057");
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(j, "qos_limit"), null, 1).get(0);
+        JobAdviceFacts lab = new JobAdviceFacts(j, CLUSTER.partitions())
+                .withQos(() -> io.slurmwise.job.Qos.parse("normal||\nshort|00:10:00|\n"));
+        String item = new FixFitter(TAXONOMY).fit(List.of(raw), lab).get(0).items().stream()
+                .filter(i -> i.contains("--qos=long")).findFirst().orElseThrow();
+        assertThat(item).contains("`#SBATCH --qos=long` (not a QOS of this cluster)")
+                .contains("`#SBATCH --qos=gpu` (not a QOS of this cluster)")
+                .endsWith("This cluster's QOSes: normal (no MaxWall), short (MaxWall 00:10:00).");
+        String mock = new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(j, CLUSTER.partitions())
+                .withQos(CLUSTER::qos)).get(0).items().stream().filter(i -> i.contains("--qos=long")).findFirst().orElseThrow();
+        assertThat(mock).doesNotContain("not a QOS").doesNotContain("This cluster's QOSes");
+        assertThat(FixFitter.unlisted("use `--qos=<qos>`", lab)).isEqualTo("use `--qos=<qos>`");
+    }
+
     private static Finding finding(JobRecord job, String kind) {
         return new Finding(TAXONOMY.kind(kind), 0.9, List.of(), List.of());
     }
