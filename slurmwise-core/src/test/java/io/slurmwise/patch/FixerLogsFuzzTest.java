@@ -55,7 +55,7 @@ class FixerLogsFuzzTest {
             """);
 
     private static final List<String> KINDS = List.of("file_not_found", "permission", "segfault", "no_kernel_image",
-            "shm_bus_error", "nccl", "time_limit", "disk_quota");
+            "shm_bus_error", "nccl", "time_limit", "disk_quota", "qos_limit", "resources_unavailable");
 
     @AfterAll
     static void record() {
@@ -89,7 +89,8 @@ class FixerLogsFuzzTest {
                 Finding classified = PatchSuggesterTest.SW.classifier().classify(JobFacts.of(job), tails);
                 for (String kind : KINDS) {
                     Finding f = new Finding(PatchSuggesterTest.TAXONOMY.kind(kind), 0.9, classified.evidence(), List.of());
-                    suggester.suggest(job, f, tails, Optional.of(script), PatchSuggesterTest.CLUSTER.partitions());
+                    suggester.suggest(job, f, tails, Optional.of(script), PatchSuggesterTest.CLUSTER.partitions(),
+                            PatchSuggesterTest.CLUSTER::qos);
                 }
             });
         }
