@@ -127,8 +127,9 @@ final class TimeFixer implements Fixer {
                     + " (`--dependency=afterany:<jobid>`).");
             return moveQos.isPresent() ? moved.advise(QosWallFixer.access(moveQos.get(), qos.get())) : qosChecked(moved, qos);
         }
-        if (qosShort && qos.get().maxWallLimit().get().compareTo(max) < 0) {
-            // the QOS is the tighter cap, and no QOS that allows the need is listed
+        if (qosShort && qos.get().maxWallLimit().get().compareTo(max) <= 0) {
+            // the QOS caps the time at or below the partition, on every partition: another partition would not help,
+            // and no QOS named like one that allows the need is listed
             return QosWallFixer.capped(step, s, qos.get(), cx.qos().get(), limit, was, why + "; partition " + pname
                     + " allows at most " + cap + " (MaxTime)" + qosWhy, need);
         }

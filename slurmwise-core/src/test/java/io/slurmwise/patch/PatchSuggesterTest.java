@@ -179,6 +179,17 @@ class PatchSuggesterTest {
                 .containsExactly("--time=2-00:00:00 (was 1-16:00:00), capped by QOS normal");
         assertThat(String.join(" ", capped.advice())).contains("QOS normal allows at most 2-00:00:00 on every partition")
                 .contains("long (no MaxWall)").doesNotContain(TimeFixer.QOS_TOO);
+        // 1016 where no QOS is named like partition long: moving there would not help under QOS normal, so no move
+        // is advised; the QOS's cap is, with the QOSes that would allow the run
+        JobRecord gatk = CLUSTER.get("1016");
+        List<LogTail> gatkLogs = List.of(CLUSTER.logTail(gatk, LogStream.STDERR, 300));
+        Finding gatkFinding = SW.classifier().classify(JobFacts.of(gatk), gatkLogs);
+        Patch noLong = new PatchSuggester(TAXONOMY).suggest(gatk, gatkFinding, gatkLogs, FixtureCluster.script("1016"),
+                CLUSTER.partitions(), () -> io.slurmwise.job.Qos.parse("normal|2-00:00:00|\nlongrun||\n"));
+        assertThat(noLong.changes()).extracting(Patch.Change::what).noneMatch(w -> w.contains("--partition"));
+        assertThat(String.join(" ", noLong.advice())).contains("QOS normal allows at most 2-00:00:00 on every partition,"
+                + " which the job already asked for (so --time stays)").contains("longrun (no MaxWall)")
+                .doesNotContain("move it to a partition");
         // a QOS that allows the run is not mentioned; an unknown QOS table leaves the advice to check it
         JobRecord fits = job.toBuilder().elapsed(Duration.ofHours(10)).timeLimit(TimeLimit.of(Duration.ofHours(10))).build();
         assertThat(String.join(" ", suggestWithQos(fits, "time_limit", end, script).advice())).doesNotContain("QOS");
