@@ -38,6 +38,12 @@ public final class KbRetriever implements Retriever, AutoCloseable {
      */
     public static final Map<String, Double> ACTIONABLE = Map.of("fixes", 0.15, "what to check", 0.10);
 
+    /**
+     * A note's list of the messages it is known by: it finds the note for a pasted line ({@code kb search}), but tells a
+     * diagnosed job nothing to do or check, so a diagnosis's fix notes leave it out (1008's ranked it above its Fixes).
+     */
+    static final String RECOGNITION = "Messages matched";
+
     private final Supplier<KnowledgeBase> kbSupplier;
     private KnowledgeBase kb;
     private final Consumer<String> notices;
@@ -73,8 +79,9 @@ public final class KbRetriever implements Retriever, AutoCloseable {
     public List<FixNote> retrieve(Finding finding, JobRecord job, int k) {
         if (!failed) {
             try {
-                return withOwnFixes(knowledgeBase().search(QueryText.of(finding, job), k + EXTRA, Set.of(finding.kindId()),
-                        ACTIONABLE), finding.kindId(), k).stream().map(this::withItems).toList();
+                List<Hit> ranked = knowledgeBase().search(QueryText.of(finding, job), k + EXTRA, Set.of(finding.kindId()),
+                        ACTIONABLE).stream().filter(h -> !RECOGNITION.equalsIgnoreCase(h.chunk().section())).toList();
+                return withOwnFixes(ranked, finding.kindId(), k).stream().map(this::withItems).toList();
             } catch (KbException e) {
                 failed = true;
                 notices.accept("the knowledge base cannot answer (" + e.getMessage() + "); showing the "
