@@ -1,6 +1,5 @@
 package io.slurmwise.classify;
 
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -47,7 +46,8 @@ final class StatusField {
     static Optional<Value> read(String labelLine, String nextLine) {
         String[] segments = LineText.Reading.segmentsOf(labelLine);
         for (int i = 0; i < segments.length; i++) {
-            String lowered = segments[i].toLowerCase(Locale.ROOT);
+            // ASCII lowering keeps every offset (a full Unicode lowering can lengthen a line: İ becomes two chars)
+            String lowered = LineText.lowerAscii(segments[i]);
             int at = lowered.lastIndexOf(LABEL);
             if (at < 0) {
                 continue;

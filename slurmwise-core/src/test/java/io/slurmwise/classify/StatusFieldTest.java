@@ -38,6 +38,8 @@ class StatusFieldTest {
                 .contains(new StatusField.Value(139, true));
         assertThat(StatusField.read("  45%|####  | 45/100\rcommand exit status:", "\r  137"))
                 .contains(new StatusField.Value(137, true));
+        // a letter that Unicode lowering lengthens (İ) before the label moves no offset
+        assertThat(StatusField.read("İİİİ Command exit status:", "  137")).contains(new StatusField.Value(137, true));
         // a wrapper's exception carrying the report's lines with escaped line breaks
         assertThat(StatusField.read("RuntimeError('stderr:\\nCommand exit status:\\n  137\\nCommand output:", null))
                 .contains(new StatusField.Value(137, false));
