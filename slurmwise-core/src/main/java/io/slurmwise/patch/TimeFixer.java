@@ -81,8 +81,11 @@ final class TimeFixer implements Fixer {
             String within = part.isEmpty() ? " (the partition's MaxTime is unknown)"
                     : ", within the " + part.get().maxTime() + " MaxTime of partition " + part.get().name();
             if (!qosShort) {
-                return qosChecked(step.change(s.withOption("time", SlurmTime.format(need)), "--time="
-                        + SlurmTime.format(need) + was, why + within), qos);
+                Step fits = step.change(s.withOption("time", SlurmTime.format(need)), "--time=" + SlurmTime.format(need)
+                        + was, why + within);
+                // with the QOS unknown, the check is said only where no partition MaxTime caps the time (UNLIMITED or
+                // unknown): a QOS is then the only limit that could refuse it; not a line on every time fix
+                return max == null ? qosChecked(fits, qos) : fits;
             }
             Optional<Qos> other = Qos.forPartition(cx.qos().get(), need, part.map(Partition::name).orElse(""), qos.get().name());
             if (other.isPresent()) {

@@ -197,6 +197,58 @@ class PatchSuggesterTest {
     }
 
     /**
+     * A QOS table that cannot be read (sacctmgr refused, slurmdbd down) is a notice, and the time fix says to check the
+     * QOS as before the table was read; the diagnosis itself goes on.
+     */
+    @Test
+    void aQosTableThatCannotBeReadIsANoticeAndTheAdviceToCheckIt() {
+        io.slurmwise.backend.SlurmBackend refusing = new io.slurmwise.backend.SlurmBackend() {
+            @Override
+            public String name() {
+                return CLUSTER.name();
+            }
+
+            @Override
+            public io.slurmwise.backend.JobLookup lookup(io.slurmwise.job.JobId id) {
+                return CLUSTER.lookup(id);
+            }
+
+            @Override
+            public java.util.stream.Stream<JobRecord> jobs(io.slurmwise.backend.JobQuery query) {
+                return CLUSTER.jobs(query);
+            }
+
+            @Override
+            public LogTail logTail(JobRecord job, LogStream stream, int maxLines) {
+                return CLUSTER.logTail(job, stream, maxLines);
+            }
+
+            @Override
+            public Optional<String> batchScript(JobRecord job) {
+                return CLUSTER.batchScript(job);
+            }
+
+            @Override
+            public List<io.slurmwise.job.Partition> partitions() {
+                return CLUSTER.partitions();
+            }
+
+            @Override
+            public List<io.slurmwise.job.Qos> qos() {
+                throw new io.slurmwise.backend.BackendException("`sacctmgr -n -P show qos` failed with exit code 1");
+            }
+        };
+        try (Slurmwise sw = Slurmwise.builder().backend(refusing).build()) {
+            Diagnosis.Failed d = (Diagnosis.Failed) sw.diagnose("1016");
+            assertThat(d.notices()).filteredOn(n -> n.startsWith("QOS limits: ")).singleElement().asString()
+                    .contains("failed with exit code 1").contains("not checked against the QOS MaxWall");
+            assertThat(d.patch().changes()).extracting(Patch.Change::what)
+                    .containsExactly("--partition=long (was cpu), --time=5-16:00:00 (was 2-00:00:00)");
+            assertThat(String.join(" ", d.patch().advice())).contains(TimeFixer.QOS_TOO);
+        }
+    }
+
+    /**
      * A pending job over its partition's MaxTime moves to the partition that allows it, and with it to the QOS named
      * like that partition when its own QOS's MaxWall would refuse it there too (1020's 3 days with QOS normal on long
      * were refused with QOSMaxWallDurationPerJobLimit); without such a QOS the longest run it can have stays put.
