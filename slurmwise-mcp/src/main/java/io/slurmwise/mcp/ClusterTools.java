@@ -64,7 +64,8 @@ final class ClusterTools {
         // a job's QOS MaxWall caps its time on every partition: the limits a request must fit are both
         List<Map<String, Object>> qosRows = new ArrayList<>();
         try {
-            for (io.slurmwise.job.Qos q : sw.backend().qos()) {
+            List<io.slurmwise.job.Qos> table = sw.backend().qos(); // one sacctmgr call on a real cluster
+            for (io.slurmwise.job.Qos q : table) {
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("name", q.name());
                 r.put("max_wall", q.maxWallLimit().isEmpty() ? null : q.maxWall().toString());
@@ -75,7 +76,7 @@ final class ClusterTools {
             m.put("qos", qosRows);
             if (!qosRows.isEmpty()) {
                 text.append("QOS MaxWall (caps --time on every partition): ").append(String.join(", ",
-                        sw.backend().qos().stream().map(io.slurmwise.job.Qos::describe).toList())).append('\n');
+                        table.stream().map(io.slurmwise.job.Qos::describe).toList())).append('\n');
             }
         } catch (io.slurmwise.backend.BackendException e) {
             m.put("qos", qosRows);
