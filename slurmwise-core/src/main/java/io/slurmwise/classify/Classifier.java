@@ -192,8 +192,24 @@ public final class Classifier {
         for (LogTail tail : logs) {
             ended |= scanLog(tail, scores);
         }
-        accountingEvidence(facts == null ? JobFacts.NONE : facts, scores, ended);
-        Finding f = decide(facts == null ? JobFacts.NONE : facts, scores);
+        JobFacts known = facts == null ? JobFacts.NONE : facts;
+        accountingEvidence(known, scores, ended, null);
+        if (known.exitCode() == null) {
+            // no record's exit code: a record pasted into the log (sacct's table, scontrol's block) is read as one,
+            // its line the evidence
+            for (LogTail tail : logs) {
+                Optional<PastedRecord> p = PastedRecord.find(tail.content());
+                if (p.isPresent()) {
+                    boolean inFile = tail.firstLine() > 0;
+                    Evidence where = new Evidence(tail.stream() == LogStream.STDOUT ? Evidence.Source.STDOUT
+                            : Evidence.Source.STDERR, (inFile ? tail.firstLine() : 1) + p.get().line(), inFile,
+                            p.get().text(), null, 1.0);
+                    accountingEvidence(JobFacts.NONE.withExitCode(p.get().exitCode()), scores, ended, where);
+                    break;
+                }
+            }
+        }
+        Finding f = decide(known, scores);
         if (f.isUnknown() && !logs.isEmpty()) {
             // no rule decided: say where a reader should look first (never a cause)
             return new Finding(f.kind(), f.confidence(), f.evidence(), f.others(), Leads.of(logs));
@@ -538,8 +554,9 @@ public final class Classifier {
     /**
      * @param ended a log showed an event that ended the job: the exit signal is that event's doing, so it is no
      *              evidence for a runtime kind
+     * @param pasted the log line that holds a pasted record's exit code (its evidence), or null for the record's own
      */
-    private void accountingEvidence(JobFacts f, Map<String, Score> scores, boolean ended) {
+    private void accountingEvidence(JobFacts f, Map<String, Score> scores, boolean ended, Evidence pasted) {
         Optional<SlurmdLaunchError> launch = SlurmdLaunchError.of(f.exitCode());
         for (FailureKind kind : taxonomy.kinds()) {
             List<Evidence> found = new ArrayList<>();
@@ -555,21 +572,18 @@ public final class Classifier {
                     }
                 }
                 if (w > 0) {
-                    found.add(new Evidence(Evidence.Source.ACCOUNTING, 0, false, launch.get().describe(f.exitCode()),
-                            kind.id(), w));
+                    found.add(at(pasted, launch.get().describe(f.exitCode()), kind.id(), w));
                 }
             } else if (f.exitCode() != null && !kind.exitSignals().isEmpty() && !(ended && kind.category() != Category.TERMINAL)) {
                 ExitCode e = f.exitCode();
                 Optional<Integer> sig = e.killSignal();
                 if (sig.isPresent() && kind.exitSignals().contains(sig.get())) {
-                    found.add(new Evidence(Evidence.Source.ACCOUNTING, 0, false,
-                            "ExitCode=" + e + " (signal " + sig.get() + ")", kind.id(), SIGNAL_WEIGHT));
+                    found.add(at(pasted, "ExitCode=" + e + " (signal " + sig.get() + ")", kind.id(), SIGNAL_WEIGHT));
                 } else {
                     Optional<Integer> wrapped = e.sacctWrappedSignal();
                     if (wrapped.isPresent() && kind.exitSignals().contains(wrapped.get())) {
-                        found.add(new Evidence(Evidence.Source.ACCOUNTING, 0, false, "ExitCode=" + e
-                                + " (sacct prints exit " + (128 + wrapped.get()) + " as " + e.code() + ": signal "
-                                + wrapped.get() + ")", kind.id(), WRAPPED_SIGNAL_WEIGHT));
+                        found.add(at(pasted, "ExitCode=" + e + " (sacct prints exit " + (128 + wrapped.get()) + " as "
+                                + e.code() + ": signal " + wrapped.get() + ")", kind.id(), WRAPPED_SIGNAL_WEIGHT));
                     }
                 }
             }
@@ -577,8 +591,8 @@ public final class Classifier {
             // note weighs a wrapper's report of it, and no evidence after an event that ended the job
             if (f.exitCode() != null && f.exitCode().signal() == 0 && !ended
                     && kind.exitStatuses().statuses().contains(f.exitCode().code())) {
-                found.add(new Evidence(Evidence.Source.ACCOUNTING, 0, false, "ExitCode=" + f.exitCode() + " ("
-                        + WrapperStatus.meaning(f.exitCode().code()) + ")", kind.id(), kind.exitStatuses().weight()));
+                found.add(at(pasted, "ExitCode=" + f.exitCode() + " (" + WrapperStatus.meaning(f.exitCode().code()) + ")",
+                        kind.id(), kind.exitStatuses().weight()));
             }
             if (f.pendingReason() != null) {
                 for (Pattern p : kind.pendingReasons()) {
@@ -589,7 +603,7 @@ public final class Classifier {
                     }
                 }
             }
-            for (Check c : kind.checks()) {
+            for (Check c : pasted == null ? kind.checks() : java.util.Set.<Check>of()) { // the record's own facts only
                 checkEvidence(c, f, kind).ifPresent(found::add);
             }
             if (!found.isEmpty()) {
@@ -597,6 +611,13 @@ public final class Classifier {
                 found.forEach(s::add);
             }
         }
+    }
+
+    /** Exit-code evidence: the record's field, or the log line that pasted it (the line, with what it means). */
+    private static Evidence at(Evidence pasted, String meaning, String kind, double weight) {
+        return pasted == null ? new Evidence(Evidence.Source.ACCOUNTING, 0, false, meaning, kind, weight)
+                : new Evidence(pasted.source(), pasted.line(), pasted.lineInFile(), pasted.text() + "  [pasted record: "
+                + meaning + "]", kind, weight);
     }
 
     private static Optional<Evidence> checkEvidence(Check c, JobFacts f, FailureKind kind) {
