@@ -164,7 +164,7 @@ JobCompType=jobcomp/filetxt
 JobCompLoc=$SLURM_LOG/jobcomp.log
 
 NodeName=$NODE NodeAddr=127.0.0.1 ${HWTOPO}RealMemory=$REALMEM Gres=gpu:a100:4 State=UNKNOWN
-PartitionName=cpu       Nodes=$NODE Default=YES MaxTime=02:00:00 State=UP
+PartitionName=cpu       Nodes=$NODE Default=YES MaxTime=02:00:00 State=UP QOS=labcpu
 PartitionName=gpuA100x4 Nodes=$NODE Default=NO  MaxTime=00:30:00 State=UP
 EOF
 
@@ -264,6 +264,9 @@ sacctmgr_ensure "cluster $CLUSTER" "cluster $CLUSTER"
 sacctmgr_ensure "account $ACCOUNT" "account $ACCOUNT Cluster=$CLUSTER Description=slurmwise-lab Organization=slurmwise"
 # extra scenario limits: a QOS capped at 10 minutes, and an account with no CPU minutes left
 sacctmgr_ensure "qos short format=name" "qos short MaxWall=00:10:00"
+# partition cpu's own QOS (slurm.conf QOS=labcpu; it must exist before slurmctld starts): no limits, so the job's QOS
+# still caps there, as in the qos_limit scenario; the backend reads it from scontrol show partition
+sacctmgr_ensure "qos labcpu format=name" "qos labcpu"
 sacctmgr_ensure "account exhausted" "account exhausted Cluster=$CLUSTER Parent=$ACCOUNT Description=no-cpu-minutes-left Organization=slurmwise GrpTRESMins=cpu=0"
 sacctmgr_ensure "user root format=user" "user root Account=$ACCOUNT"
 sacctmgr_ensure "user $TEST_USER format=user" "user $TEST_USER Account=$ACCOUNT DefaultAccount=$ACCOUNT"

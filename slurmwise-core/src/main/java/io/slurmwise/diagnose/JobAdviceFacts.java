@@ -59,16 +59,25 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
     }
 
     /**
-     * The job's QOS when its MaxWall is a tighter cap than its partition's MaxTime (or the partition has none): then no
-     * partition gives the job more time under that QOS.
+     * The QOS that caps the job's time on its partition (the partition's own QOS when it has one with a MaxWall, else
+     * the job's: {@link Qos#timeCap}) when its MaxWall is a tighter cap than the partition's MaxTime (or the partition
+     * has none). Under the job's QOS no partition gives the job more time; under the partition's own, another
+     * partition may.
      */
     public Optional<Qos> bindingQos() {
         if (partition().isEmpty()) {
             return Optional.empty();
         }
         Optional<Duration> part = partition().flatMap(Partition::maxTimeLimit);
-        return jobQos().filter(q -> q.maxWallLimit().isPresent()
+        Optional<Qos> cap = partition().get().qos().isEmpty() ? jobQos()
+                : Qos.timeCap(qos.get(), jobQos(), partition().get());
+        return cap.filter(q -> q.maxWallLimit().isPresent()
                 && (part.isEmpty() || q.maxWallLimit().get().compareTo(part.get()) < 0));
+    }
+
+    /** Whether the binding QOS is the job's own (which caps every partition), not its partition's. */
+    private boolean jobQosBinds() {
+        return bindingQos().filter(q -> !Qos.isOwnQos(q, partition().orElse(null))).isPresent();
     }
 
     /**
@@ -117,10 +126,14 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
      */
     public List<Partition> longerPartitions() {
         Optional<Duration> max = maxTime();
-        if (max.isEmpty() || bindingQos().isPresent()) {
+        if (max.isEmpty() || jobQosBinds()) {
             return List.of();
         }
-        return search().allowing(max.get().plusSeconds(1)).withGpus(usesGpus()).ranked(PartitionSearch.Rank.SHORTEST_MAXTIME);
+        Duration more = max.get().plusSeconds(1);
+        // a partition whose own QOS caps the time at no more is no longer one
+        return search().allowing(more).withGpus(usesGpus())
+                .where(o -> o.qos().isEmpty() || Qos.ownOf(qos.get(), o).map(q -> q.allows(more)).orElse(true))
+                .ranked(PartitionSearch.Rank.SHORTEST_MAXTIME);
     }
 
     /** A search among the cluster's partitions other than the job's. */
@@ -144,11 +157,12 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         return switch (name) {
             case "job_id" -> Optional.of(job.id().toString());
             case "partition" -> Optional.ofNullable(job.partition()).map(p -> p.split(",")[0]);
-            case "max_time" -> partition().map(p -> bindingQos().map(q -> q.maxWall() + ", the MaxWall of QOS " + q.name())
+            case "max_time" -> partition().map(p -> bindingQos().map(q -> q.maxWall() + ", the MaxWall of "
+                    + (Qos.isOwnQos(q, p) ? "partition " + p.name() + "'s own QOS " : "QOS ") + q.name())
                     .orElse(p.maxTime().toString()));
             case "longer_partitions" -> partition().map(p -> {
                 Optional<Qos> q = bindingQos();
-                if (q.isPresent()) {
+                if (q.isPresent() && jobQosBinds()) {
                     return "none under QOS " + q.get().name() + ", which allows at most " + q.get().maxWall()
                             + " on every partition";
                 }

@@ -15,15 +15,50 @@ import java.util.regex.Pattern;
  * @param cpusPerNode CPUs of its nodes (0 when unknown)
  * @param memoryPerNode memory of its nodes (null when unknown)
  * @param gres       generic resources of its nodes, e.g. {@code gpu:a100:4} ("" when none)
+ * @param qos        its own QOS ({@code scontrol show partition}'s {@code QoS=}), whose limits slurmctld takes before
+ *                   the job's QOS's; "" when it has none or it is not known
  */
 public record Partition(String name, boolean isDefault, TimeLimit maxTime, int nodes, int cpusPerNode,
-                        DataSize memoryPerNode, String gres, boolean up) {
+                        DataSize memoryPerNode, String gres, boolean up, String qos) {
+
+    /** {@code scontrol show partition}'s partition name and QOS fields. */
+    private static final Pattern SCONTROL_FIELD = Pattern.compile("(?:^|\\s)(PartitionName|QoS)=(\\S*)");
 
     /** A GPU entry of a GRES column: {@code gpu:a100:4(S:0-1)}, {@code gpu:4}, {@code gpu} (one). */
     private static final Pattern GRES_GPU = Pattern.compile("(?:^|,)gpu(?::([A-Za-z][\\w.-]*))?(?::(\\d+))?(?=$|,|\\()");
 
     public Partition {
         gres = gres == null ? "" : gres;
+        qos = qos == null ? "" : qos.strip();
+    }
+
+    /** A partition as sinfo reports it, its own QOS not known. */
+    public Partition(String name, boolean isDefault, TimeLimit maxTime, int nodes, int cpusPerNode,
+                     DataSize memoryPerNode, String gres, boolean up) {
+        this(name, isDefault, maxTime, nodes, cpusPerNode, memoryPerNode, gres, up, "");
+    }
+
+    /** The same partition with its own QOS ("" for none). */
+    public Partition withQos(String partitionQos) {
+        return new Partition(name, isDefault, maxTime, nodes, cpusPerNode, memoryPerNode, gres, up, partitionQos);
+    }
+
+    /**
+     * Each partition's own QOS, from {@code scontrol show partition} ({@code PartitionName=long} ... {@code QoS=long});
+     * a partition without one ({@code QoS=N/A}) is left out.
+     */
+    public static Map<String, String> qosOf(String scontrolShowPartition) {
+        Map<String, String> out = new LinkedHashMap<>();
+        String partition = null;
+        Matcher m = SCONTROL_FIELD.matcher(scontrolShowPartition == null ? "" : scontrolShowPartition);
+        while (m.find()) {
+            if (m.group(1).equals("PartitionName")) {
+                partition = m.group(2).isEmpty() ? null : m.group(2);
+            } else if (partition != null && !m.group(2).isEmpty() && !m.group(2).equalsIgnoreCase("N/A")) {
+                out.put(partition, m.group(2));
+            }
+        }
+        return out;
     }
 
     /** Its MaxTime when it has one (empty for UNLIMITED or unknown). */

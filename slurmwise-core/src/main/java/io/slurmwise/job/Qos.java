@@ -105,6 +105,28 @@ public record Qos(String name, TimeLimit maxWall, Set<String> preempts) {
     }
 
     /**
+     * The QOS whose MaxWall caps a job's time on partition {@code p}: the partition's own QOS when the table lists it
+     * with a MaxWall (slurmctld takes a partition QOS's limits before the job QOS's: SLURM's resource_limits
+     * documentation, "Partition QOS"), else the job's QOS. A job QOS with the {@code OverPartQOS} flag would come
+     * first; the flag is not read.
+     */
+    public static Optional<Qos> timeCap(List<Qos> table, Optional<Qos> job, Partition p) {
+        Optional<Qos> own = ownOf(table, p);
+        return own.isPresent() ? own : job;
+    }
+
+    /** Partition {@code p}'s own QOS when the table lists it with a MaxWall (a QOS without one caps no time). */
+    public static Optional<Qos> ownOf(List<Qos> table, Partition p) {
+        return p == null || p.qos().isEmpty() ? Optional.empty()
+                : named(table, p.qos()).filter(q -> q.maxWallLimit().isPresent());
+    }
+
+    /** Whether {@code q} is partition {@code p}'s own QOS. */
+    public static boolean isOwnQos(Qos q, Partition p) {
+        return p != null && q.name().equalsIgnoreCase(p.qos());
+    }
+
+    /**
      * The QOSes that allow {@code need} for a job to move to, shortest MaxWall first: not one that others preempt (a
      * scavenger QOS would trade a time limit for a preemption), nor {@code besides} (the job's own).
      */

@@ -39,6 +39,19 @@ public record FixContext(JobRecord job, Finding finding, List<String> logLines, 
         return job == null || job.qos() == null || job.qos().isBlank() ? Optional.empty() : Qos.named(qos.get(), job.qos());
     }
 
+    /**
+     * The QOS whose MaxWall caps the job's time on partition {@code p}: the partition's own QOS when it has one with a
+     * MaxWall (slurmctld takes its limits first), else the job's ({@link Qos#timeCap}).
+     */
+    public Optional<Qos> timeQos(Optional<Partition> p) {
+        return p.isPresent() && !p.get().qos().isEmpty() ? Qos.timeCap(qos.get(), jobQos(), p.get()) : jobQos();
+    }
+
+    /** Whether partition {@code o}'s own QOS, if it has one, allows a run of {@code need}: a partition to move to must. */
+    public boolean ownQosAllows(Partition o, java.time.Duration need) {
+        return o.qos().isEmpty() || Qos.ownOf(qos.get(), o).map(q -> q.allows(need)).orElse(true);
+    }
+
     /** A path sacct recorded (WorkDir, StdOut, StdErr), unless blank or sacct's word for none ({@code None}, {@code (null)}). */
     static Optional<String> recordedPath(String path) {
         return Optional.ofNullable(path).filter(p -> !p.isBlank() && !p.equalsIgnoreCase("None") && !p.equals("(null)"));

@@ -58,18 +58,23 @@ final class PartitionLimitsFixer implements Fixer {
             // on a GPU partition stays on GPUs
             Optional<Partition> longer = s.options().isEmpty() ? Optional.empty()
                     : longerFitting(cx, p, asked.get(), gpus || p.hasGpus(), s);
-            // the job's QOS caps the time on the new partition too: the move needs a QOS that allows it (the QOS named
+            // the job's QOS caps the time on the new partition too (unless that partition's own QOS comes first, which
+            // longerFitting takes only when it allows the time): the move needs a QOS that allows it (the QOS named
             // like that partition), else the longest run it can have is on this partition within both limits
-            Optional<Qos> qos = cx.jobQos().filter(q -> !q.allows(asked.get()));
-            Optional<Qos> moveQos = longer.isPresent() && qos.isPresent()
-                    ? Qos.forPartition(cx.qos().get(), asked.get(), longer.get().name(), qos.get().name()) : Optional.empty();
-            if (qos.isPresent() && moveQos.isEmpty()) {
+            Optional<Qos> there = longer.flatMap(o -> cx.timeQos(Optional.of(o))).filter(q -> !q.allows(asked.get()));
+            Optional<Qos> moveQos = there.isPresent()
+                    ? Qos.forPartition(cx.qos().get(), asked.get(), longer.get().name(), there.get().name()) : Optional.empty();
+            if (there.isPresent() && moveQos.isEmpty()) {
                 longer = Optional.empty();
+            }
+            Optional<Qos> qos = longer.isPresent() ? there : cx.timeQos(part).filter(q -> !q.allows(asked.get()));
+            if (longer.isEmpty() && qos.isPresent()) {
                 Duration wall = qos.get().maxWallLimit().orElseThrow();
                 if (wall.compareTo(max.get()) < 0) {
                     return QosWallFixer.capped(step, s, qos.get(), cx.qos().get(), null, " (was " + want + ")",
-                            "partition " + p.name() + " allows at most " + cap + " (MaxTime) and " + QosWallFixer.cap(qos.get())
-                                    + ", so the job's " + want + " can never start", asked.get());
+                            "partition " + p.name() + " allows at most " + cap + " (MaxTime) and "
+                                    + QosWallFixer.cap(qos.get(), p) + ", so the job's " + want + " can never start",
+                            asked.get(), p);
                 }
             }
             if (longer.isPresent()) {
@@ -89,7 +94,7 @@ final class PartitionLimitsFixer implements Fixer {
                 if (moveQos.isPresent()) {
                     next = next.withOption("qos", moveQos.get().name());
                     what += ", --qos=" + moveQos.get().name() + " (was " + qos.get().name() + ")";
-                    why += "; " + QosWallFixer.cap(qos.get()) + ", " + QosWallFixer.allowance(moveQos.get());
+                    why += "; " + QosWallFixer.cap(qos.get(), null) + ", " + QosWallFixer.allowance(moveQos.get());
                 }
                 target = o;
                 step = step.change(next, what, why).advise("To stay on " + p.name() + ", ask for at most " + cap
@@ -102,9 +107,9 @@ final class PartitionLimitsFixer implements Fixer {
                 step = step.change(s.withOption("time", cap), "--time=" + cap + " (was " + want + ")",
                         "partition " + p.name() + " allows at most " + cap + " (MaxTime), so the job can never start as"
                                 + " submitted; this is the longest run it can have there");
-                step = qos.isPresent()
+                step = qos.isPresent() && !Qos.isOwnQos(qos.get(), p)
                         // another partition would not help: the QOS caps the time there too
-                        ? step.advise("As " + QosWallFixer.cap(qos.get()) + ", no partition gives it " + want
+                        ? step.advise("As " + QosWallFixer.cap(qos.get(), p) + ", no partition gives it " + want
                                 + ": checkpoint and continue in a second job"
                                 + " (`--dependency=afterany:<jobid>`), or use a QOS that allows it if your account may"
                                 + " (`sacctmgr show assoc where user=$USER format=Account,QOS` lists yours).")
@@ -152,7 +157,7 @@ final class PartitionLimitsFixer implements Fixer {
     static Optional<Partition> longerFitting(FixContext cx, Partition p, Duration time, boolean gpus, BatchScript s) {
         Optional<DataSize> mem = s.option("mem").flatMap(o -> DataSize.tryParse(o.value()));
         Optional<GpuAsk> ask = GpuAsk.of(s);
-        return cx.search().besides(p.name()).allowing(time).withGpus(gpus)
+        return cx.search().besides(p.name()).allowing(time).withGpus(gpus).where(o -> cx.ownQosAllows(o, time))
                 .where(o -> mem.isEmpty() || o.memoryPerNode() == null || mem.get().bytes() <= o.memoryPerNode().bytes())
                 .where(o -> ask.isEmpty() || fitsGpus(ask.get(), o))
                 .best(PartitionSearch.Rank.SHORTEST_MAXTIME);

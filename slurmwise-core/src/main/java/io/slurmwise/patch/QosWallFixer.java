@@ -25,27 +25,35 @@ final class QosWallFixer implements Fixer {
     @Override
     public Step apply(FixContext cx, BatchScript s) {
         Step step = Step.none(s);
-        Optional<Qos> qos = cx.jobQos();
+        Optional<Partition> part = cx.partition(s);
+        Optional<Qos> qos = cx.timeQos(part);
         Optional<Duration> asked = cx.job().timeLimit().limit()
                 .or(() -> s.option("time").flatMap(o -> SlurmTime.parseDuration(o.value())));
         if (qos.isEmpty() || asked.isEmpty() || qos.get().allows(asked.get())) {
             return step; // nothing known to be over a QOS limit of time: the note's fixes say what to check
         }
         Duration need = asked.get();
-        String partition = cx.partition(s).map(Partition::name).orElse("");
-        String why = "it asks for " + SlurmTime.format(need) + "; " + cap(qos.get());
-        Optional<Qos> other = Qos.forPartition(cx.qos().get(), need, partition, qos.get().name());
+        String partition = part.map(Partition::name).orElse("");
+        String why = "it asks for " + SlurmTime.format(need) + "; " + cap(qos.get(), part.orElse(null));
+        // a partition's own QOS comes before the job's: another --qos would not lift it
+        Optional<Qos> other = Qos.isOwnQos(qos.get(), part.orElse(null)) ? Optional.empty()
+                : Qos.forPartition(cx.qos().get(), need, partition, qos.get().name());
         if (other.isPresent()) {
             return step.change(s.withOption("qos", other.get().name()), "--qos=" + other.get().name() + " (was "
                     + qos.get().name() + ")", why + ", " + allowance(other.get())).advise(access(other.get(), qos.get()));
         }
-        return capped(step, s, qos.get(), cx.qos().get(), null, " (was " + SlurmTime.format(need) + ")", why, need);
+        return capped(step, s, qos.get(), cx.qos().get(), null, " (was " + SlurmTime.format(need) + ")", why, need,
+                part.orElse(null));
     }
 
-    /** A job's QOS as the cap it is, in the words of a why: {@code its QOS normal allows at most 2-00:00:00 (MaxWall) on
-     * every partition}. */
-    static String cap(Qos q) {
-        return "its QOS " + q.name() + " allows at most " + q.maxWall() + " (MaxWall) on every partition";
+    /**
+     * A QOS as the cap it is on partition {@code p}, in the words of a why: {@code its QOS normal allows at most
+     * 2-00:00:00 (MaxWall) on every partition}, or {@code partition long's own QOS part_long allows at most ...} when
+     * it is the partition's.
+     */
+    static String cap(Qos q, Partition p) {
+        return Qos.isOwnQos(q, p) ? "partition " + p.name() + "'s own QOS " + q.name() + " allows at most " + q.maxWall()
+                + " (MaxWall)" : "its QOS " + q.name() + " allows at most " + q.maxWall() + " (MaxWall) on every partition";
     }
 
     /** What a QOS allows, in the words of a why: {@code QOS long has no MaxWall}, {@code QOS x allows 3-00:00:00}. */
@@ -65,17 +73,27 @@ final class QosWallFixer implements Fixer {
      * resume, and the QOSes that would allow the whole run for the user to check.
      */
     static Step capped(Step step, BatchScript s, Qos qos, List<Qos> all, Duration limit, String was, String why,
-                       Duration need) {
+                       Duration need, Partition on) {
         Duration wall = qos.maxWallLimit().orElseThrow();
         String cap = SlurmTime.format(wall);
         boolean stays = limit != null && wall.compareTo(limit) <= 0;
+        boolean own = Qos.isOwnQos(qos, on);
         if (!stays) {
-            step = step.change(s.withOption("time", cap), "--time=" + cap + was + ", capped by QOS " + qos.name(), why);
+            step = step.change(s.withOption("time", cap), "--time=" + cap + was + ", capped by " + (own ? "partition "
+                    + on.name() + "'s QOS " : "QOS ") + qos.name(), why);
+        }
+        String resumable = ": make the run resumable (save a checkpoint and continue in a second job,"
+                + " `--dependency=afterany:<jobid>`)";
+        if (own) {
+            // the partition's QOS comes before the job's: another --qos does not lift it, another partition may
+            return step.advise("Partition " + on.name() + "'s own QOS " + qos.name() + " allows at most " + cap
+                    + (stays ? ", which the job already asked for (so --time stays)" : "") + resumable
+                    + ", or use a partition whose limits allow the whole run (`scontrol show partition` shows each"
+                    + " one's MaxTime and QoS).");
         }
         List<String> longer = Qos.allowing(all, need, qos.name()).stream().map(Qos::describe).toList();
         return step.advise("QOS " + qos.name() + " allows at most " + cap + " on every partition" + (stays ? ", which"
-                + " the job already asked for (so --time stays)" : "") + ": make the run resumable (save a checkpoint and"
-                + " continue in a second job, `--dependency=afterany:<jobid>`)" + (longer.isEmpty()
+                + " the job already asked for (so --time stays)" : "") + resumable + (longer.isEmpty()
                 ? ", since no other QOS of this cluster allows the whole run."
                 : ", or use a QOS that allows it if your account and partition may: " + String.join(", ", longer)
                 + " (`sacctmgr show assoc where user=$USER format=Account,QOS` lists yours)."));

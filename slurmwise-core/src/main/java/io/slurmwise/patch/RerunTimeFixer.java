@@ -55,15 +55,17 @@ final class RerunTimeFixer implements Fixer {
         }
         // more than the partition gives: moving the job (and its GPU type) is the user's call beside another failure
         // under a QOS that does not allow the need, another partition gives no more: the QOS is named instead
-        Optional<io.slurmwise.job.Qos> qos = cx.jobQos().filter(q -> !q.allows(need));
-        List<String> longer = qos.isPresent() ? List.of() : TimeFixer.longer(cx, part.get().name(), need, cx.usesGpus(s));
+        // the partition's own QOS, else the job's; only the job's caps the time on the partitions it could move to
+        Optional<io.slurmwise.job.Qos> qos = cx.timeQos(part).filter(q -> !q.allows(need));
+        List<String> longer = cx.jobQos().filter(q -> !q.allows(need)).isPresent() ? List.of()
+                : TimeFixer.longer(cx, part.get().name(), need, cx.usesGpus(s));
         return Step.none(s).warn(String.format(Locale.ROOT, "Even with this fixed, the rerun would reach its time"
                 + " limit: it did %s of the work in %s (%s), so the whole run needs about %s, more than"
                 + " partition %s allows (%s MaxTime). Make it resumable (save a checkpoint and continue in a second job,"
                 + " `--dependency=afterany:<jobid>`)%s.", TimeFixer.share(progress), SlurmTime.format(elapsed),
                 progress.line(), SlurmTime.format(need), part.get().name(), part.get().maxTime(),
-                qos.map(q -> "; " + QosWallFixer.cap(q))
-                        .orElse(longer.isEmpty() ? "" : ", or move it to a partition that allows it: "
+                qos.map(q -> "; " + QosWallFixer.cap(q, part.get())).orElse("")
+                        + (longer.isEmpty() ? "" : ", or move it to a partition that allows it: "
                                 + String.join(", ", longer))));
     }
 }

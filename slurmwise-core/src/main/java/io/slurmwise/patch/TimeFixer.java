@@ -72,11 +72,13 @@ final class TimeFixer implements Fixer {
         Optional<Partition> part = cx.partition(s);
         Duration max = part.flatMap(Partition::maxTimeLimit).orElse(null);
         String was = limit == null ? "" : " (was " + SlurmTime.format(limit) + ")";
-        // the job's QOS caps its time on every partition (QOSMaxWallDurationPerJobLimit): a QOS that does not allow the
-        // need sends the job to one that does, named, or caps the time at its MaxWall
-        Optional<Qos> qos = cx.jobQos();
+        // the job's QOS caps its time on every partition (QOSMaxWallDurationPerJobLimit), unless the partition has a
+        // QOS of its own, which comes first: a QOS that does not allow the need sends the job to one that does, named,
+        // or caps the time at its MaxWall
+        Optional<Qos> qos = cx.timeQos(part);
         boolean qosShort = qos.isPresent() && !qos.get().allows(need);
-        String qosWhy = qos.map(q -> qosShort ? "; " + QosWallFixer.cap(q) : "").orElse("");
+        boolean ownQos = qos.isPresent() && Qos.isOwnQos(qos.get(), part.orElse(null));
+        String qosWhy = qos.map(q -> qosShort ? "; " + QosWallFixer.cap(q, part.orElse(null)) : "").orElse("");
         if (max == null || need.compareTo(max) <= 0) {
             String within = part.isEmpty() ? " (the partition's MaxTime is unknown)"
                     : ", within the " + part.get().maxTime() + " MaxTime of partition " + part.get().name();
@@ -87,14 +89,16 @@ final class TimeFixer implements Fixer {
                 // unknown): a QOS is then the only limit that could refuse it; not a line on every time fix
                 return max == null ? qosChecked(fits, qos) : fits;
             }
-            Optional<Qos> other = Qos.forPartition(cx.qos().get(), need, part.map(Partition::name).orElse(""), qos.get().name());
+            Optional<Qos> other = ownQos ? Optional.empty()
+                    : Qos.forPartition(cx.qos().get(), need, part.map(Partition::name).orElse(""), qos.get().name());
             if (other.isPresent()) {
                 return step.change(s.withOption("time", SlurmTime.format(need)).withOption("qos", other.get().name()),
                         "--qos=" + other.get().name() + " (was " + qos.get().name() + "), --time=" + SlurmTime.format(need)
                                 + was, why + within + qosWhy + ", " + QosWallFixer.allowance(other.get()))
                         .advise(QosWallFixer.access(other.get(), qos.get()));
             }
-            return QosWallFixer.capped(step, s, qos.get(), cx.qos().get(), limit, was, why + within + qosWhy, need);
+            return QosWallFixer.capped(step, s, qos.get(), cx.qos().get(), limit, was, why + within + qosWhy, need,
+                    part.orElse(null));
         }
         // capped: the partition cannot give this run the time it needs
         String pname = part.get().name();
@@ -105,10 +109,14 @@ final class TimeFixer implements Fixer {
         // audit: 1016's GATK run and 22542799's training were given --requeue and left the move to prose)
         Optional<Partition> move = s.options().isEmpty() ? Optional.empty()
                 : PartitionLimitsFixer.longerFitting(cx, part.get(), need, gpus || part.get().hasGpus(), s);
-        // on the new partition the QOS still caps the time: the move needs a QOS that allows it too
-        Optional<Qos> moveQos = move.isPresent() && qosShort
-                ? Qos.forPartition(cx.qos().get(), need, move.get().name(), qos.get().name()) : Optional.empty();
-        if (move.isPresent() && (!qosShort || moveQos.isPresent())) {
+        // on the new partition a QOS still caps the time: its own (longerFitting takes only one that allows the need),
+        // else the job's, and then the move needs a QOS that allows it too
+        Optional<Qos> there = move.isPresent() ? cx.timeQos(move) : Optional.empty();
+        boolean thereOwn = there.isPresent() && Qos.isOwnQos(there.get(), move.get());
+        boolean thereShort = there.isPresent() && !there.get().allows(need);
+        Optional<Qos> moveQos = move.isPresent() && thereShort && !thereOwn
+                ? Qos.forPartition(cx.qos().get(), need, move.get().name(), there.get().name()) : Optional.empty();
+        if (move.isPresent() && (!thereShort || moveQos.isPresent())) {
             Partition o = move.get();
             BatchScript next = s.withOption("partition", o.name()).withOption("time", SlurmTime.format(need));
             String what = "--partition=" + o.name() + " (was " + pname + "), --time=" + SlurmTime.format(need) + was;
@@ -122,19 +130,23 @@ final class TimeFixer implements Fixer {
             }
             if (moveQos.isPresent()) {
                 next = next.withOption("qos", moveQos.get().name());
-                what += ", --qos=" + moveQos.get().name() + " (was " + qos.get().name() + ")";
-                whyMove += qosWhy + ", " + QosWallFixer.allowance(moveQos.get());
+                what += ", --qos=" + moveQos.get().name() + " (was " + there.get().name() + ")";
+                whyMove += "; " + QosWallFixer.cap(there.get(), null) + ", " + QosWallFixer.allowance(moveQos.get());
+            } else if (thereOwn) {
+                whyMove += ", and its own QOS " + there.get().name() + " allows " + there.get().maxWall() + " (it comes"
+                        + " before the job's QOS there)";
             }
             Step moved = step.change(next, what, whyMove).advise("To stay on " + pname + ", ask for at most " + cap
                     + " and make the run resumable: save a checkpoint and continue in a second job"
                     + " (`--dependency=afterany:<jobid>`).");
-            return moveQos.isPresent() ? moved.advise(QosWallFixer.access(moveQos.get(), qos.get())) : qosChecked(moved, qos);
+            return moveQos.isPresent() ? moved.advise(QosWallFixer.access(moveQos.get(), there.get()))
+                    : thereOwn ? moved : qosChecked(moved, qos);
         }
         if (qosShort && qos.get().maxWallLimit().get().compareTo(max) <= 0) {
             // the QOS caps the time at or below the partition, on every partition: another partition would not help,
             // and no QOS named like one that allows the need is listed
             return QosWallFixer.capped(step, s, qos.get(), cx.qos().get(), limit, was, why + "; partition " + pname
-                    + " allows at most " + cap + " (MaxTime)" + qosWhy, need);
+                    + " allows at most " + cap + " (MaxTime)" + qosWhy, need, part.get());
         }
         if (limit == null || max.compareTo(limit) > 0) {
             step = step.change(s.withOption("time", cap), "--time=" + cap + was + ", capped by partition " + pname,
@@ -171,8 +183,8 @@ final class TimeFixer implements Fixer {
 
     /** The partitions other than {@code pname} that allow {@code need}, described, as {@link PartitionSearch} ranks them. */
     static List<String> longer(FixContext cx, String pname, Duration need, boolean gpus) {
-        return cx.search().besides(pname).allowing(need).withGpus(gpus).ranked(PartitionSearch.Rank.SHORTEST_MAXTIME)
-                .stream().map(Partition::describe).toList();
+        return cx.search().besides(pname).allowing(need).withGpus(gpus).where(o -> cx.ownQosAllows(o, need))
+                .ranked(PartitionSearch.Rank.SHORTEST_MAXTIME).stream().map(Partition::describe).toList();
     }
 
     /** Rounds up to 15 minutes below 2 hours, else to the hour; less than 1% over a step is not worth another. */

@@ -573,6 +573,16 @@ class FittedAdviceTest {
         // a QOS that allows more than the partition changes nothing: the partition is the cap
         JobRecord onCpu = j.toBuilder().partition("cpu").qos("long").build();
         assertThat(new JobAdviceFacts(onCpu, CLUSTER.partitions()).withQos(CLUSTER::qos).bindingQos()).isEmpty();
+        // largemem's own QOS, when it has one, comes before the job's: its MaxWall binds, and other partitions may
+        // give more (long, whose own QOS sets no time)
+        List<io.slurmwise.job.Partition> own = CLUSTER.partitions().stream()
+                .map(p -> p.name().equals("largemem") ? p.withQos("lm") : p).toList();
+        JobAdviceFacts partQos = new JobAdviceFacts(j, own).withQos(() -> io.slurmwise.job.Qos.parse(
+                "normal|2-00:00:00|\nlm|1-00:00:00|\n"));
+        assertThat(partQos.bindingQos().map(io.slurmwise.job.Qos::name)).hasValue("lm");
+        assertThat(partQos.value("max_time")).contains("1-00:00:00, the MaxWall of partition largemem's own QOS lm");
+        assertThat(partQos.value("longer_partitions")).hasValueSatisfying(v -> assertThat(v).contains("long (MaxTime")
+                .doesNotContain("none under"));
     }
 
     /**

@@ -231,4 +231,26 @@ class JobValuesFuzzTest {
             });
         }
     }
+
+    /** scontrol's partitions for their own QOS: blocks, fields and hostile values; it never throws. */
+    @Test
+    void partitionQos() {
+        Function<Random, String> row = Hostile.pick("PartitionName=cpu", "   AllocNodes=ALL Default=YES QoS=N/A",
+                "   AllocNodes=ALL Default=NO QoS=plong", "QoS=", "PartitionName=", "PartitionName=a QoS=b QoS=c",
+                "slurm_load_partitions: Unable to contact slurm controller (connect failure)", "MaxTime=7-00:00:00");
+        Function<Random, String> field = Hostile.pick();
+        for (String text : Fuzz.inputs(r -> {
+            StringBuilder sb = new StringBuilder();
+            for (int i = r.nextInt(9); i > 0; i--) {
+                sb.append(r.nextBoolean() ? row.apply(r) : (r.nextBoolean() ? "QoS=" : "PartitionName=") + field.apply(r))
+                        .append(r.nextBoolean() ? "\n" : " ");
+            }
+            return sb.toString();
+        })) {
+            Fuzz.neverThrows("Partition.qosOf", text, () -> Partition.qosOf(text).forEach((p, q) -> {
+                assertThat(p).isNotEmpty().doesNotContain(" ", "\n", "\t", "\r");
+                assertThat(q).isNotEmpty().isNotEqualToIgnoringCase("N/A");
+            }));
+        }
+    }
 }

@@ -52,4 +52,31 @@ class QosTest {
                 .hasMessageContaining("line 1");
         assertThatThrownBy(() -> Qos.parse("|1:00:00|\n")).hasMessageContaining("line 1");
     }
+
+    /** scontrol's partitions: each one's QoS=, none for N/A; the job's QOS caps where the partition has none. */
+    @Test
+    void aPartitionsOwnQosFromScontrolAndWhichQosCapsTheTime() {
+        String scontrol = """
+                PartitionName=cpu
+                   AllowGroups=ALL AllowAccounts=ALL AllowQos=ALL
+                   AllocNodes=ALL Default=YES QoS=N/A
+                   MaxNodes=UNLIMITED MaxTime=02:00:00 MinNodes=0
+                
+                PartitionName=long
+                   AllowGroups=ALL AllowAccounts=ALL AllowQos=ALL
+                   AllocNodes=ALL Default=NO QoS=plong
+                """;
+        assertThat(Partition.qosOf(scontrol)).containsExactly(java.util.Map.entry("long", "plong"));
+        assertThat(Partition.qosOf("")).isEmpty();
+        assertThat(Partition.qosOf(null)).isEmpty();
+        java.util.List<Qos> table = Qos.parse("normal|2-00:00:00|\nplong|7-00:00:00|\nnolimit||\n");
+        java.util.Optional<Qos> normal = Qos.named(table, "normal");
+        Partition cpu = new Partition("cpu", true, TimeLimit.parse("2-00:00:00"), 1, 1, null, "", true);
+        assertThat(Qos.timeCap(table, normal, cpu)).isEqualTo(normal);
+        assertThat(Qos.timeCap(table, normal, cpu.withQos("plong")).map(Qos::name)).hasValue("plong");
+        assertThat(Qos.isOwnQos(Qos.named(table, "plong").orElseThrow(), cpu.withQos("plong"))).isTrue();
+        // a partition QOS without a MaxWall, or one the table does not list, sets no time: the job's caps
+        assertThat(Qos.timeCap(table, normal, cpu.withQos("nolimit"))).isEqualTo(normal);
+        assertThat(Qos.timeCap(table, normal, cpu.withQos("unlisted"))).isEqualTo(normal);
+    }
 }

@@ -274,6 +274,41 @@ class PatchSuggesterTest {
         assertThat(String.join(" ", none.advice())).contains("As its QOS normal allows at most 2-00:00:00 (MaxWall) on every partition, no partition gives it 8-00:00:00");
     }
 
+    /**
+     * A partition's own QOS comes before the job's (slurmctld takes the first QOS that sets a limit, the partition's
+     * first): 1016 moving to a long whose own QOS allows its 5-16:00:00 needs no --qos (naming the QOS named like the
+     * partition could be refused as a job QOS the account lacks); a long whose own QOS caps at 3 days is no move; a job
+     * on such a partition is capped by it, and another --qos is not offered.
+     */
+    @Test
+    void aPartitionsOwnQosComesBeforeTheJobs() {
+        JobRecord gatk = CLUSTER.get("1016");
+        List<LogTail> logs = List.of(CLUSTER.logTail(gatk, LogStream.STDERR, 300));
+        Finding f = SW.classifier().classify(JobFacts.of(gatk), logs);
+        java.util.function.Function<String, List<io.slurmwise.job.Partition>> longWith = q -> CLUSTER.partitions().stream()
+                .map(p -> p.name().equals("long") ? p.withQos("plong") : p).toList();
+        String table = "normal|2-00:00:00|\nlong||\n";
+        Patch moved = new PatchSuggester(TAXONOMY).suggest(gatk, f, logs, FixtureCluster.script("1016"),
+                longWith.apply("plong"), () -> io.slurmwise.job.Qos.parse(table + "plong|7-00:00:00|\n"));
+        assertThat(moved.changes()).extracting(Patch.Change::what)
+                .containsExactly("--partition=long (was cpu), --time=5-16:00:00 (was 2-00:00:00)");
+        assertThat(moved.changes().get(0).why()).contains("its own QOS plong allows 7-00:00:00 (it comes before the job's"
+                + " QOS there)");
+        assertThat(String.join(" ", moved.advice())).doesNotContain("--qos").doesNotContain("must be open to your account");
+        // its own QOS allows 3 days: no move there, whatever the job's QOS
+        Patch stays = new PatchSuggester(TAXONOMY).suggest(gatk, f, logs, FixtureCluster.script("1016"),
+                longWith.apply("plong"), () -> io.slurmwise.job.Qos.parse(table + "plong|3-00:00:00|\n"));
+        assertThat(stays.changes()).extracting(Patch.Change::what).noneMatch(w -> w.contains("--partition=long"));
+        // a job on long under its own QOS's 3 days, which it asked for: capped by the partition's QOS, no other --qos
+        JobRecord onLong = gatk.toBuilder().partition("long").qos("normal").timeLimit(TimeLimit.of(Duration.ofDays(3)))
+                .elapsed(Duration.ofDays(3)).build();
+        Patch capped = new PatchSuggester(TAXONOMY).suggest(onLong, f, logs, FixtureCluster.script("1016"),
+                longWith.apply("plong"), () -> io.slurmwise.job.Qos.parse(table + "plong|3-00:00:00|\n"));
+        assertThat(capped.changes()).extracting(Patch.Change::what).noneMatch(w -> w.contains("--qos"));
+        assertThat(String.join(" ", capped.advice())).contains("Partition long's own QOS plong allows at most 3-00:00:00,"
+                + " which the job already asked for (so --time stays)").doesNotContain("on every partition");
+    }
+
     /** A run of units counts as progress: 1018's ensemble announced 5 members and finished 3 (an outside audit). */
     @Test
     void timeLimitReadsProgressFromARunOfUnits() {

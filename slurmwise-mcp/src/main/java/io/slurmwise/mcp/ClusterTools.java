@@ -52,12 +52,15 @@ final class ClusterTools {
             r.put("memory_per_node_gb", p.memoryPerNode() == null ? null
                     : Math.round(p.memoryPerNode().gibibytes() * 10) / 10.0);
             r.put("gres", p.gres().isEmpty() ? null : p.gres());
+            // its own QOS, whose limits come before the job's QOS on it (null: none, or not known)
+            r.put("qos", p.qos().isEmpty() ? null : p.qos());
             rows.add(r);
             text.append(p.name()).append(p.isDefault() ? "*" : "").append(": ").append(p.up() ? "up" : "DOWN")
                     .append(", MaxTime ").append(p.maxTime()).append(", ").append(p.nodes()).append(" nodes")
                     .append(p.cpusPerNode() > 0 ? " x " + p.cpusPerNode() + " CPUs" : "")
                     .append(p.memoryPerNode() == null ? "" : ", " + r.get("memory_per_node_gb") + " GB/node")
-                    .append(p.gres().isEmpty() ? "" : ", " + p.gres()).append('\n');
+                    .append(p.gres().isEmpty() ? "" : ", " + p.gres())
+                    .append(p.qos().isEmpty() ? "" : ", own QOS " + p.qos()).append('\n');
         }
         m.put("count", rows.size());
         m.put("partitions", rows);
@@ -75,8 +78,9 @@ final class ClusterTools {
             }
             m.put("qos", qosRows);
             if (!qosRows.isEmpty()) {
-                text.append("QOS MaxWall (caps --time on every partition): ").append(String.join(", ",
-                        table.stream().map(io.slurmwise.job.Qos::describe).toList())).append('\n');
+                text.append("QOS MaxWall (a job's QOS caps --time on every partition whose own QOS sets none): ")
+                        .append(String.join(", ", table.stream().map(io.slurmwise.job.Qos::describe).toList()))
+                        .append('\n');
             }
         } catch (io.slurmwise.backend.BackendException e) {
             m.put("qos", qosRows);

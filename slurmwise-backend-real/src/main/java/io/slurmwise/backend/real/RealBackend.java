@@ -401,7 +401,7 @@ public final class RealBackend implements SlurmBackend {
         String out = slurm.sinfo(SinfoParser.FORMAT);
         SinfoParser.Read r = SinfoParser.read(out);
         if (r.header() && r.unreadLines() == 0) {
-            return r.partitions();
+            return withOwnQos(r.partitions());
         }
         String first = out.strip().lines().findFirst().orElse("");
         String what = !r.header()
@@ -412,6 +412,20 @@ public final class RealBackend implements SlurmBackend {
                 SinfoParser.FORMAT), "`sinfo -o " + SinfoParser.FORMAT + "` printed " + what + ": its answer was cut"
                 + " short or is not SLURM's. Run `sinfo` on this node to see what it prints, and check that the sinfo on"
                 + " PATH is SLURM's (`sinfo --version`)");
+    }
+
+    /**
+     * The partitions with their own QOS from {@code scontrol show partition} (sinfo has no field for it); when scontrol
+     * cannot say, the partitions as sinfo gave them (their own QOS unknown: the advice reads the job's QOS alone).
+     */
+    private List<Partition> withOwnQos(List<Partition> partitions) {
+        java.util.Map<String, String> own;
+        try {
+            own = Partition.qosOf(slurm.scontrolPartitions());
+        } catch (SlurmCommandException e) {
+            return partitions;
+        }
+        return partitions.stream().map(p -> own.containsKey(p.name()) ? p.withQos(own.get(p.name())) : p).toList();
     }
 
     /**

@@ -185,6 +185,15 @@ final class SlurmCommands {
         return r.stdout();
     }
 
+    /** {@code scontrol show partition}: every partition's settings, its own QOS ({@code QoS=}) among them. */
+    String scontrolPartitions() {
+        CommandResult r = run(SlurmTool.SCONTROL, List.of("show", "partition"));
+        if (!r.ok()) {
+            throw failure(r);
+        }
+        return r.stdout();
+    }
+
     /** {@code sacctmgr -n -P show qos format=Name,MaxWall,Preempt}: the QOSes, one per line. */
     String qos() {
         CommandResult r = run(SlurmTool.SACCTMGR, Allowlist.SACCTMGR_QOS);

@@ -284,6 +284,26 @@ class RealBackendReplayTest {
         assertThat(parts.get(0).isDefault()).isTrue();
         assertThat(parts.get(1).maxTime().limit()).contains(Duration.ofMinutes(30));
         assertThat(parts.get(1).gres()).isEqualTo("gpu:a100:4");
+        // no scontrol to ask (PATH holds only the fake tools): the partitions as sinfo gave them, own QOS unknown
+        assertThat(parts).extracting(Partition::qos).containsExactly("", "");
         assertThat(fake.calls()).containsExactly("sinfo -o %P|%l|%D|%c|%m|%G|%a");
+    }
+
+    /**
+     * sinfo has no field for a partition's own QOS: {@code scontrol show partition}'s {@code QoS=} gives it (the lab's
+     * capture, with cpu given a QOS), {@code QoS=N/A} none.
+     */
+    @Test
+    void partitionsOwnQosFromScontrol() {
+        fake.printing("sinfo", RealCaptures.output("sinfo_format.txt"), "", 0);
+        fake.printing("scontrol", RealCaptures.output("scontrol_partition.txt").replaceFirst("QoS=N/A", "QoS=labcpu"), "", 0);
+        List<Partition> parts = RealBackend.create(fake.config()).partitions();
+        assertThat(parts).extracting(Partition::name, Partition::qos)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("cpu", "labcpu"),
+                        org.assertj.core.groups.Tuple.tuple("gpuA100x4", ""));
+        assertThat(fake.calls()).containsExactly("sinfo -o %P|%l|%D|%c|%m|%G|%a", "scontrol show partition");
+        // scontrol failing says nothing of the partitions' QOS: they stay as sinfo gave them
+        fake.printing("scontrol", "", "slurm_load_partitions: Unexpected message received\n", 1);
+        assertThat(RealBackend.create(fake.config()).partitions()).extracting(Partition::qos).containsExactly("", "");
     }
 }

@@ -241,6 +241,8 @@ class RealClusterScenariosTest {
         assertThat(parts.get(0).maxTime().limit()).contains(Duration.ofHours(2));
         assertThat(parts.get(1).maxTime().limit()).contains(Duration.ofMinutes(30));
         assertThat(parts.get(1).gres()).contains("gpu:a100:4");
+        // cpu's own QOS (setup.sh's QOS=labcpu), which sinfo does not show: read from scontrol show partition
+        assertThat(parts).extracting(Partition::qos).containsExactly("labcpu", "");
     }
 
     /** setup.sh adds QOS short (MaxWall 00:10:00); slurmdbd makes normal, without a MaxWall, with the cluster. */
