@@ -197,7 +197,8 @@ public final class DiagnosisWorkflow {
         if (s == JobState.PENDING) {
             String reason = job.optPendingReason().orElse("None");
             PendingReasons.Meaning m = pendingReasons.explain(reason);
-            String meaning = m.text() + (suggestPatch ? waitingOn.of(job, reason) : "");
+            // the table's commands name "<jobid>": this job's id where the job is known
+            String meaning = m.text().replace("<jobid>", job.id().toString()) + (suggestPatch ? waitingOn.of(job, reason) : "");
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
             List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
             // a job that can never start as submitted gets the nearest request that can, as a patch

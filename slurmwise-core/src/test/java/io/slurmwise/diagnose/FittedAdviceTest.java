@@ -382,6 +382,14 @@ class FittedAdviceTest {
                 CLUSTER.partitions())).get(0);
         assertThat(fit.items().get(0)).contains("(32G, measured peak 31.8G)").contains("`#SBATCH --mem=48G`")
                 .contains("`#SBATCH --mem-per-cpu=3G`");
+        // the notes' commands about this job name its id (an outside audit read `scontrol release <jobid>` for 1005);
+        // a command about another job (the next one of a chain) keeps its placeholder
+        FixNote node = new NoteLookupRetriever().retrieve(finding(CLUSTER.get("1005"), "node_fail"), null, 1).get(0);
+        assertThat(String.join(" ", node.items())).contains("`scontrol release <jobid>`");
+        assertThat(String.join(" ", new FixFitter(TAXONOMY).fit(List.of(node), new JobAdviceFacts(CLUSTER.get("1005"),
+                CLUSTER.partitions())).get(0).items())).contains("`scontrol release 1005`").doesNotContain("<jobid>");
+        assertThat(((io.slurmwise.diagnose.Diagnosis.StatusOnly) SW.diagnose("1021")).summary())
+                .contains("scontrol update JobId=1021 Dependency=afterok:<new jobid>");
     }
 
     /** The number the oom fix names is the number the memory patch writes, for a big node and for a per-CPU request. */

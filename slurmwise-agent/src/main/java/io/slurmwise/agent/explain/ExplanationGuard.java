@@ -496,13 +496,16 @@ public final class ExplanationGuard {
             }
         }
         Matcher code = CODE.matcher(answer);
+        // the notes name the job's id in their commands where the job is known (sacct -j 1001), <jobid> where not: the
+        // answer may write either
+        String normIds = JOB_ID.matcher(norm).replaceAll("<jobid>");
         while (code.find()) {
             String c = normalized(code.group(1));
             String first = c.split(" ", 2)[0];
             // an #SBATCH line is a directive: its option and numbers are checked above, as flags and numbers;
             // a note's command with the job's id in place of <jobid> is the note's command
             boolean directive = first.equalsIgnoreCase("#SBATCH");
-            boolean noteCommand = norm.contains(JOB_ID.matcher(c).replaceAll("<jobid>"));
+            boolean noteCommand = normIds.contains(JOB_ID.matcher(c).replaceAll("<jobid>"));
             if (!norm.contains(c) && !directive && !noteCommand && command.matcher(first).find()) {
                 return Optional.of("it suggests the command `" + code.group(1) + "`, which is not in the notes");
             }
