@@ -32,7 +32,17 @@ final class RequeueFixer implements Fixer {
             String events = state == JobState.NODE_FAIL ? "a node failure, as this job had, or a preemption"
                     : state == JobState.PREEMPTED ? "a preemption, as this job had, or a node failure"
                     : "a node failure or a preemption";
-            step = step.change(s.insertDirective("#SBATCH --requeue"), "--requeue", "SLURM puts a job with --requeue"
+            // a preemption requeues only under PreemptMode=REQUEUE (the cluster's, or its partition's or QOS's own):
+            // under CANCEL the job ends whatever it asks (an outside audit: 1039 under the mock's scavenger QOS)
+            step = state == JobState.PREEMPTED
+                    ? step.change(s.insertDirective("#SBATCH --requeue"), "--requeue", "Where preempted jobs are"
+                    + " requeued (PreemptMode=REQUEUE), SLURM puts a job with --requeue back in the queue after a"
+                    + " preemption, as this job had, or a node failure, where it starts again from the top of the"
+                    + " script; without it the job just ends").advise("Under PreemptMode=CANCEL a preempted job ends"
+                    + " whatever it asks: `scontrol show config | grep -i PreemptMode` and `sacctmgr show qos"
+                    + " format=Name,PreemptMode` show which applies; if it is CANCEL, run under a QOS that is not"
+                    + " preempted.")
+                    : step.change(s.insertDirective("#SBATCH --requeue"), "--requeue", "SLURM puts a job with --requeue"
                     + " back in the queue after " + events + ", where it starts again from the top of the script;"
                     + " without it the job just ends");
         }

@@ -60,10 +60,11 @@ final class RerunTimeFixer implements Fixer {
         List<String> longer = cx.jobQos().filter(q -> !q.allows(need)).isPresent() ? List.of()
                 : TimeFixer.longer(cx, part.get().name(), need, cx.usesGpus(s));
         return Step.none(s).warn(String.format(Locale.ROOT, "Even with this fixed, the rerun would reach its time"
-                + " limit: it did %s of the work in %s (%s), so the whole run needs about %s, more than"
-                + " partition %s allows (%s MaxTime). Make it resumable (save a checkpoint and continue in a second job,"
-                + " `--dependency=afterany:<jobid>`)%s.", TimeFixer.share(progress), SlurmTime.format(elapsed),
-                progress.line(), SlurmTime.format(need), part.get().name(), part.get().maxTime(),
+                + " limit: it did %s of the work in %s (%s), so the whole run needs about %s with 20%% headroom"
+                + " (%s at its rate so far), more than partition %s allows (%s MaxTime). Make it resumable (save a"
+                + " checkpoint and continue in a second job, `--dependency=afterany:<jobid>`)%s.",
+                TimeFixer.share(progress), SlurmTime.format(elapsed), progress.line(), SlurmTime.format(need),
+                SlurmTime.format(TimeFixer.atRate(elapsed, progress)), part.get().name(), part.get().maxTime(),
                 qos.map(q -> "; " + QosWallFixer.cap(q, part.get())).orElse("")
                         + (longer.isEmpty() ? "" : ", or move it to a partition that allows it: "
                                 + String.join(", ", longer))));

@@ -181,6 +181,11 @@ final class TimeFixer implements Fixer {
         return roundUp(Duration.ofSeconds((long) (elapsed.toSeconds() / progress.fraction() * TIME_HEADROOM)));
     }
 
+    /** The whole run at the rate so far, without headroom, to the minute: what the headroom is added to. */
+    static Duration atRate(Duration elapsed, Progress progress) {
+        return Duration.ofMinutes((long) Math.ceil(elapsed.toSeconds() / progress.fraction() / 60));
+    }
+
     /** The partitions other than {@code pname} that allow {@code need}, described, as {@link PartitionSearch} ranks them. */
     static List<String> longer(FixContext cx, String pname, Duration need, boolean gpus) {
         return cx.search().besides(pname).allowing(need).withGpus(gpus).where(o -> cx.ownQosAllows(o, need))

@@ -106,8 +106,9 @@ public record FleetReport(LocalDateTime since, LocalDateTime until, long records
     }
 
     /**
-     * Efficiency of completed jobs, the waste that does not fail, computed as seff does per job and summed over
-     * jobs (so a big job weighs more than a small one).
+     * Efficiency of completed jobs, the waste that does not fail, by seff's formulas per job and summed over jobs (so
+     * a big job weighs more than a small one); memory from MaxRSS, the largest task's peak (seff counts every task's:
+     * x ntasks, since 24.05.5 TRESUsageInTot), so a job of many tasks per node reads low.
      *
      * @param cpuEfficiency    TotalCPU / (Elapsed x CPUs) over completed jobs with a TotalCPU; null when none
      * @param memoryEfficiency MaxRSS / memory limit (ReqMem) over completed jobs with both, weighted by run time (the

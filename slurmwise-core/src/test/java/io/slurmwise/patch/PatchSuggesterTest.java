@@ -340,10 +340,17 @@ class PatchSuggesterTest {
         assertThat(bug.changes()).isEmpty();
     }
 
+    /**
+     * A preempted job is requeued only where the preemption mode is REQUEUE: under CANCEL (the mock's scavenger QOS) it
+     * ends whatever it asks, so --requeue is said as conditional and the way to tell is named (an outside audit).
+     */
     @Test
     void preemptionAddsRequeueOnly() {
         Patch.Suggested p = suggested("1039");
         assertThat(p.changes()).extracting(Patch.Change::what).containsExactly("--requeue");
+        assertThat(p.changes().get(0).why()).startsWith("Where preempted jobs are requeued (PreemptMode=REQUEUE)");
+        assertThat(String.join(" ", p.advice())).contains("Under PreemptMode=CANCEL a preempted job ends whatever it asks")
+                .contains("scontrol show config | grep -i PreemptMode");
     }
 
     /**

@@ -273,7 +273,7 @@ final class StatsPanel {
             return;
         }
         blank();
-        lines.add(st.bold("Efficiency of completed jobs") + st.dim("  (the waste that does not fail, as seff reports it)"));
+        lines.add(st.bold("Efficiency of completed jobs") + st.dim("  (the waste that does not fail, by seff's formulas)"));
         if (e.cpuEfficiency() != null) {
             lines.add("  CPU     " + pct(e.cpuEfficiency()) + " of " + one(e.reservedCpuHours()) + " core-hours used "
                     + "(TotalCPU / Elapsed x CPUs over " + e.cpuJobs() + " jobs): " + one(e.unusedCpuHours())
@@ -284,6 +284,9 @@ final class StatsPanel {
             lines.add("  memory  " + pct(e.memoryEfficiency()) + " of the requested memory at peak (MaxRSS / ReqMem by run time over "
                     + e.memoryJobs() + " jobs): " + one(e.unusedMemoryGbHours()) + " GB-hours reserved but unused; "
                     + e.lowMemoryJobs() + " jobs under " + pct(FleetStats.LOW_EFFICIENCY));
+            // sacct's MaxRSS is one task's peak; seff counts every task's (x ntasks, since 24.05.5 TRESUsageInTot)
+            lines.add(st.dim("          MaxRSS is the largest task's peak, so jobs of many tasks per node read low"
+                    + " (seff counts every task)"));
         }
         if (e.cpuEfficiency() == null && e.memoryEfficiency() == null) {
             lines.add("  " + plural(e.completedJobs(), "completed job") + ", without TotalCPU or MaxRSS in accounting");
