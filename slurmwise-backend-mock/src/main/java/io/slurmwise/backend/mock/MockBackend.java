@@ -41,7 +41,7 @@ import java.util.stream.Stream;
  * {@code logs/<jobid>.out|.err}, {@code scripts/<jobid>.sh}, and an optional
  * {@code cluster.properties}. A folder without {@code logs/<jobid>.*} reads the job's StdOut/StdErr where its record
  * says, only when that file belongs to the job's user. With {@code replay.shift-to-now=true} timestamps are moved so the newest job ends
- * just now, so a fixture recorded once stays inside "the last 30 days". The export is replayed from the file on
+ * just now, so a fixture recorded once stays inside "the last 30 days", and the logs' timestamps move with them. The export is replayed from the file on
  * every query, never held: a centre's year of sacct rows costs the memory of one job.
  */
 public final class MockBackend implements SlurmBackend {
@@ -58,6 +58,8 @@ public final class MockBackend implements SlurmBackend {
     // found by one pass over the export, on the first question: how far timestamps move (replay.shift-to-now),
     // and how many records repeat the JobID of the record before them (sacct -D prints a job's runs together)
     private Duration shift;
+    /** The newest timestamp of the records as written (before any shift). */
+    private LocalDateTime newest;
     private long repeated;
 
     MockBackend(FixtureSource source, LocalDateTime now) {
@@ -187,6 +189,7 @@ public final class MockBackend implements SlurmBackend {
             }
         }
         repeated = repeats;
+        this.newest = newest;
         shift = newest == null || !Boolean.parseBoolean(properties.getProperty("replay.shift-to-now", "false"))
                 ? Duration.ZERO : Duration.between(newest, now.truncatedTo(ChronoUnit.MINUTES).minusMinutes(5));
     }
@@ -261,7 +264,8 @@ public final class MockBackend implements SlurmBackend {
         Optional<Path> onDisk = source.file(rel);
         if (onDisk.isPresent()) {
             LogTail t = LogTails.read(onDisk.get(), stream, maxLines);
-            return new LogTail(stream, shown != null ? shown : t.path(), t.content(), t.firstLine(), t.fileSize(), t.problem());
+            return new LogTail(stream, shown != null ? shown : t.path(), shiftedText(t.content()), t.firstLine(),
+                    t.fileSize(), t.problem());
         }
         Optional<byte[]> bytes = source.read(rel);
         if (bytes.isEmpty() && source.file(SACCT_FILE).isPresent() && shown != null && Path.of(shown).isAbsolute()) {
@@ -273,7 +277,53 @@ public final class MockBackend implements SlurmBackend {
             return LogTail.unavailable(stream, where, where + " does not exist (the job wrote no " + stream.label()
                     + " file, or it was deleted)");
         }
-        return LogTails.ofBytes(stream, shown != null ? shown : rel, bytes.get(), maxLines);
+        return LogTails.ofBytes(stream, shown != null ? shown : rel, shiftedText(bytes.get()), maxLines);
+    }
+
+    /** A timestamp as logs write it: ISO 8601 ({@code 2026-11-16T03:52:11}, SLURM's) or with a space. */
+    private static final java.util.regex.Pattern LOG_TIME = java.util.regex.Pattern.compile(
+            "(?<![0-9])(20[0-9]{2})-([0-9]{2})-([0-9]{2})([T ])([0-9]{2}):([0-9]{2}):([0-9]{2})(?![0-9])");
+
+    /**
+     * A replayed log's timestamps moved as its records' are (replay.shift-to-now), so a line such as {@code CANCELLED AT
+     * 2026-11-16T03:52:11} agrees with the record's End (an outside audit read the two a week apart). Each is replaced
+     * by one of the same length: line numbers and offsets stay. Only times within a year of the records' are moved.
+     */
+    private byte[] shiftedText(byte[] content) {
+        Duration delta = shift();
+        if (delta.isZero() || content.length == 0) {
+            return content;
+        }
+        String text = new String(content, java.nio.charset.StandardCharsets.ISO_8859_1); // byte for byte
+        java.util.regex.Matcher m = LOG_TIME.matcher(text);
+        StringBuilder sb = null;
+        int last = 0;
+        while (m.find()) {
+            LocalDateTime t;
+            try {
+                t = LocalDateTime.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                        Integer.parseInt(m.group(3)), Integer.parseInt(m.group(5)), Integer.parseInt(m.group(6)),
+                        Integer.parseInt(m.group(7)));
+            } catch (java.time.DateTimeException e) {
+                continue; // no time (2026-13-40): left as written
+            }
+            if (newest == null || Duration.between(t, newest).abs().compareTo(Duration.ofDays(365)) > 0) {
+                continue;
+            }
+            LocalDateTime u = t.plus(delta);
+            String moved = String.format(java.util.Locale.ROOT, "%04d-%02d-%02d%s%02d:%02d:%02d", u.getYear(),
+                    u.getMonthValue(), u.getDayOfMonth(), m.group(4), u.getHour(), u.getMinute(), u.getSecond());
+            if (sb == null) {
+                sb = new StringBuilder(text.length());
+            }
+            sb.append(text, last, m.start()).append(moved);
+            last = m.end();
+        }
+        if (sb == null) {
+            return content;
+        }
+        sb.append(text, last, text.length());
+        return sb.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
     /** The fixture's {@code uid.<n>=<name>} lines (the replayed cluster's users), else this host's. */

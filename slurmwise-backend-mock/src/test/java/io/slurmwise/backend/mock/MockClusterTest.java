@@ -169,4 +169,19 @@ class MockClusterTest {
         assertThat(sel.backend().name()).isEqualTo("mock");
         assertThat(sel.reason()).contains("auto");
     }
+
+    /**
+     * The replay moves the logs' timestamps with the records' (an outside audit read 1033's "CANCELLED AT
+     * 2026-11-16T03:52:11" beside an End a week later): the line says the record's End, at the same line.
+     */
+    @Test
+    void replayedLogsKeepTheirRecordsTime() {
+        MockBackend b = MockBackend.bundled();
+        JobRecord j = b.job(JobId.parse("1033")).orElseThrow();
+        LogTail t = b.logTail(j, LogStream.STDERR, 300);
+        String text = new String(t.content(), StandardCharsets.UTF_8);
+        String end = j.end().format(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss"));
+        assertThat(text).contains("CANCELLED AT " + end + " DUE TO PREEMPTION");
+        assertThat(text.lines().filter(l -> l.contains("DUE TO PREEMPTION")).count()).isEqualTo(1);
+    }
 }
