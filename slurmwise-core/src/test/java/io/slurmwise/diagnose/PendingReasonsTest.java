@@ -26,12 +26,13 @@ class PendingReasonsTest {
                 "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions");
         assertThat(busy.startability()).isEqualTo(PendingReasons.Startability.MAY);
         assertThat(busy.text()).contains("ordinary wait").contains("sinfo");
-        // it starts when the maintenance is over (a change of the cluster: "may", as its kind, resources_unavailable,
-        // says the request does not fit the nodes as they are), or before it with a --time that ends in time; the
-        // words of a node that is down (a --nodelist keeping it waiting) are not this job's (1052 has no --nodelist)
+        // it starts when the maintenance is over, a time the reservation sets, with no change ("will": an outside
+        // audit read "Can start: maybe, if the cluster changes" beside "it starts when the maintenance is over"), or
+        // before it with a --time that ends in time; the words of a node that is down (a --nodelist keeping it
+        // waiting) are not this job's (1052 has no --nodelist)
         for (String form : List.of("ReqNodeNotAvail, Reserved for maintenance", "ReqNodeNotAvail,_Reserved_for_maintenance")) {
             PendingReasons.Meaning maintenance = reasons.explain(form);
-            assertThat(maintenance.startability()).isEqualTo(PendingReasons.Startability.MAY);
+            assertThat(maintenance.startability()).isEqualTo(PendingReasons.Startability.WILL);
             assertThat(maintenance.text()).contains("maintenance is over").contains("--time that ends before")
                     .doesNotContain("--nodelist");
         }

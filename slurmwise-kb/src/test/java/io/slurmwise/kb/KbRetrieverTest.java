@@ -83,9 +83,14 @@ class KbRetrieverTest {
             Finding f = finding(sw.diagnose(q.id().substring("mock-".length())));
             assertThat(f).as(q.id()).isNotNull();
             assertThat(f.kindId()).as(q.id()).isEqualTo(q.kind());
-            List<String> shown = f.evidence().stream().map(Evidence::text).toList();
-            assertThat(shown).as(q.id()).containsAll(q.evidence());
+            // the replay moves the logs' timestamps with the records' (to end just now): the lines, at any time
+            List<String> shown = f.evidence().stream().map(Evidence::text).map(KbRetrieverTest::anyTime).toList();
+            assertThat(shown).as(q.id()).containsAll(q.evidence().stream().map(KbRetrieverTest::anyTime).toList());
         }
+    }
+
+    private static String anyTime(String line) {
+        return line.replaceAll("\\b20\\d\\d-\\d\\d-\\d\\d[T ]\\d\\d:\\d\\d:\\d\\d\\b", "<time>");
     }
 
     @Test

@@ -40,7 +40,8 @@ class GuardAnswerSetsTest {
         Taxonomy taxonomy = Taxonomy.load(null);
         LlmExplainer llm = LlmExplainer.openAiCompatible(new LlmSettings(true, server.baseUrl(), "writer", "none",
                 Duration.ofSeconds(10)), new TemplateExplainer(), taxonomy);
-        slurmwise = Slurmwise.builder().taxonomy(taxonomy).backend(MockBackend.bundled()).explainer(llm).build();
+        // the sets cite the logs' times as written: the cluster as recorded, not replayed to end just now
+        slurmwise = Slurmwise.builder().taxonomy(taxonomy).backend(MockBackend.bundledAsRecorded()).explainer(llm).build();
     }
 
     @AfterAll

@@ -103,6 +103,16 @@ public final class MockBackend implements SlurmBackend {
         return new MockBackend(FixtureSource.classpath(BUNDLED), LocalDateTime.now());
     }
 
+    /**
+     * The bundled cluster with its timestamps as recorded, not moved to end just now: for text written once against
+     * its logs and records (the guard's answer sets cite the logs' times).
+     */
+    public static MockBackend bundledAsRecorded() {
+        MockBackend b = new MockBackend(FixtureSource.classpath(BUNDLED), LocalDateTime.now());
+        b.properties.setProperty("replay.shift-to-now", "false");
+        return b;
+    }
+
     /** A bundled dataset other than the default cluster, e.g. {@code io/slurmwise/mock/seed-window}. */
     public static MockBackend bundled(String classpathFolder) {
         return new MockBackend(FixtureSource.classpath(classpathFolder), LocalDateTime.now());
