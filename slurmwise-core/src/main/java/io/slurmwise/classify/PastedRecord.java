@@ -40,7 +40,13 @@ record PastedRecord(ExitCode exitCode, int line, String text) {
             return Optional.empty(); // most logs: one look, no decoding
         }
         // a table copied from a web page carries no-break spaces: read as ASCII, as the signatures read it
-        String[] lines = new String(PastedText.plain(text), StandardCharsets.UTF_8).split("\r?\n|\r", -1);
+        // lines as the log counts them (at \n), each as a terminal shows it: a CRLF's \r dropped, a line a \r
+        // overwrote read from its last part
+        String[] lines = new String(PastedText.plain(text), StandardCharsets.UTF_8).split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String l = lines[i].endsWith("\r") ? lines[i].substring(0, lines[i].length() - 1) : lines[i];
+            lines[i] = l.substring(l.lastIndexOf('\r') + 1);
+        }
         Optional<PastedRecord> table = sacct(lines);
         return table.isPresent() ? table : scontrol(lines);
     }

@@ -93,6 +93,17 @@ class PastedRecordTest {
         assertThat(exit("no record here\n")).isEmpty();
     }
 
+    /** Its line is the log's line: a progress bar's \r before it, or CRLF line ends, do not move it. */
+    @Test
+    void theEvidenceLineIsCountedAsTheLogCountsLines() {
+        String bar = "epoch 1:  10%\repoch 1:  50%\repoch 1: 100%\n";
+        Optional<PastedRecord> p = PastedRecord.find((bar + SACCT).getBytes(StandardCharsets.UTF_8));
+        assertThat(p.map(PastedRecord::line)).hasValue(4);
+        Optional<PastedRecord> crlf = PastedRecord.find(SACCT.replace("\n", "\r\n").getBytes(StandardCharsets.UTF_8));
+        assertThat(crlf.map(PastedRecord::exitCode)).hasValue(ExitCode.parse("0:9"));
+        assertThat(crlf.map(PastedRecord::line)).hasValue(3);
+    }
+
     @Test
     void aTableCopiedFromAWebPageReadsThroughItsNoBreakSpaces() {
         assertThat(exit(SACCT.replace("FAILED      0:9\s\n4551234.bat", "FAILED\u00a0\u00a0\u00a0\u00a0\u00a0\u00a00:9\s\n4551234.bat")))
