@@ -69,9 +69,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
             return Optional.empty();
         }
         Optional<Duration> part = partition().flatMap(Partition::maxTimeLimit);
-        Optional<Qos> cap = partition().get().qos().isEmpty() ? jobQos()
-                : Qos.timeCap(qos.get(), jobQos(), partition().get());
-        return cap.filter(q -> q.maxWallLimit().isPresent()
+        return Qos.timeCap(qos, jobQos(), partition().get()).filter(q -> q.maxWallLimit().isPresent()
                 && (part.isEmpty() || q.maxWallLimit().get().compareTo(part.get()) < 0));
     }
 
@@ -132,7 +130,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         Duration more = max.get().plusSeconds(1);
         // a partition whose own QOS caps the time at no more is no longer one
         return search().allowing(more).withGpus(usesGpus())
-                .where(o -> o.qos().isEmpty() || Qos.ownOf(qos.get(), o).map(q -> q.allows(more)).orElse(true))
+                .where(o -> Qos.ownAllows(qos, o, more))
                 .ranked(PartitionSearch.Rank.SHORTEST_MAXTIME);
     }
 

@@ -110,15 +110,23 @@ public record Qos(String name, TimeLimit maxWall, Set<String> preempts) {
      * documentation, "Partition QOS"), else the job's QOS. A job QOS with the {@code OverPartQOS} flag would come
      * first; the flag is not read.
      */
-    public static Optional<Qos> timeCap(List<Qos> table, Optional<Qos> job, Partition p) {
+    public static Optional<Qos> timeCap(java.util.function.Supplier<List<Qos>> table, Optional<Qos> job, Partition p) {
         Optional<Qos> own = ownOf(table, p);
         return own.isPresent() ? own : job;
     }
 
-    /** Partition {@code p}'s own QOS when the table lists it with a MaxWall (a QOS without one caps no time). */
-    public static Optional<Qos> ownOf(List<Qos> table, Partition p) {
+    /**
+     * Partition {@code p}'s own QOS when the table lists it with a MaxWall (a QOS without one caps no time); the table
+     * is read only for a partition that has an own QOS.
+     */
+    public static Optional<Qos> ownOf(java.util.function.Supplier<List<Qos>> table, Partition p) {
         return p == null || p.qos().isEmpty() ? Optional.empty()
-                : named(table, p.qos()).filter(q -> q.maxWallLimit().isPresent());
+                : named(table.get(), p.qos()).filter(q -> q.maxWallLimit().isPresent());
+    }
+
+    /** Whether partition {@code p}'s own QOS, if it has one, allows a run of {@code need}: a partition to move to must. */
+    public static boolean ownAllows(java.util.function.Supplier<List<Qos>> table, Partition p, Duration need) {
+        return ownOf(table, p).map(q -> q.allows(need)).orElse(true);
     }
 
     /** Whether {@code q} is partition {@code p}'s own QOS. */

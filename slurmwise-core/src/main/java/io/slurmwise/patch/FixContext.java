@@ -44,12 +44,12 @@ public record FixContext(JobRecord job, Finding finding, List<String> logLines, 
      * MaxWall (slurmctld takes its limits first), else the job's ({@link Qos#timeCap}).
      */
     public Optional<Qos> timeQos(Optional<Partition> p) {
-        return p.isPresent() && !p.get().qos().isEmpty() ? Qos.timeCap(qos.get(), jobQos(), p.get()) : jobQos();
+        return Qos.timeCap(qos, jobQos(), p.orElse(null));
     }
 
     /** Whether partition {@code o}'s own QOS, if it has one, allows a run of {@code need}: a partition to move to must. */
     public boolean ownQosAllows(Partition o, java.time.Duration need) {
-        return o.qos().isEmpty() || Qos.ownOf(qos.get(), o).map(q -> q.allows(need)).orElse(true);
+        return Qos.ownAllows(qos, o, need);
     }
 
     /** A path sacct recorded (WorkDir, StdOut, StdErr), unless blank or sacct's word for none ({@code None}, {@code (null)}). */

@@ -72,11 +72,11 @@ class QosTest {
         java.util.List<Qos> table = Qos.parse("normal|2-00:00:00|\nplong|7-00:00:00|\nnolimit||\n");
         java.util.Optional<Qos> normal = Qos.named(table, "normal");
         Partition cpu = new Partition("cpu", true, TimeLimit.parse("2-00:00:00"), 1, 1, null, "", true);
-        assertThat(Qos.timeCap(table, normal, cpu)).isEqualTo(normal);
-        assertThat(Qos.timeCap(table, normal, cpu.withQos("plong")).map(Qos::name)).hasValue("plong");
+        assertThat(Qos.timeCap(() -> table, normal, cpu)).isEqualTo(normal);
+        assertThat(Qos.timeCap(() -> table, normal, cpu.withQos("plong")).map(Qos::name)).hasValue("plong");
         assertThat(Qos.isOwnQos(Qos.named(table, "plong").orElseThrow(), cpu.withQos("plong"))).isTrue();
         // a partition QOS without a MaxWall, or one the table does not list, sets no time: the job's caps
-        assertThat(Qos.timeCap(table, normal, cpu.withQos("nolimit"))).isEqualTo(normal);
-        assertThat(Qos.timeCap(table, normal, cpu.withQos("unlisted"))).isEqualTo(normal);
+        assertThat(Qos.timeCap(() -> table, normal, cpu.withQos("nolimit"))).isEqualTo(normal);
+        assertThat(Qos.timeCap(() -> table, normal, cpu.withQos("unlisted"))).isEqualTo(normal);
     }
 }
