@@ -143,10 +143,14 @@ class CliTest {
         assertThat(j.at("/patch/applied").asBoolean()).isFalse();
         assertThat(j.at("/patch/diff").asText()).contains("+#SBATCH --mem=48G");
         assertThat(j.at("/patch/changes/0/what").asText()).startsWith("--mem=48G");
+        // 1004's script was not kept: the change is listed to make by hand, with no diff (an outside audit read
+        // "not_suggested" beside it)
         JsonNode none = run("diagnose", "1004", "--json").json();
-        assertThat(none.at("/patch/status").asText()).isEqualTo("not_suggested");
+        assertThat(none.at("/patch/status").asText()).isEqualTo("by_hand");
         assertThat(none.at("/patch/diff").isNull()).isTrue();
         assertThat(none.at("/patch/reason").asText()).contains("not available");
+        assertThat(none.at("/patch/changes/0/what").asText()).contains("PYTORCH_CUDA_ALLOC_CONF");
+        assertThat(run("diagnose", "1003", "--json").json().at("/patch/status").asText()).isEqualTo("not_suggested");
     }
 
     @Test

@@ -151,10 +151,14 @@ public final class Views {
         return m;
     }
 
-    /** The suggested sbatch change; {@code diff} is null when there is none, and {@code reason} says why. */
+    /**
+     * The suggested sbatch change; {@code diff} is null when there is none, and {@code reason} says why. Its status is
+     * {@code suggested} (a diff of the script), {@code by_hand} (changes to make by hand: the cluster did not keep the
+     * script) or {@code not_suggested} (no change).
+     */
     public static Map<String, Object> patch(Patch p) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("status", p.fold(s -> "suggested", n -> "not_suggested"));
+        m.put("status", p.fold(s -> "suggested", n -> n.changes().isEmpty() ? "not_suggested" : "by_hand"));
         m.put("applied", false);
         m.put("script", p.fold(Patch.Suggested::scriptName, n -> null));
         m.put("reason", p.fold(s -> null, Patch.NotSuggested::reason));
