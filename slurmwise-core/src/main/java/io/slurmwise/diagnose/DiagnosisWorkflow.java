@@ -15,6 +15,7 @@ import io.slurmwise.job.Outcome;
 import io.slurmwise.job.Partition;
 import io.slurmwise.job.Qos;
 import io.slurmwise.job.SlurmTime;
+import io.slurmwise.job.UserNames;
 import io.slurmwise.patch.Patch;
 import io.slurmwise.patch.PatchSuggester;
 
@@ -253,6 +254,8 @@ public final class DiagnosisWorkflow {
                                       Supplier<List<Qos>> qos, Patch patch, Optional<String> script) {
         List<FixNote> fitted = FixOrder.byEvidence(fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
                 new JobAdviceFacts(job, partitions).withScript(script.orElse(null)).withQos(qos)
+                        .withCanceller(UserNames.cancelledBy(job.status()).stream().boxed().findFirst()
+                                .flatMap(backend::userName).orElse(null))
                         .withLogLines(finding.evidence().stream().map(io.slurmwise.classify.Evidence::text).toList()), patch),
                 finding,
                 List.of("State=" + job.status()));

@@ -31,7 +31,9 @@ import java.util.regex.Pattern;
  * job's model; an option the patch sets is named with the patch's value; an item that names a fact of the job's run
  * ({@link Placeholders#OF_THE_RUN}: a step's timeout, the peak it reached) is not shown for a job that never started,
  * nor one whose advice the job already follows ({@link JobAdviceFacts#followed()}); an option a piece names with the
- * value the job already has ({@code --qos=gpu} to a job with QOS gpu) says so.
+ * value the job already has ({@code --qos=gpu} to a job with QOS gpu) says so, unless the refused request was a job a
+ * workflow submitted ({@link JobAdviceFacts#childRefused()}); a piece about an admin's cancel (it quotes
+ * {@code `CANCELLED by 0`}) is not shown for a job its own user cancelled.
  *
  * <pre>{@code
  * List<FixNote> fitted = new FixFitter(taxonomy).fit(fixes, new JobAdviceFacts(job, backend.partitions()));
@@ -52,6 +54,8 @@ public final class FixFitter {
     static final Pattern CPUS = Pattern.compile("(--cpus-per-task[= ])(\\d+)(?!\\d)");
     /** The fixer that asks for more time: a note listing it in {@code fixers:} advises more time than the job had. */
     private static final String MORE_TIME_FIXER = "time";
+    /** What a piece about a cancel by root, an admin or SLURM itself quotes of the record. */
+    static final String ADMIN_CANCEL = "`CANCELLED by 0`";
 
     private final Taxonomy taxonomy;
 
@@ -194,6 +198,9 @@ public final class FixFitter {
      * had is a contradiction too: it becomes the partition's MaxTime when that is longer, else the piece goes.
      */
     Optional<String> fitPiece(String piece, JobAdviceFacts facts, boolean moreTime) {
+        if (facts.cancelledByItsUser() && piece.contains(ADMIN_CANCEL)) {
+            return Optional.empty(); // "if an admin cancelled it" to a job its own user cancelled (1042; an outside audit)
+        }
         String fitted = piece;
         // the cap (the partition's MaxTime, or the QOS's MaxWall, which asks slurmdbd) only for a piece that names a time
         boolean namesTime = TIME.matcher(fitted).find();
@@ -278,9 +285,15 @@ public final class FixFitter {
             m.appendTail(sb);
             fitted = sb.toString();
         }
-        fitted = already(fitted, "qos", facts.job().qos(), "the job's QOS already");
+        // the job's own QOS and partition say nothing of a request a workflow made for another job (1020's snakemake
+        // job under QOS long was told `--qos=long` was its QOS already, while the refused job asked QOS normal)
+        if (!facts.childRefused()) {
+            fitted = already(fitted, "qos", facts.job().qos(), "the job's QOS already");
+        }
         fitted = unlisted(fitted, facts);
-        fitted = already(fitted, "partition", facts.value("partition").orElse(null), "the job's partition already");
+        if (!facts.childRefused()) {
+            fitted = already(fitted, "partition", facts.value("partition").orElse(null), "the job's partition already");
+        }
         return Optional.of(fitted);
     }
 

@@ -26,9 +26,21 @@ import java.util.function.Supplier;
  * @param gpuGiB     the capacity of the job's GPU as its own CUDA error reported it, in GiB, else null
  * @param qos        the cluster's QOSes (the job's MaxWall caps its time on every partition), asked only when advice
  *                   about time needs them; empty when unknown
+ * @param canceller  the user name of whoever cancelled the job ({@code CANCELLED by 1001} with the uid's name), else
+ *                   null
+ * @param childRefused whether the deciding evidence is a workflow manager's report that SLURM refused a job it
+ *                   submitted ({@link #CHILD_REFUSED}): the refused request is that job's, not this one's
  */
 public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String script, Double gpuGiB,
-                             Supplier<List<Qos>> qos) {
+                             Supplier<List<Qos>> qos, String canceller, boolean childRefused) {
+
+    /**
+     * A workflow manager's report that sbatch refused a job it submitted: the snakemake-executor-plugin-slurm's
+     * "SLURM sbatch failed. The error message was ..." and "SLURM job submission failed. The error message was ...",
+     * Nextflow's "Failed to submit process to grid scheduler for execution".
+     */
+    static final java.util.regex.Pattern CHILD_REFUSED = java.util.regex.Pattern.compile(
+            "(?i)\\bSLURM (?:sbatch|job submission) failed\\. The error message was\\b|\\bFailed to submit process to grid scheduler\\b");
 
     public JobAdviceFacts {
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
@@ -36,21 +48,21 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions) {
-        this(job, partitions, null, null, null);
+        this(job, partitions, null, null, null, null, false);
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions, String script) {
-        this(job, partitions, script, null, null);
+        this(job, partitions, script, null, null, null, false);
     }
 
     /** The same facts with the job's batch script (null: not at hand). */
     public JobAdviceFacts withScript(String batchScript) {
-        return new JobAdviceFacts(job, partitions, batchScript, gpuGiB, qos);
+        return new JobAdviceFacts(job, partitions, batchScript, gpuGiB, qos, canceller, childRefused);
     }
 
     /** The same facts with the cluster's QOSes, read when first needed. */
     public JobAdviceFacts withQos(Supplier<List<Qos>> table) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, table);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, table, canceller, childRefused);
     }
 
     /** The job's QOS, when the cluster's QOSes are known and list it. */
@@ -79,13 +91,29 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
     }
 
     /**
-     * The same facts with what the job's logs say of its GPU: the capacity its own CUDA error reported ("total
-     * capacity of 39.39 GiB"), which tells the board from the type's sizes.
+     * The same facts with what the job's deciding log lines say: the capacity of its GPU its own CUDA error reported
+     * ("total capacity of 39.39 GiB"), which tells the board from the type's sizes, and whether the refused request
+     * was a job a workflow manager submitted ({@link #CHILD_REFUSED}).
      */
     public JobAdviceFacts withLogLines(List<String> lines) {
-        java.util.OptionalDouble gib = io.slurmwise.job.GpuModels.reported(lines == null ? List.of() : lines);
+        List<String> l = lines == null ? List.of() : lines;
+        java.util.OptionalDouble gib = io.slurmwise.job.GpuModels.reported(l);
+        boolean child = l.stream().anyMatch(x -> CHILD_REFUSED.matcher(x).find());
         return new JobAdviceFacts(job, partitions, script, gib.isPresent() ? Double.valueOf(gib.getAsDouble()) : gpuGiB,
-                qos);
+                qos, canceller, childRefused || child);
+    }
+
+    /** The same facts with the user name of whoever cancelled the job (null: not cancelled, or the uid has no name). */
+    public JobAdviceFacts withCanceller(String name) {
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, name, childRefused);
+    }
+
+    /**
+     * Whether the job's own user cancelled it, as its record says ({@code CANCELLED by 1001}, the uid named as the
+     * job's user): advice for a job an admin or SLURM cancelled is not its advice.
+     */
+    public boolean cancelledByItsUser() {
+        return canceller != null && job.user() != null && canceller.equals(job.user());
     }
 
     /** The job's partition (its first when it asked for several), when the cluster lists it. */

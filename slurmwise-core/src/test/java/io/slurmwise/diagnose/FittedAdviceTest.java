@@ -633,6 +633,47 @@ class FittedAdviceTest {
         assertThat(new JobAdviceFacts(CLUSTER.get("1001"), CLUSTER.partitions()).started()).isTrue();
     }
 
+    /** 1042, cancelled by its own user (bob), was told "if an admin cancelled it": an outside audit. */
+    @Test
+    void aJobItsOwnUserCancelledIsNotToldAboutAnAdminsCancel() {
+        Diagnosis.Failed own = (Diagnosis.Failed) SW.diagnose("1042");
+        assertThat(own.job().status().detail()).startsWith("by ");
+        List<String> shown = own.fixes().stream().filter(n -> n.kindId().equals("cancelled") && n.section().equals("Fixes"))
+                .findFirst().orElseThrow().items();
+        assertThat(shown).anyMatch(i -> i.startsWith("If you cancelled it by mistake"))
+                .noneMatch(i -> i.contains("`CANCELLED by 0`"));
+        // cancelled by root, or by a uid without a name here: the admin's item stays, and root's comes first
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(CLUSTER.get("1042"), "cancelled"), null, 1).get(0);
+        JobRecord byRoot = CLUSTER.get("1042").toBuilder().status(JobStatus.parse("CANCELLED by 0")).build();
+        assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(byRoot, CLUSTER.partitions())
+                .withCanceller("root")).get(0).items()).anyMatch(i -> i.contains("`CANCELLED by 0`"));
+        assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(byRoot, CLUSTER.partitions()))
+                .get(0).items()).anyMatch(i -> i.contains("`CANCELLED by 0`"));
+    }
+
+    /**
+     * 1020, a snakemake job under QOS long whose rule's sbatch (QOS normal) was refused, was told `--qos=long` was "the
+     * job's QOS already": the refused request is the workflow's job, not this one (an outside audit).
+     */
+    @Test
+    void aRequestAWorkflowMadeIsNotReadAsTheJobsOwn() {
+        Diagnosis.Failed wrapper = (Diagnosis.Failed) SW.diagnose("1020");
+        assertThat(wrapper.job().qos()).isEqualTo("long");
+        List<String> items = wrapper.fixes().stream().flatMap(n -> n.items().stream()).toList();
+        assertThat(items).anyMatch(i -> i.contains("--qos=long")).noneMatch(i -> i.contains("already"));
+        // the same advice to a job whose own submission was refused says what it already has
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(CLUSTER.get("1020"), "qos_limit"), null, 1).get(0);
+        JobAdviceFacts own = new JobAdviceFacts(CLUSTER.get("1020"), CLUSTER.partitions())
+                .withLogLines(List.of("sbatch: error: QOSMaxWallDurationPerJobLimit"));
+        assertThat(own.childRefused()).isFalse();
+        assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), own).get(0).items())
+                .anyMatch(i -> i.contains("`#SBATCH --qos=long` (the job's QOS already)"));
+        assertThat(own.withLogLines(List.of("WorkflowError:", "SLURM job submission failed. The error message was "
+                + "sbatch: error: Batch job submission failed")).childRefused()).isTrue();
+        assertThat(own.withLogLines(List.of("ERROR ~ Error executing process > 'ALIGN (1)'", "Caused by:",
+                "  Failed to submit process to grid scheduler for execution")).childRefused()).isTrue();
+    }
+
     /** Advice the job already follows is not given as a change: an outside audit's 1011 and 1057. */
     @Test
     void aJobIsNotToldToDoWhatItAlreadyDoes() {

@@ -36,15 +36,26 @@ public final class FixtureCluster implements SlurmBackend {
     private final Map<String, JobRecord> jobs = new LinkedHashMap<>();
     private final List<Partition> partitions;
     private final List<io.slurmwise.job.Qos> qos;
+    private final java.util.Properties properties = new java.util.Properties();
 
     public FixtureCluster() {
         try (Stream<JobRecord> s = SacctReader.stream(Files.newBufferedReader(DIR.resolve("sacct.psv")))) {
             s.forEach(j -> jobs.put(j.id().toString(), j));
             partitions = SinfoParser.parse(Files.readString(DIR.resolve("partitions.psv")));
             qos = io.slurmwise.job.Qos.parse(Files.readString(DIR.resolve("qos.psv")));
+            try (var in = Files.newBufferedReader(DIR.resolve("cluster.properties"))) {
+                properties.load(in);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The fixture's {@code uid.<n>=<name>} lines, as the mock backend reads them. */
+    @Override
+    public Optional<String> userName(long uid) {
+        String name = properties.getProperty("uid." + uid);
+        return name != null ? Optional.of(name) : SlurmBackend.super.userName(uid);
     }
 
     public JobRecord get(String id) {
