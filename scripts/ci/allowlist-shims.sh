@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The read-only promise proved from outside: runs a command (e.g. the CLI test suites) with a recording shim for
 # every SLURM command first on PATH, then fails if anything but sacct, scontrol show ... / write batch_script /
-# --version, sinfo, squeue, or sacctmgr's one QOS read (-n -P show qos format=Name,MaxWall,Preempt) ran.
+# --version, sinfo, squeue, sacctmgr's one QOS read (-n -P show qos format=Name,MaxWall,Preempt) or sshare's
+# one account read ran.
 #
 #   scripts/ci/allowlist-shims.sh ./mvnw -B verify -pl slurmwise-cli -am -Dsurefire.groups= -Dsurefire.excludedGroups=browser,fuzz
 #
@@ -68,6 +69,13 @@ allowed() {
       [ "$*" = "-n -P show qos format=Name,MaxWall,Preempt" ] && return 0
       [ "$*" = "--version" ] && return 0
       return 1 ;;
+    sshare)
+      # an account's allocation and use (sshare only reads): the one form the backend builds, and --version
+      shift
+      [ $# -eq 6 ] && [ "$1 $2 $3 $4 $5" = "-n -P -o Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins -A" ] \
+        && [[ "$6" =~ ^[A-Za-z0-9_][A-Za-z0-9_.@+-]*$ ]] && return 0
+      [ "$*" = "--version" ] && return 0
+      return 1 ;;
     *) return 1 ;;
   esac
 }
@@ -87,6 +95,7 @@ while IFS= read -r line; do
   key="$tool"
   [ "$tool" = scontrol ] && key="scontrol ${1:-}${2:+ $2}"
   [ "$tool" = sacctmgr ] && key="sacctmgr ${*}"
+  [ "$tool" = sshare ] && key="sshare ${*:1:5}"
   counts["$key"]=$(( ${counts["$key"]:-0} + 1 ))
   if ! allowed "$tool" "$@"; then
     echo "allowlist: FORBIDDEN: $line" >&2
@@ -104,7 +113,7 @@ if [ "$code" -ne 0 ]; then
   exit "$code"
 fi
 if [ "$forbidden" -gt 0 ]; then
-  echo "allowlist: $forbidden runs of commands outside the allowlist (sacct, scontrol show/write batch_script/--version, sinfo, squeue, sacctmgr show qos)" >&2
+  echo "allowlist: $forbidden runs of commands outside the allowlist (sacct, scontrol show/write batch_script/--version, sinfo, squeue, sacctmgr show qos, sshare -A)" >&2
   exit 1
 fi
 echo "allowlist: only read-only queries ran"

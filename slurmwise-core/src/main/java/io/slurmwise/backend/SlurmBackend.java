@@ -59,6 +59,14 @@ public interface SlurmBackend extends AutoCloseable {
     }
 
     /**
+     * An account's TRES-minute allocation and its use ({@code sshare}'s GrpTRESMins and GrpTRESRaw): a job of an account
+     * that has used its allocation waits, whatever it asks. Empty when the backend cannot say or the account has no row.
+     */
+    default Optional<io.slurmwise.job.AccountUsage> accountUsage(String account) {
+        return Optional.empty();
+    }
+
+    /**
      * The user name of a uid SLURM printed (who cancelled a job: {@code CANCELLED by 1001}); empty when unknown.
      * The default knows root and this host's passwd file.
      */

@@ -111,10 +111,30 @@ public final class DiagnosisWorkflow {
                 : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
                 + job.id() + "` for it", List.of(), List.of());
         List<FixNote> fixes = fittedFixes(finding, job, partitions, qos, patch, script);
+        spentAllocation(job).ifPresent(notices::add);
         Explanation explanation = explainer.explain(job, finding, fixes);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
         return new Diagnosis.Failed(job, finding, logs, fixes, explanation, method, notices, patch);
+    }
+
+    /**
+     * What a rerun of the job meets when its account has used its allocation: it waits, whatever the fix (bob's 1016 was
+     * moved to partition long while his account genomics had no billing minutes left; an outside audit). Best effort:
+     * nothing when the backend cannot say.
+     */
+    private Optional<String> spentAllocation(JobRecord job) {
+        if (job.account() == null || job.account().isBlank()) {
+            return Optional.empty();
+        }
+        Optional<io.slurmwise.job.AccountUsage> usage;
+        try {
+            usage = backend.accountUsage(job.account());
+        } catch (BackendException e) {
+            return Optional.empty();
+        }
+        return usage.flatMap(u -> u.describeSpent().map(d -> d + ": a rerun under it waits (" + u.pendingReason().orElse("")
+                + ") until it is raised or renewed, or runs under another account of yours (`#SBATCH --account=<account>`)"));
     }
 
     /** The job's batch script, best effort: without it the patch says why and the fixes are not checked against it. */

@@ -674,6 +674,22 @@ class FittedAdviceTest {
                 "  Failed to submit process to grid scheduler for execution")).childRefused()).isTrue();
     }
 
+    /**
+     * 1016 was moved to partition long while its account genomics had used its billing minutes: the rerun would wait
+     * whatever it asks (an outside audit). The diagnosis says so, from the account's allocation and use (sshare).
+     */
+    @Test
+    void aRerunUnderASpentAccountIsSaidToWait() {
+        Diagnosis.Failed spent = (Diagnosis.Failed) SW.diagnose("1016");
+        assertThat(spent.job().account()).isEqualTo("genomics");
+        assertThat(spent.notices()).anyMatch(n -> n.startsWith("account genomics has used its allocation (billing")
+                && n.contains("waits (AssocGrpBillingMinutes)") && n.contains("--account=<account>"));
+        // llm-lab has minutes left: nothing said
+        Diagnosis.Failed left = (Diagnosis.Failed) SW.diagnose("1001");
+        assertThat(left.job().account()).isEqualTo("llm-lab");
+        assertThat(left.notices()).noneMatch(n -> n.contains("allocation"));
+    }
+
     /** Advice the job already follows is not given as a change: an outside audit's 1011 and 1057. */
     @Test
     void aJobIsNotToldToDoWhatItAlreadyDoes() {

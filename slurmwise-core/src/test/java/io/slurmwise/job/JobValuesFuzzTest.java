@@ -253,4 +253,36 @@ class JobValuesFuzzTest {
             }));
         }
     }
+
+    /** sshare's account rows: rows, headers, tree indents, errors and hostile fields; only its documented refusal. */
+    @Test
+    void accountUsage() {
+        Function<Random, String> row = Hostile.pick("Account|User|GrpTRESMins|GrpTRESRaw|TRESRunMins",
+                " genomics||billing=1500000|cpu=1503920,billing=1503920,gres/gpu=0|cpu=0,billing=0",
+                "  genomics|bob||cpu=12,billing=12|cpu=0", "genomics||cpu=0|cpu=0|", "genomics||cpu=|cpu=0|",
+                "genomics||=5|cpu=1|", "genomics||cpu=99999999999999999999|cpu=1|", "root|||cpu=1|cpu=0",
+                "sshare: error: Problem talking to the database: Connection refused", "genomics|||");
+        Function<Random, String> field = Hostile.pick();
+        for (String text : Fuzz.inputs(r -> {
+            StringBuilder sb = new StringBuilder();
+            for (int i = r.nextInt(7); i > 0; i--) {
+                if (r.nextBoolean()) {
+                    sb.append(row.apply(r));
+                } else {
+                    for (int f = r.nextInt(6); f > 0; f--) {
+                        sb.append(field.apply(r)).append(f > 1 ? "|" : "");
+                    }
+                }
+                sb.append(r.nextBoolean() ? "\n" : "\r\n");
+            }
+            return sb.toString();
+        })) {
+            Fuzz.rejectsOnlyWith("AccountUsage.parse", IllegalArgumentException.class, text, () ->
+                    AccountUsage.parse(text, "genomics").ifPresent(u -> {
+                        assertThat(u.account()).isEqualTo("genomics");
+                        u.describeSpent().ifPresent(d -> assertThat(d).startsWith("account genomics has used"));
+                        assertThat(u.pendingReason().isPresent()).isEqualTo(u.spent().isPresent());
+                    }));
+        }
+    }
 }

@@ -51,6 +51,16 @@ public final class FixtureCluster implements SlurmBackend {
         }
     }
 
+    /** The account's row of the fixture's {@code shares.psv}, as the mock backend reads it. */
+    @Override
+    public Optional<io.slurmwise.job.AccountUsage> accountUsage(String account) {
+        try {
+            return io.slurmwise.job.AccountUsage.parse(Files.readString(DIR.resolve("shares.psv")), account);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The fixture's {@code uid.<n>=<name>} lines, as the mock backend reads them. */
     @Override
     public Optional<String> userName(long uid) {

@@ -362,6 +362,22 @@ public final class MockBackend implements SlurmBackend {
         return qos;
     }
 
+    /** The account's row of the fixture's {@code shares.psv} ({@code sshare -P -o} {@link io.slurmwise.job.AccountUsage#FORMAT}). */
+    @Override
+    public Optional<io.slurmwise.job.AccountUsage> accountUsage(String account) {
+        if (account == null || account.isBlank()) {
+            return Optional.empty();
+        }
+        return source.read("shares.psv").flatMap(b -> {
+            try {
+                return io.slurmwise.job.AccountUsage.parse(new String(b, StandardCharsets.UTF_8), account.strip());
+            } catch (IllegalArgumentException e) {
+                throw new BackendException("shares.psv of " + source.describe() + ": " + e.getMessage() + "; export it"
+                        + " with sshare -a -P -o " + io.slurmwise.job.AccountUsage.FORMAT);
+            }
+        });
+    }
+
     /** Parses {@code text} as sacct output; used by tests of hand-written fixtures. */
     static List<JobRecord> parse(String sacct) {
         try (Stream<JobRecord> s = SacctReader.stream(new StringReader(sacct))) {

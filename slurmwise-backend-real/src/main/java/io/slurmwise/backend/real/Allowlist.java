@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
  * sinfo    [-h] [-o FORMAT] [-p PARTITION]
  * squeue   [-h] [-o FORMAT] [-j IDS] [-t STATES] [-u USER] [-p PARTITION]
  * sacctmgr -n -P show qos format=Name,MaxWall,Preempt     (exactly this: sacctmgr also adds and deletes)
+ * sshare   -n -P -A ACCOUNT -o Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins
  * any of them: --version
  * </pre>
  * (US is the ASCII unit separator, U+001F, the only control character any argument may hold.)
@@ -59,6 +60,11 @@ public final class Allowlist {
 
     /** The only sacctmgr command allowed: the QOSes and their MaxWall, no header, '|' between columns. */
     static final List<String> SACCTMGR_QOS = List.of("-n", "-P", "show", "qos", "format=" + io.slurmwise.job.Qos.FORMAT);
+
+    /** sshare's one read: an account's allocation and use, no header, '|' between columns (the account comes last). */
+    static List<String> sshareUsage(String account) {
+        return List.of("-n", "-P", "-o", io.slurmwise.job.AccountUsage.FORMAT, "-A", account);
+    }
 
     private Allowlist() {
     }
@@ -106,6 +112,14 @@ public final class Allowlist {
             case SCONTROL -> scontrol(args);
             case SINFO -> options(tool, args, SINFO_FLAGS, SINFO_OPTIONS);
             case SQUEUE -> options(tool, args, SQUEUE_FLAGS, SQUEUE_OPTIONS);
+            case SSHARE -> {
+                // sshare only reads, but one form is all the backend needs: the account is a name, never an option
+                if (args.size() != 6 || !args.subList(0, 5).equals(sshareUsage("x").subList(0, 5))) {
+                    throw forbidden(tool, args, "sshare may only run `sshare " + String.join(" ",
+                            sshareUsage("ACCOUNT")) + "`");
+                }
+                value(tool, args, Value.NAME, args.get(5));
+            }
             case SACCTMGR -> {
                 // the one read the backend makes; sacctmgr's other commands change the accounting database
                 if (!args.equals(SACCTMGR_QOS)) {

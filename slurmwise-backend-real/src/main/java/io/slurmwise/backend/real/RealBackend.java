@@ -428,6 +428,39 @@ public final class RealBackend implements SlurmBackend {
         return partitions.stream().map(p -> own.containsKey(p.name()) ? p.withQos(own.get(p.name())) : p).toList();
     }
 
+    /** Accounts asked about by this backend: a watch over many jobs of one account asks sshare once. */
+    private final java.util.Map<String, Optional<io.slurmwise.job.AccountUsage>> usage =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The account's row of {@code sshare -n -P -o Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins -A <account>};
+     * an answer that is no such table is a {@link SlurmCommandException.Failure#GARBLED} error saying what came.
+     */
+    @Override
+    public Optional<io.slurmwise.job.AccountUsage> accountUsage(String account) {
+        if (account == null || !Allowlist.allows(SlurmTool.SSHARE, Allowlist.sshareUsage(account.strip()))) {
+            return Optional.empty();
+        }
+        String name = account.strip();
+        Optional<io.slurmwise.job.AccountUsage> known = usage.get(name);
+        if (known != null) {
+            return known;
+        }
+        String out = slurm.shares(name);
+        Optional<io.slurmwise.job.AccountUsage> read;
+        try {
+            read = io.slurmwise.job.AccountUsage.parse(out, name);
+        } catch (IllegalArgumentException e) {
+            throw new SlurmCommandException(SlurmCommandException.Failure.GARBLED, java.util.stream.Stream.concat(
+                    java.util.stream.Stream.of(SlurmTool.SSHARE.executable()), Allowlist.sshareUsage(name).stream())
+                    .toList(), "`sshare " + String.join(" ", Allowlist.sshareUsage(name)) + "` printed no share table ("
+                    + e.getMessage() + "). Run it on this node to see what it prints, and check that the sshare on PATH"
+                    + " is SLURM's (`sshare --version`)");
+        }
+        usage.put(name, read);
+        return read;
+    }
+
     /**
      * sacctmgr's QOSes and their MaxWall; an answer that is no QOS table is a
      * {@link SlurmCommandException.Failure#GARBLED} error saying what came, never a short list.

@@ -194,6 +194,15 @@ final class SlurmCommands {
         return r.stdout();
     }
 
+    /** {@code sshare -n -P -o Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins -A <account>}: its row and its users'. */
+    String shares(String account) {
+        CommandResult r = run(SlurmTool.SSHARE, Allowlist.sshareUsage(account));
+        if (!r.ok()) {
+            throw failure(r);
+        }
+        return r.stdout();
+    }
+
     /** {@code sacctmgr -n -P show qos format=Name,MaxWall,Preempt}: the QOSes, one per line. */
     String qos() {
         CommandResult r = run(SlurmTool.SACCTMGR, Allowlist.SACCTMGR_QOS);

@@ -14,7 +14,9 @@ public enum SlurmTool {
     /** Pending reasons of queued jobs (slurmctld). */
     SQUEUE("squeue"),
     /** The QOSes' MaxWall, {@code show qos} only (slurmdbd). */
-    SACCTMGR("sacctmgr");
+    SACCTMGR("sacctmgr"),
+    /** An account's TRES-minute allocation and its use (slurmctld's association records). */
+    SSHARE("sshare");
 
     private final String executable;
 

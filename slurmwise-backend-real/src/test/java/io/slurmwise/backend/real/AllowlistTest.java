@@ -53,7 +53,9 @@ class AllowlistTest {
             Cmd.of(SlurmTool.SQUEUE, "-h", "-o", "%i|%r", "-t", "PENDING", "-u", "slurmtest"),
             Cmd.of(SlurmTool.SQUEUE, "-h", "-o", "%i|%r", "-j", "46,55,53_[1-3]"),
             Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "qos", "format=Name,MaxWall,Preempt"),
-            Cmd.of(SlurmTool.SACCTMGR, "--version"));
+            Cmd.of(SlurmTool.SACCTMGR, "--version"),
+            Cmd.of(SlurmTool.SSHARE, "-n", "-P", "-o", "Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins", "-A", "genomics"),
+            Cmd.of(SlurmTool.SSHARE, "--version"));
 
     /** Writes, cancels, reconfigures, files, option smuggling and malformed values: all refused. */
     static final List<Cmd> FORBIDDEN = List.of(
@@ -113,7 +115,14 @@ class AllowlistTest {
             Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "user", "format=Name,AdminLevel"),
             Cmd.of(SlurmTool.SACCTMGR, "dump", "cluster", "file=/tmp/x.cfg"),
             Cmd.of(SlurmTool.SACCTMGR, "show", "qos"),
-            Cmd.of(SlurmTool.SACCTMGR));
+            Cmd.of(SlurmTool.SACCTMGR),
+            // sshare: the one account read, the account a name (never an option), nothing added
+            Cmd.of(SlurmTool.SSHARE, "-n", "-P", "-o", "Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins", "-A", "-a"),
+            Cmd.of(SlurmTool.SSHARE, "-n", "-P", "-o", "Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins", "-A",
+                    "genomics", "-a"),
+            Cmd.of(SlurmTool.SSHARE, "-n", "-P", "-o", "Account,User,RawUsage", "-A", "genomics"),
+            Cmd.of(SlurmTool.SSHARE, "-a"),
+            Cmd.of(SlurmTool.SSHARE));
 
     @Test
     void everyInvocationTheBackendBuildsIsAllowed() {
@@ -135,9 +144,9 @@ class AllowlistTest {
     }
 
     @Test
-    void onlyTheFiveProgramsExist() {
+    void onlyTheSixProgramsExist() {
         assertThat(Arrays.stream(SlurmTool.values()).map(SlurmTool::executable))
-                .containsExactly("sacct", "scontrol", "sinfo", "squeue", "sacctmgr");
+                .containsExactly("sacct", "scontrol", "sinfo", "squeue", "sacctmgr", "sshare");
     }
 
     /**
@@ -147,7 +156,7 @@ class AllowlistTest {
     @Test
     void theRunnerStartsNothingOutsideTheAllowlist(@TempDir Path dir) {
         FakeSlurm fake = new FakeSlurm(dir);
-        for (String name : List.of("sacct", "scontrol", "sinfo", "squeue", "scancel", "sbatch", "sacctmgr", "sh")) {
+        for (String name : List.of("sacct", "scontrol", "sinfo", "squeue", "scancel", "sbatch", "sacctmgr", "sshare", "sh")) {
             fake.tool(name, "exit 0");
         }
         CommandRunner runner = new CommandRunner(fake.env());
@@ -169,6 +178,8 @@ class AllowlistTest {
         // sacctmgr started only for the one QOS read and its version
         assertThat(fake.calls()).filteredOn(l -> l.startsWith("sacctmgr"))
                 .containsExactly("sacctmgr -n -P show qos format=Name,MaxWall,Preempt", "sacctmgr --version");
+        assertThat(fake.calls()).filteredOn(l -> l.startsWith("sshare")).containsExactly(
+                "sshare -n -P -o Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins -A genomics", "sshare --version");
     }
 
     /** Arguments reach the program verbatim: no shell, no quoting, no splitting. */

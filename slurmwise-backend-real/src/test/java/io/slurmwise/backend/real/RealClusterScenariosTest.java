@@ -255,6 +255,20 @@ class RealClusterScenariosTest {
                 assertThat(q.maxWallLimit()).isEmpty());
     }
 
+    /**
+     * setup.sh's account exhausted has GrpTRESMins=cpu=0 (its job pends with AssocGrpCPUMinutesLimit): read from sshare
+     * as spent; the lab's own account has no limit, and an account without a row is unknown.
+     */
+    @Test
+    void anAccountsAllocationAndItsUse() {
+        io.slurmwise.job.AccountUsage spent = backend.accountUsage("exhausted").orElseThrow();
+        assertThat(spent.limits()).containsEntry("cpu", 0L);
+        assertThat(spent.spent()).contains("cpu");
+        assertThat(spent.pendingReason()).contains("AssocGrpCPUMinutesLimit");
+        assertThat(backend.accountUsage("research")).hasValueSatisfying(u -> assertThat(u.spent()).isEmpty());
+        assertThat(backend.accountUsage("no-such-account")).isEmpty();
+    }
+
     @Test
     void unknownJobsAreNotFound() {
         assertThat(backend.job(JobId.parse("999999"))).isEmpty();
