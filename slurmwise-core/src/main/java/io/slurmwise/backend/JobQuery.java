@@ -43,11 +43,6 @@ public record JobQuery(LocalDateTime since, LocalDateTime until, Set<JobState> s
     }
 
     /**
-     * Whether a job belongs to this query: its state, user and partition match, it was submitted (else started)
-     * before the window's end, and it ended after the window's start or has not ended (still running or pending
-     * jobs overlap any window that reaches now). What the mock cluster and sacct exports select by.
-     */
-    /**
      * Whether a job's partition field holds the query's partition: a job pending on several ({@code cpu,long},
      * as {@code sbatch -p cpu,long} leaves it until it starts) may start in any of them, so it is in each one's
      * queue (the by-partition table keeps it under its whole field, as accounting wrote it).
@@ -67,6 +62,11 @@ public record JobQuery(LocalDateTime since, LocalDateTime until, Set<JobState> s
         return false;
     }
 
+    /**
+     * Whether a job belongs to this query: its state, user and partition match, it was submitted (else started)
+     * before the window's end, and it ended after the window's start or has not ended (still running or pending
+     * jobs overlap any window that reaches now). What the mock cluster and sacct exports select by.
+     */
     public boolean covers(JobRecord j) {
         if (!matchesState(j.state())) {
             return false;
@@ -82,5 +82,20 @@ public record JobQuery(LocalDateTime since, LocalDateTime until, Set<JobState> s
             return false;
         }
         return since == null || j.end() == null || !j.end().isBefore(since);
+    }
+
+    /**
+     * The job as the window's end saw it: one that ended after the window was running there (started before its end)
+     * or pending, with no end and no exit; how it ended belongs to the window it ended in. A job the window holds
+     * whole, or a window open to now, leaves it as it is.
+     */
+    public JobRecord atWindowEnd(JobRecord j) {
+        if (until == null || j.end() == null || !j.end().isAfter(until)) {
+            return j;
+        }
+        boolean started = j.start() != null && j.start().isBefore(until);
+        return j.toBuilder().status(io.slurmwise.job.JobStatus.of(started ? JobState.RUNNING : JobState.PENDING))
+                .end(null).exitCode(null).elapsed(started ? java.time.Duration.between(j.start(), until)
+                        : java.time.Duration.ZERO).build();
     }
 }

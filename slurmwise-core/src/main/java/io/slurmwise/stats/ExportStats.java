@@ -501,7 +501,7 @@ public final class ExportStats {
                         if (seen != null && !seen.add(j)) {
                             repeated++;
                         } else if (query.covers(j)) {
-                            add.accept(stats, j);
+                            add.accept(stats, query.atWindowEnd(j)); // ended after the window: running there
                             counted++;
                         }
                     }

@@ -23,7 +23,8 @@ import java.util.stream.Stream;
  * consecutive slices (a week each by default) so a shared slurmdbd never gets one giant query, each slice is
  * streamed and aggregated on its own, and the slices are merged. A job the backend returns for several slices
  * (it ran across a slice boundary) is counted once, in the slice where it ended (running and pending jobs: the
- * last slice). Failed jobs get their failure kind from the {@link Classifier} on the accounting record and,
+ * last slice); one that ended after the window is counted as the window's end saw it, running or pending
+ * ({@link JobQuery#atWindowEnd}: how it ended, and the hours it spent, belong to the window it ended in). Failed jobs get their failure kind from the {@link Classifier} on the accounting record and,
  * when enabled, on the tails of their logs.
  *
  * <pre>{@code
@@ -207,7 +208,7 @@ public final class FleetScan {
         try (Stream<JobRecord> jobs = backend.jobs(q)) {
             var it = jobs.iterator();
             while (it.hasNext()) {
-                JobRecord j = it.next();
+                JobRecord j = query.atWindowEnd(it.next()); // one that ended after the window was running there
                 if (slice.holds(anchor(j, query.since(), query.until()))) {
                     add(stats, j);
                     n++;

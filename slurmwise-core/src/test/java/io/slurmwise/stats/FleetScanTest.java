@@ -112,6 +112,40 @@ class FleetScanTest {
         }
     }
 
+    /**
+     * A window that ends while a job runs sees it running, not as it ended later (an outside audit: a one-hour window
+     * of bob's counted his 16-core job, timed out the next day, as failed with all its 768 CPU-hours).
+     */
+    @Test
+    void aJobThatEndedAfterTheWindowWasRunningAtItsEnd() {
+        List<JobRecord> jobs = List.of(
+                // ran from hour 1 to hour 49, timed out: the window [10, 11) holds its 11th hour only
+                Jobs.job("1", "TIMEOUT", "cpu", "bob", 16, 0, null, 48, 49).build(),
+                // submitted before the window's end, started after it
+                Jobs.cpuJob("2", "FAILED", 1, 30),
+                // ended inside the window
+                Jobs.cpuJob("3", "FAILED", 2, 10.5));
+        JobQuery hour = JobQuery.window(T0.plusHours(10), T0.plusHours(11));
+        FleetReport r = FleetScan.builder(new OverlapBackend(jobs), CLASSIFIER).build().run(hour).report();
+        assertThat(r.total().jobs()).isEqualTo(2);
+        assertThat(r.total().running()).isEqualTo(1);
+        assertThat(r.total().failed()).isEqualTo(1);
+        assertThat(r.total().wastedCpuHours()).isEqualTo(16.0); // job 3's 2 hours on 8 CPUs; job 1's none yet
+        // the window that holds its end counts it as it ended, with all its hours
+        FleetReport day2 = FleetScan.builder(new OverlapBackend(jobs), CLASSIFIER).build()
+                .run(JobQuery.window(T0.plusHours(24), T0.plusHours(50))).report();
+        assertThat(day2.total().failed()).isEqualTo(2);
+        assertThat(day2.total().wastedCpuHours()).isEqualTo(16 * 48 + 8);
+        // as the query sees it, directly
+        JobRecord at = hour.atWindowEnd(jobs.get(0));
+        assertThat(at.state()).isEqualTo(io.slurmwise.job.JobState.RUNNING);
+        assertThat(at.end()).isNull();
+        assertThat(at.elapsed()).isEqualTo(Duration.ofHours(10));
+        assertThat(JobQuery.window(T0.plusHours(1), T0.plusHours(2)).atWindowEnd(jobs.get(1)).state())
+                .isEqualTo(io.slurmwise.job.JobState.PENDING);
+        assertThat(JobQuery.window(T0, null).atWindowEnd(jobs.get(0))).isSameAs(jobs.get(0));
+    }
+
     @Test
     void aJobThatSpansSlicesIsCountedOnceWhateverTheSliceLength() {
         List<JobRecord> jobs = new ArrayList<>();
