@@ -87,15 +87,24 @@ public final class JobListing {
         }
     }
 
-    /** A user with no jobs in the window: an error when no job of the window is theirs and the name is unknown. */
-    private static void checkUser(SlurmBackend backend, JobQuery q) {
+    /**
+     * A user with no jobs in the window: an error when no job of the window is theirs and the backend does not know
+     * the name ({@link SlurmBackend#knowsUser}), naming the users who do have jobs.
+     *
+     * @throws IllegalArgumentException for a name the cluster does not know
+     */
+    public static void checkUser(SlurmBackend backend, JobQuery q) {
+        if (q.user() == null || backend.knowsUser(q.user())) {
+            return;
+        }
         TreeSet<String> users = new TreeSet<>();
         try (Stream<JobRecord> s = backend.jobs(new JobQuery(q.since(), q.until(), null, null, true, null))) {
             s.map(JobRecord::user).filter(Objects::nonNull).forEach(users::add);
         }
-        if (!users.isEmpty() && !users.contains(q.user()) && !io.slurmwise.job.UserNames.isLocalUser(q.user())) {
-            throw new IllegalArgumentException("no user '" + q.user() + "' has jobs in this window; the users who do are: "
-                    + String.join(", ", users));
+        if (!users.contains(q.user())) {
+            throw new IllegalArgumentException("no user '" + q.user() + "' on this cluster" + (users.isEmpty()
+                    ? "; check the name (a login name, as `sacct -u` takes it)"
+                    : "; the users with jobs in this window are: " + String.join(", ", users)));
         }
     }
 

@@ -67,6 +67,15 @@ public interface SlurmBackend extends AutoCloseable {
     }
 
     /**
+     * Whether the cluster knows a user name (asked when a query for the user's jobs found none: a misspelt name is an
+     * error, a user without jobs is not). The default asks this host's passwd file and name service (LDAP and SSSD
+     * included), as sacct's own check of {@code -u} does.
+     */
+    default boolean knowsUser(String name) {
+        return io.slurmwise.job.UserNames.isKnown(name);
+    }
+
+    /**
      * The user name of a uid SLURM printed (who cancelled a job: {@code CANCELLED by 1001}); empty when unknown.
      * The default knows root and this host's passwd file.
      */

@@ -37,6 +37,27 @@ public final class UserNames {
         return Optional.ofNullable(passwd().get(uid));
     }
 
+    /**
+     * Whether this host knows a user of that name: root, its passwd file, or its name service (LDAP and SSSD included,
+     * as sacct's own check of {@code -u} asks it), without starting a process.
+     */
+    public static boolean isKnown(String name) {
+        if (name == null || name.isBlank()) {
+            return false;
+        }
+        if ("root".equals(name) || isLocalUser(name)) {
+            return true;
+        }
+        try {
+            java.nio.file.FileSystems.getDefault().getUserPrincipalLookupService().lookupPrincipalByName(name);
+            return true;
+        } catch (java.nio.file.attribute.UserPrincipalNotFoundException e) {
+            return false;
+        } catch (IOException | UnsupportedOperationException e) {
+            return true; // the name service cannot say: not an error of the user's
+        }
+    }
+
     /** Whether this host's passwd file has an account of that name. */
     public static boolean isLocalUser(String name) {
         return passwd().containsValue(name);

@@ -98,7 +98,12 @@ final class ClusterTools {
         boolean compact = a.bool("compact", true);
         int top = a.integer("top", compact ? 5 : 50, 1, 1000);
         int maxBytes = a.integer("max_bytes", Bounded.DEFAULT_BYTES, 1024, Bounded.MAX_BYTES);
+        // a partition or user the cluster does not know is an error naming those it has, as `slurmwise stats` says it
+        io.slurmwise.backend.JobListing.checkPartition(sw.backend(), q.partition());
         FleetReport report = sw.fleetScan().readLogs(false).energy(EnergyModel.defaults()).build().run(q).report();
+        if (report.total().jobs() == 0) {
+            io.slurmwise.backend.JobListing.checkUser(sw.backend(), q);
+        }
         Map<String, Object> m = StatsViews.json(new StatsContext(report, q, FleetScan.DEFAULT_SLICE,
                 FleetScan.slices(q.since(), q.until(), FleetScan.DEFAULT_SLICE).size(), false, backendReason,
                 sw.taxonomy()));

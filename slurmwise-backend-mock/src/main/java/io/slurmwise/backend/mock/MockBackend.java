@@ -336,6 +336,13 @@ public final class MockBackend implements SlurmBackend {
         return sb.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
+    /** The replayed cluster's users ({@code uid.<n>=<name>}) and this host's. */
+    @Override
+    public boolean knowsUser(String name) {
+        return properties.stringPropertyNames().stream().anyMatch(k -> k.startsWith("uid.")
+                && properties.getProperty(k).equals(name)) || SlurmBackend.super.knowsUser(name);
+    }
+
     /** The fixture's {@code uid.<n>=<name>} lines (the replayed cluster's users), else this host's. */
     @Override
     public Optional<String> userName(long uid) {

@@ -201,6 +201,11 @@ public final class RealBackend implements SlurmBackend {
      */
     @Override
     public Stream<JobRecord> jobs(JobQuery q) {
+        if (q.user() != null && !knowsUser(q.user())) {
+            // sacct would refuse it ("Invalid user id", asking the same name service): a usage error, not a backend one
+            throw new IllegalArgumentException("no user '" + q.user() + "' on this cluster (this host's name service"
+                    + " does not know it, nor would sacct -u); check the name: a login name, as `id -un` prints it");
+        }
         List<String> fields = SacctFields.forWindow(version());
         List<String> args = new ArrayList<>(List.of("-P", "-o", String.join(",", fields)));
         args.addAll(window(q));

@@ -155,10 +155,15 @@ public final class StatsCommand implements Callable<Integer> {
             ctx = fromExports(cli, q, energy, sliceLength);
         } else {
             Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
+            // a partition the cluster does not have is an error naming those it has, as `jobs` says it
+            io.slurmwise.backend.JobListing.checkPartition(sw.backend(), partition);
             ProgressBar bar = new ProgressBar(cli.progress(), cli.isTerminal() && !cli.env().containsKey("CI"));
             FleetReport report = sw.fleetScan().readLogs(readLogs).sliceLength(sliceLength).energy(energy).topJobs(top)
                     .progress(bar).build().run(q).report();
             bar.finish();
+            if (report.total().jobs() == 0) {
+                io.slurmwise.backend.JobListing.checkUser(sw.backend(), q); // a misspelt user is no empty window
+            }
             ctx = new StatsContext(report, q, sliceLength, FleetScan.slices(q.since(), q.until(), sliceLength).size(),
                     readLogs, sw.backendReason(), sw.taxonomy());
         }
@@ -193,6 +198,12 @@ public final class StatsCommand implements Callable<Integer> {
             throw new UserError(ExitCodes.INPUT, e.getMessage());
         }
         ExportStats.Counts c = r.counts();
+        if (c.jobs() == 0 && c.malformed() == 0) {
+            // an empty file, or a header alone: nothing to count, and "no jobs in this window" would hide it
+            throw new UserError(ExitCodes.INPUT, "the export" + (c.files() == 1 ? "" : "s") + " hold" + (c.files() == 1
+                    ? "s" : "") + " no job rows (an empty file, or a header alone); export again with sacct -P and"
+                    + " a window that has jobs (-S/-E, -a for every user)");
+        }
         if (c.jobs() == 0 && c.malformed() > 0) {
             // not "no jobs in this window": nothing could be read, and a report of zeros would hide it
             throw new UserError(ExitCodes.INPUT, "no row of the export" + (c.files() == 1 ? "" : "s") + " could be read"

@@ -86,7 +86,10 @@ final class StatsPanel {
     private void build() {
         Breakdown t = r.total();
         if (t.jobs() == 0) {
-            row("Jobs", "no jobs in this window (" + ctx.scope() + "); widen it with --since, or use --all-users");
+            String wider = ctx.query().user() != null || ctx.query().partition() != null ? "drop --user or --partition"
+                    : ctx.query().allUsers() ? "" : "use --all-users";
+            row("Jobs", "no jobs in this window (" + ctx.scope() + "); widen it with --since"
+                    + (wider.isEmpty() ? "" : ", or " + wider));
             return;
         }
         row("Jobs", t.ended() + " ended: " + t.completed() + " completed, " + st.red(t.failed() + " failed") + ", "

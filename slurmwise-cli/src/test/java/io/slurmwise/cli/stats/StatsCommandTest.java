@@ -197,6 +197,23 @@ class StatsCommandTest {
         assertThat(StatsRun.run(seed(), "stats", "--pue", "0.5").code()).isEqualTo(ExitCodes.USAGE);
         assertThat(StatsRun.run(seed(), "stats", "--logs", "maybe").code()).isEqualTo(ExitCodes.USAGE);
         assertThat(StatsRun.run(seed(), "stats", "--since", "yesterday").code()).isEqualTo(ExitCodes.USAGE);
+        // a misspelt user or partition is no empty window (an outside audit: both printed "no jobs", exit 0)
+        StatsRun.Result who = StatsRun.run(seed(), "stats", "--user", "nobody-here-42");
+        assertThat(who.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(who.err()).contains("no user 'nobody-here-42' on this cluster").contains("mira");
+        StatsRun.Result where = StatsRun.run(seed(), "stats", "--partition", "nope");
+        assertThat(where.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(where.err()).contains("no partition 'nope'").contains("cpu");
+        // an export without job rows is nothing read, not a window without jobs
+        Path empty = tmp.resolve("empty.psv");
+        Files.writeString(empty, "");
+        Path header = tmp.resolve("header.psv");
+        Files.writeString(header, "JobID|JobName|User|Partition|State|ExitCode|Elapsed|AllocCPUS|AllocTRES\n");
+        for (Path p : List.of(empty, header)) {
+            StatsRun.Result none = StatsRun.run(seed(), "stats", "--input", p.toString());
+            assertThat(none.code()).as(p.toString()).isEqualTo(ExitCodes.INPUT);
+            assertThat(none.err()).contains("no job rows");
+        }
         Path site = tmp.resolve("bad.properties");
         Files.writeString(site, "gpu.wats=300\n");
         StatsRun.Result cfg = StatsRun.run(seed(), "stats", "--energy-file", site.toString());
