@@ -169,15 +169,36 @@ public final class LogTails {
                 () -> ownedDirect(file, stream, maxLines, owner, ring));
     }
 
+    /**
+     * A job's log read only when it is a regular file of the job's user: SLURM writes a job's output to a regular
+     * file, and a device or pipe named as one ({@code -o /dev/zero}, a FIFO nobody writes to) would be read for
+     * minutes or block a thread for good. The file read is the one checked: a file swapped for another while it was
+     * read (a link put in its place) is refused.
+     */
     private static LogTail ownedDirect(Path file, LogStream stream, int maxLines, String owner, TailBuffer ring) {
         String shown = file.toString();
         Path real;
         String fileOwner;
+        Object key;
         try {
             real = file.toRealPath();
-            fileOwner = Files.getOwner(real, java.nio.file.LinkOption.NOFOLLOW_LINKS).getName();
+            java.nio.file.attribute.PosixFileAttributes a = Files.readAttributes(real,
+                    java.nio.file.attribute.PosixFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            if (a.isDirectory()) {
+                return LogTail.unavailable(stream, shown, shown + " is a directory, not a log file");
+            }
+            if (!a.isRegularFile()) {
+                return LogTail.unavailable(stream, shown, shown + " is not a regular file (a device, pipe or socket"
+                        + (real.toString().equals("/dev/null") ? ": the job's output was discarded" : "")
+                        + "); slurmwise reads a job's logs only from regular files");
+            }
+            fileOwner = a.owner().getName();
+            key = a.fileKey();
         } catch (NoSuchFileException e) {
-            return readDirect(file, stream, maxLines, MAX_TAIL_BYTES, ring);
+            return LogTail.unavailable(stream, shown, shown + " does not exist (moved, deleted, or on a file system"
+                    + " this host does not mount)");
+        } catch (UnsupportedOperationException e) {
+            return LogTail.unavailable(stream, shown, "cannot tell who owns " + shown + " on this file system");
         } catch (IOException e) {
             return LogTail.unavailable(stream, shown, "cannot tell who owns " + shown + ": " + e.getMessage());
         }
@@ -190,6 +211,15 @@ public final class LogTails {
                     + ", not to the job's user " + owner + " (slurmwise reads only the job's own files)");
         }
         LogTail t = readDirect(real, stream, maxLines, MAX_TAIL_BYTES, ring);
+        try {
+            Object after = Files.readAttributes(real, BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    .fileKey();
+            if (key != null && !key.equals(after)) {
+                return LogTail.unavailable(stream, shown, "refusing " + shown + ": it was replaced while it was read");
+            }
+        } catch (IOException e) {
+            return LogTail.unavailable(stream, shown, "refusing " + shown + ": it went away while it was read");
+        }
         return new LogTail(t.stream(), shown, t.content(), t.firstLine(), t.fileSize(), t.problem());
     }
 

@@ -197,4 +197,35 @@ class LogTailsStreamTest {
             Thread.currentThread().interrupt();
         }
     }
+
+    /**
+     * A job's log that is a device or a pipe is not read at all (an outside audit of the MCP server: a job whose
+     * StdOut was /dev/zero kept a core busy for minutes after its call was stopped, and each call on a FIFO nobody
+     * writes to left a thread blocked in open for good); a log that does not exist is said so, never read unchecked.
+     */
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void aJobsLogIsReadOnlyFromARegularFileOfItsUser(@TempDir Path dir) throws Exception {
+        String me = System.getProperty("user.name");
+        int threads = Thread.activeCount();
+        LogTail zero = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> LogTails.readOwnedBy(Path.of("/dev/zero"), LogStream.STDOUT, 10, "root"));
+        assertThat(zero.problem()).contains("not a regular file").contains("device, pipe or socket");
+        assertThat(zero.content()).isEmpty();
+        assertThat(LogTails.readOwnedBy(Path.of("/dev/null"), LogStream.STDOUT, 10, "root").problem())
+                .contains("the job's output was discarded");
+        Path fifo = dir.resolve("job.out");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertThat(mkfifo.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        LogTail pipe = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> LogTails.readOwnedBy(fifo, LogStream.STDOUT, 10, me));
+        assertThat(pipe.problem()).contains("not a regular file");
+        assertThat(Thread.activeCount()).as("no reader left blocked").isLessThanOrEqualTo(threads + 1);
+        assertThat(LogTails.readOwnedBy(dir.resolve("gone.out"), LogStream.STDERR, 10, me).problem())
+                .contains("does not exist");
+        assertThat(LogTails.readOwnedBy(dir, LogStream.STDERR, 10, me).problem()).contains("is a directory");
+        Path log = Files.writeString(dir.resolve("job.err"), "line 1\nCUDA out of memory\n");
+        assertThat(LogTails.readOwnedBy(log, LogStream.STDERR, 10, me).lines()).containsExactly("line 1",
+                "CUDA out of memory");
+    }
 }

@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * Keeps a tool's answer under a byte budget: a model's context is small, and a client shows the whole result.
- * The named list is cut from its end until the compact JSON fits, and {@code truncated} says it was.
+ * The named list is cut from its end until the compact JSON fits, {@code truncated} says it was and {@code omitted}
+ * how many entries were cut.
  */
 final class Bounded {
 
@@ -57,8 +58,43 @@ final class Bounded {
             if (m.containsKey("count")) {
                 m.put("count", lo);
             }
+            // how many were cut, so that a list cut to nothing is not read as "none" (an outside audit)
+            m.put("omitted", list.size() - lo + (m.get("omitted") instanceof Number n ? n.intValue() : 0));
         }
         m.put("truncated", cut);
         return m;
+    }
+
+    /** The longest text any one field of an answer carries: a path is at most 4,096 bytes, a job name far less. */
+    static final int MAX_FIELD_CHARS = 16 * 1024;
+
+    /**
+     * {@code value} with every string longer than {@code maxChars} cut there and marked (a record whose job name or
+     * work dir is 300 KB made answers of megabytes that no list budget cut); maps keep their keys and order.
+     */
+    static Object capStrings(Object value, int maxChars) {
+        if (value instanceof String str) {
+            return capped(str, maxChars);
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<Object, Object> out = new java.util.LinkedHashMap<>();
+            map.forEach((k, v) -> out.put(k, capStrings(v, maxChars)));
+            return out;
+        }
+        if (value instanceof List<?> list) {
+            List<Object> out = new ArrayList<>(list.size());
+            list.forEach(v -> out.add(capStrings(v, maxChars)));
+            return out;
+        }
+        return value;
+    }
+
+    /** {@code s} cut at {@code maxChars} (never inside a surrogate pair) with how much was left out. */
+    static String capped(String s, int maxChars) {
+        if (s == null || s.length() <= maxChars) {
+            return s;
+        }
+        int end = Character.isHighSurrogate(s.charAt(maxChars - 1)) ? maxChars - 1 : maxChars;
+        return s.substring(0, end) + " [... " + (s.length() - end) + " more characters cut]";
     }
 }

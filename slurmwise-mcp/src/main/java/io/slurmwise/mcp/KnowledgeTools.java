@@ -30,7 +30,7 @@ final class KnowledgeTools {
         List<FixNote> hits = sw.retriever().search(query, reading, k);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("schema", "slurmwise.kb-search/v1");
-        m.put("query", query);
+        m.put("query", Bounded.capped(query, 256)); // the results, not the echo of a long query, fill the budget
         m.put("retriever", sw.retriever().name());
         m.put("rules_kind", reading == null ? null : reading.kindId());
         m.put("count", hits.size());

@@ -153,16 +153,25 @@ public final class SlurmwiseMcpServer {
     private static McpSchema.CallToolResult call(Function<Map<String, Object>, ToolAnswer> handler, Map<String, Object> args) {
         try {
             ToolAnswer a = handler.apply(args == null ? Map.of() : args);
-            return McpSchema.CallToolResult.builder().addTextContent(JSON.writeValueAsString(a.json()))
-                    .addTextContent(a.summary()).isError(false).build();
+            // no one field, nor the text form, longer than a field can sensibly be, whatever a record holds
+            return McpSchema.CallToolResult.builder()
+                    .addTextContent(JSON.writeValueAsString(Bounded.capStrings(a.json(), Bounded.MAX_FIELD_CHARS)))
+                    .addTextContent(Bounded.capped(a.summary(), Bounded.MAX_FIELD_CHARS)).isError(false).build();
         } catch (IllegalArgumentException | BackendException e) {
-            return McpSchema.CallToolResult.builder().addTextContent(e.getMessage()).isError(true).build();
+            // an error may quote what the client sent: its control characters (terminal escapes) are not echoed
+            return McpSchema.CallToolResult.builder().addTextContent(Bounded.capped(printable(e.getMessage()),
+                    Bounded.MAX_FIELD_CHARS)).isError(true).build();
         } catch (IOException | RuntimeException e) {
             // a fault of slurmwise itself: one line the model can report, never a trace
             return McpSchema.CallToolResult.builder().addTextContent("slurmwise failed on this call ("
                     + e.getClass().getSimpleName() + ": " + ArgumentLimits.quote(String.valueOf(e.getMessage()))
                     + "); please report it").isError(true).build();
         }
+    }
+
+    /** {@code s} with control characters (but line breaks) and bidirectional overrides shown as {@code ?}. */
+    static String printable(String s) {
+        return s == null ? "" : s.replaceAll("[\\p{Cntrl}&&[^\\n]]|[\\u202A-\\u202E\\u2066-\\u2069]", "?");
     }
 
     private static List<McpServerFeatures.SyncResourceSpecification> resources(Catalog catalog) {

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,8 +44,14 @@ class LogOwnershipTest {
         Files.writeString(own, "Traceback (most recent call last):\nMemoryError\n");
         Path link = dir.resolve("innocent.out");
         Files.createSymbolicLink(link, Path.of("/etc/shadow"));
+        Path fifo = dir.resolve("fifo.out");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        // a record whose job name and work dir are 300 KB each (an outside audit: answers of megabytes)
+        String huge = row("7006", me, own.toString()).replace("|steal|", "|" + "n".repeat(300_000) + "|")
+                .replace("|/tmp|", "|/" + "w".repeat(300_000) + "|");
         Files.writeString(dir.resolve("sacct.psv"), HEADER + "\n" + row("7001", "alice", "/etc/shadow") + "\n"
-                + row("7002", "alice", link.toString()) + "\n" + row("7003", me, own.toString()) + "\n");
+                + row("7002", "alice", link.toString()) + "\n" + row("7003", me, own.toString()) + "\n"
+                + row("7004", me, "/dev/zero") + "\n" + row("7005", me, fifo.toString()) + "\n" + huge + "\n");
         Files.writeString(dir.resolve("partitions.psv"), "PARTITION|TIMELIMIT|NODES|CPUS|MEMORY|GRES|AVAIL\ncpu|2-00:00:00|4|64|256000|(null)|up\n");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ServerParameters params = ServerParameters.builder(java)
@@ -76,6 +83,25 @@ class LogOwnershipTest {
             JsonNode own7003 = result(client, "read_job_log", Map.of("job_id", "7003"));
             assertThat(own7003.at("/logs/0/problem").isNull()).as(own7003.toString()).isTrue();
             assertThat(own7003.at("/logs/0/text").asText()).endsWith("MemoryError");
+            // a device or a pipe named as the job's log is not read: /dev/zero would be read for minutes (even after
+            // the call was stopped) and a FIFO nobody writes to would leave a thread blocked in open for good
+            for (String id : new String[] {"7004", "7005"}) {
+                long t0 = System.nanoTime();
+                JsonNode d = result(client, "diagnose_job", Map.of("job_id", id));
+                assertThat(d.at("/logs/0/problem").asText()).as(id).contains("not a regular file");
+                assertThat(d.at("/logs/0/bytes_read").asInt()).isZero();
+                assertThat(Duration.ofNanos(System.nanoTime() - t0)).as(id).isLessThan(Duration.ofSeconds(8));
+            }
+            // no field of an answer is longer than a field can sensibly be, whatever the record holds
+            for (String tool : new String[] {"get_job", "diagnose_job", "read_job_log"}) {
+                McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest(tool, Map.of("job_id", "7006")));
+                String all = r.content().stream().map(c -> ((McpSchema.TextContent) c).text())
+                        .collect(Collectors.joining());
+                assertThat(all.length()).as(tool).isLessThan(200_000);
+                if (!tool.equals("read_job_log")) { // it names the log's path, not the job's name or work dir
+                    assertThat(all).as(tool).contains("more characters cut]");
+                }
+            }
         } finally {
             client.closeGracefully();
         }

@@ -231,6 +231,10 @@ class McpHostileClientTest {
         }
         toolError("many-arguments", "failure_kinds", many, "at most 32");
         toolError("injection", "diagnose_job", Map.of("job_id", "1; scancel 5"), "is not a SLURM job id");
+        // terminal escapes and bidirectional overrides a client sent are not echoed back in the error
+        JsonNode escape = send("escape", toolCall("escape", "get_job", Map.of("job_id", "\u001b[2J\u001b]0;pwned\u0007 1\u202e")));
+        assertThat(escape.at("/result/isError").asBoolean()).isTrue();
+        assertThat(escape.at("/result/content/0/text").asText()).contains("?[2J").doesNotContain("\u001b", "\u0007", "\u202e");
         // ten diagnoses do not fit 16 KB: the structured answer names the ones it left out, and the text says so
         JsonNode ten = send("ten", toolCall("ten", "diagnose_job", Map.of("last_failed", 10)));
         JsonNode doc = JSON.readTree(ten.at("/result/content/0/text").asText());

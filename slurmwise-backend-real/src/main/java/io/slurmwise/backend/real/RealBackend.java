@@ -364,10 +364,7 @@ public final class RealBackend implements SlurmBackend {
         if (!p.isAbsolute()) {
             return LogTail.unavailable(stream, path, path + " is relative and the job's work dir is unknown" + from);
         }
-        if (Files.exists(p) && !Files.isRegularFile(p)) {
-            return LogTail.unavailable(stream, path, path + " is not a regular file" + (Files.isDirectory(p)
-                    ? " but a directory" : " (a device, pipe or socket)") + "; slurmwise reads only log files" + from);
-        }
+        // a directory, device or pipe, a file of another user: refused where the file is read (LogTails.readOwnedBy)
         LogTail t = LogTails.readOwnedBy(p, stream, maxLines, job.user(), logTimeout);
         if (t.problem() != null) {
             return new LogTail(t.stream(), t.path(), t.content(), t.firstLine(), t.fileSize(), t.problem() + from);
