@@ -22,7 +22,8 @@ import java.util.Map;
  * @param byKind          failed jobs by failure kind, most wasted energy first
  * @param byPartition     by partition, most wasted energy first
  * @param byUser          by user, most wasted energy first
- * @param byDay           by the day each job ended (running and pending jobs: the day they started or were submitted)
+ * @param byDay           by the day each job ended (running and pending jobs: the day they started or were submitted,
+ *                        the window's first day when that was before it), every day from the first to the last
  * @param byCluster       by cluster (sacct's Cluster column), most wasted energy first; empty when no record names
  *                        one
  * @param topJobs         the most wasteful failed jobs; an array job is one entry with its task counts

@@ -194,8 +194,10 @@ public final class FleetStats {
         flushHet();
         Outcome o = job.outcome();
         String kind = kindOf(o, failureKind);
-        // a pending array's one row (700_[3-500]) is its tasks still to run; an ended or running task has its own row
-        long n = o == Outcome.PENDING ? job.id().taskCount() : 1;
+        // a row with a task range that never ran stands for its tasks, as each task is a job once it starts: a pending
+        // array's one row (700_[3-500]) is its tasks still to run, an array cancelled before they started one row of
+        // them all (an outside audit: counted 498 jobs pending, 1 once cancelled); a task that started has its own row
+        long n = o == Outcome.PENDING || job.start() == null ? job.id().taskCount() : 1;
         Figures f = account(job, o, kind, n);
         if (job.id().isArrayTask()) {
             addTask(job, o, kind, f.seconds(), f.gpus(), f.cpus(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
@@ -728,6 +730,29 @@ public final class FleetStats {
         return energy;
     }
 
+    /** The most days the by-day rows fill in without jobs (ten years): past it, only the days that have jobs. */
+    private static final long MAX_FILLED_DAYS = 3660;
+
+    /**
+     * The days as the report shows them: a job dated before the window (one running or pending at its end that
+     * started or was submitted earlier) on the window's first day, after it on its last, and every day between the
+     * first and the last, those without jobs too, so that a day's place in a chart is its date (an outside audit: a
+     * chart of 8 marks labelled 27 days, and a two-day window drawn over three weeks).
+     */
+    private TreeMap<LocalDate, Tally> byDay() {
+        LocalDate lo = since == null ? null : since.toLocalDate();
+        LocalDate hi = until == null ? null : until.toLocalDate();
+        TreeMap<LocalDate, Tally> out = new TreeMap<>();
+        days.forEach((d, t) -> out.computeIfAbsent(lo != null && d.isBefore(lo) ? lo : hi != null && d.isAfter(hi) ? hi : d,
+                x -> new Tally()).merge(t));
+        if (out.size() > 1 && java.time.temporal.ChronoUnit.DAYS.between(out.firstKey(), out.lastKey()) <= MAX_FILLED_DAYS) {
+            for (LocalDate d = out.firstKey(); d.isBefore(out.lastKey()); d = d.plusDays(1)) {
+                out.computeIfAbsent(d, x -> new Tally());
+            }
+        }
+        return out;
+    }
+
     /** The figures in the user's units. */
     public FleetReport report() {
         flushHet();
@@ -736,7 +761,7 @@ public final class FleetStats {
                 .thenComparing(Comparator.comparingLong(FleetReport.Breakdown::jobs).reversed())
                 .thenComparing(FleetReport.Breakdown::key);
         List<FleetReport.Breakdown> byDay = new ArrayList<>();
-        days.forEach((d, t) -> byDay.add(breakdown(d.toString(), t)));
+        byDay().forEach((d, t) -> byDay.add(breakdown(d.toString(), t)));
         return new FleetReport(since, until, records, breakdown("total", total), sorted(kinds, byWaste),
                 sorted(partitions, byWaste), sorted(users, byWaste), byDay, sorted(clusters, byWaste), topEntries(),
                 efficiencyReport(), energy,

@@ -345,4 +345,42 @@ class FleetStatsTest {
         assertThat(r.byPartition().get(0).pending()).isEqualTo(498);
         assertThat(r.total().failed()).isEqualTo(1);
     }
+
+    /** The same array cancelled before its tasks started is one row of them all: its tasks count, as when pending. */
+    @Test
+    void anArrayCancelledBeforeItsTasksStartedCountsItsTasks() {
+        FleetStats s = FleetStats.builder().topJobs(5).build();
+        s.add(JobRecord.builder(io.slurmwise.job.JobId.parse("700_[3-500%10]")).partition("cpu").user("ann")
+                .status(io.slurmwise.job.JobStatus.parse("CANCELLED by 1001")).submit(Jobs.T0).end(Jobs.T0.plusHours(1))
+                .elapsed(java.time.Duration.ZERO).build(), null);
+        s.add(Jobs.cpuJob("700_1", "COMPLETED", 1, 2), null);
+        s.add(Jobs.cpuJob("700_2", "FAILED", 1, 2), "oom");
+        FleetReport r = s.report();
+        assertThat(r.total().cancelled()).isEqualTo(498);
+        assertThat(r.total().jobs()).isEqualTo(500);
+        assertThat(r.total().failed()).isEqualTo(1);
+        assertThat(r.total().wastedCpuHours()).isEqualTo(8.0); // the cancelled tasks never ran
+    }
+
+    /**
+     * The days are the window's: a running job that started before it is on its first day, and the days without jobs
+     * between the first and the last are rows too (a chart's mark per day).
+     */
+    @Test
+    void byDayHasEveryDayOfTheWindowThatHoldsJobs() {
+        FleetStats s = FleetStats.builder().build();
+        s.coverWindow(Jobs.T0, Jobs.T0.plusDays(5));
+        s.add(Jobs.cpuJob("1", "FAILED", 1, 24 + 2), "oom");
+        s.add(Jobs.cpuJob("2", "COMPLETED", 1, 4 * 24 + 2), null);
+        s.add(Jobs.job("3", "RUNNING", "cpu", "ann", 4, 0, null, 90, -70).end(null).build(), null);
+        List<FleetReport.Breakdown> days = s.report().byDay();
+        assertThat(days).extracting(FleetReport.Breakdown::key).containsExactly(
+                Jobs.T0.toLocalDate().toString(), Jobs.T0.toLocalDate().plusDays(1).toString(),
+                Jobs.T0.toLocalDate().plusDays(2).toString(), Jobs.T0.toLocalDate().plusDays(3).toString(),
+                Jobs.T0.toLocalDate().plusDays(4).toString());
+        assertThat(days.get(0).running()).isEqualTo(1);
+        assertThat(days.get(1).failed()).isEqualTo(1);
+        assertThat(days.get(2).jobs()).isZero();
+        assertThat(days.stream().mapToLong(FleetReport.Breakdown::jobs).sum()).isEqualTo(s.report().total().jobs());
+    }
 }
