@@ -100,6 +100,11 @@ public record JobRecord(
         return allocated() ? allocTres.gpus() : reqTres.gpus();
     }
 
+    /** {@link #gpus()} as whole GPUs, a MIG slice its share ({@link Tres#gpuEquivalents()}). */
+    public double gpuEquivalents() {
+        return (allocated() ? allocTres : reqTres).gpuEquivalents();
+    }
+
     /** The GPU model of a typed GRES ({@code gres/gpu:a100=1} -> {@code a100}), from the same TRES as {@link #gpus()}. */
     public Optional<String> gpuModel() {
         return (allocated() ? allocTres : reqTres).gpuModel();

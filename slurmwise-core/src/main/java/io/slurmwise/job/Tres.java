@@ -82,6 +82,38 @@ public record Tres(Map<String, String> values) {
         return out;
     }
 
+    /**
+     * A MIG slice in a GRES type ({@code nvidia_a100_1g.5gb}, {@code 3g.40gb}): its compute slices, of the 7 an A100
+     * or H100 has.
+     */
+    private static final java.util.regex.Pattern MIG = java.util.regex.Pattern.compile(
+            "(?<![\\d.])([1-7])g\\.\\d{1,3}gb\\b", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /**
+     * The share of one GPU a GRES type stands for: a MIG slice its compute slices of 7 ({@code 1g.5gb} is 1/7, {@code
+     * 7g.80gb} the whole GPU), any other type 1.
+     */
+    public static double gpuShare(String type) {
+        java.util.regex.Matcher m = type == null ? null : MIG.matcher(type);
+        return m != null && m.find() ? Integer.parseInt(m.group(1)) / 7.0 : 1.0;
+    }
+
+    /**
+     * Allocated GPUs as whole GPUs: a MIG slice counts its share ({@link #gpuShare}), so seven {@code 1g.5gb} slices
+     * are one A100, not seven (an outside audit: 70 GPU-hours and 28 kWh for 10 hours of one board).
+     */
+    public double gpuEquivalents() {
+        int all = gpus();
+        double eq = 0;
+        int typed = 0;
+        for (Map.Entry<String, Integer> e : gpusByModel().entrySet()) {
+            int n = Math.min(e.getValue(), all - typed);
+            eq += n * gpuShare(e.getKey());
+            typed += n;
+        }
+        return eq + Math.max(0, all - typed);
+    }
+
     /** The GPU model named by a typed entry ({@code gres/gpu:a100=1} -> {@code a100}), if any. */
     public Optional<String> gpuModel() {
         return gpusByModel().keySet().stream().findFirst();

@@ -362,7 +362,7 @@ public final class EnergyModel {
             int typed = 0;
             for (Map.Entry<String, Integer> e : byModel.entrySet()) {
                 int n = Math.min(e.getValue(), gpus - typed);
-                w += n * gpuWatts(job.partition(), e.getKey());
+                w += n * gpuWatts(job.partition(), e.getKey()) * io.slurmwise.job.Tres.gpuShare(e.getKey()); // MIG: its share
                 typed += n;
             }
             if (typed < gpus) { // GPUs no entry types: the one model named, if only one is, else the fallback

@@ -235,7 +235,7 @@ public final class FleetStats {
         long seconds = o.isEnded() && job.elapsed() != null ? Math.max(0, job.elapsed().toSeconds()) : 0;
         int gpus = job.gpus();
         int cpus = job.cpus();
-        long gpuSeconds = seconds * gpus;
+        long gpuSeconds = Math.round(seconds * job.gpuEquivalents()); // a MIG slice its share of the GPU
         long cpuSeconds = seconds * cpus;
         if (seconds > 0 && cpus == 0) {
             withoutCpus++;

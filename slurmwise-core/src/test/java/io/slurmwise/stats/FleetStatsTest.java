@@ -383,4 +383,25 @@ class FleetStatsTest {
         assertThat(days.get(2).jobs()).isZero();
         assertThat(days.stream().mapToLong(FleetReport.Breakdown::jobs).sum()).isEqualTo(s.report().total().jobs());
     }
+
+    /** Seven MIG slices of one A100 for 10 hours are 10 GPU-hours of one board, not 70 of seven. */
+    @Test
+    void aMigSliceCountsItsShareOfTheGpu() {
+        assertThat(io.slurmwise.job.Tres.gpuShare("nvidia_a100_1g.5gb")).isEqualTo(1 / 7.0);
+        assertThat(io.slurmwise.job.Tres.gpuShare("3g.40gb")).isEqualTo(3 / 7.0);
+        assertThat(io.slurmwise.job.Tres.gpuShare("nvidia_h100_7g.80gb")).isEqualTo(1.0);
+        assertThat(io.slurmwise.job.Tres.gpuShare("nvidia_h100_80gb_hbm3")).isEqualTo(1.0);
+        assertThat(io.slurmwise.job.Tres.gpuShare("a100")).isEqualTo(1.0);
+        FleetStats s = FleetStats.builder().build();
+        JobRecord mig = Jobs.cpuJob("9", "FAILED", 10, 12).toBuilder()
+                .allocTres(io.slurmwise.job.Tres.parse("cpu=8,mem=32G,node=1,gres/gpu=7,gres/gpu:nvidia_a100_1g.5gb=7"))
+                .build();
+        assertThat(mig.gpus()).isEqualTo(7);
+        assertThat(mig.gpuEquivalents()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+        s.add(mig, "oom");
+        FleetReport r = s.report();
+        assertThat(r.total().wastedGpuHours()).isCloseTo(10.0, org.assertj.core.data.Offset.offset(0.01));
+        // 8 cores at 15 W and one A100's 400 W (seven sevenths), 10 hours: 5.2 kWh
+        assertThat(r.total().wastedKwh()).isCloseTo(5.2, org.assertj.core.data.Offset.offset(0.01));
+    }
 }
