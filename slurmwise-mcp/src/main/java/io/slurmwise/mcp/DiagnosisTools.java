@@ -141,12 +141,25 @@ final class DiagnosisTools {
         if (d instanceof Diagnosis.Failed f) {
             return "job " + f.jobId() + " " + f.job().name() + ": " + f.finding().kindId() + " ("
                     + Math.round(f.finding().confidence() * 100) + "%) " + f.finding().kind().title()
-                    + (f.fixes().isEmpty() ? "" : "; fix: " + firstLine(f.fixes().get(0).text()));
+                    + firstFix(f).map(x -> "; fix: " + x).orElse("");
         }
         if (d instanceof Diagnosis.StatusOnly so) {
             return so.summary();
         }
         return "job " + d.jobId() + ": " + ((Diagnosis.NotFound) d).message();
+    }
+
+    /**
+     * The first item of a Fixes section among the fixes, the finding's own kind's first: the retrieved notes also hold
+     * "What to check" and other sections, whose first line is no fix (an outside audit: 1004's "fix: - The full
+     * message: ...").
+     */
+    private static java.util.Optional<String> firstFix(Diagnosis.Failed f) {
+        java.util.Comparator<io.slurmwise.diagnose.FixNote> ownFirst = java.util.Comparator.comparing(
+                n -> !n.kindId().equals(f.finding().kindId()));
+        return f.fixes().stream().filter(n -> "Fixes".equals(n.section())).sorted(ownFirst).findFirst()
+                .map(n -> n.items().isEmpty() ? firstLine(n.text())
+                        : firstLine(n.items().get(0).replaceFirst("^\\d{1,2}\\.\\s+", "").replaceAll("\\s+", " ")));
     }
 
     private static String firstLine(String text) {

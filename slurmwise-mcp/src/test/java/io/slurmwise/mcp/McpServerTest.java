@@ -89,6 +89,11 @@ class McpServerTest {
         McpSchema.CallToolResult bad = client.callTool(new McpSchema.CallToolRequest("list_jobs", Map.of("limit", "many")));
         assertThat(bad.isError()).isTrue();
         assertThat(text(bad)).contains("limit must be a whole number from 1 to 500");
+        // the text form's fix is a Fixes item, not the first line of another section (an outside audit: 1004's
+        // "fix: - The full message: ..." was a What-to-check bullet)
+        McpSchema.CallToolResult cuda = client.callTool(new McpSchema.CallToolRequest("diagnose_job", Map.of("job_id", "1004")));
+        assertThat(((McpSchema.TextContent) cuda.content().get(1)).text()).contains("cuda_oom").contains("; fix: Reduce")
+                .doesNotContain("fix: -");
     }
 
     @Test
