@@ -24,6 +24,23 @@ final class Args {
 
     String optional(String name) {
         Object v = args.get(name);
+        if (v instanceof List<?>) {
+            throw new IllegalArgumentException("the argument '" + name + "' is a list; give one value, as a string");
+        }
+        if (v instanceof Double || v instanceof Float || v instanceof java.math.BigDecimal) {
+            java.math.BigDecimal d;
+            try {
+                d = new java.math.BigDecimal(v.toString()).stripTrailingZeros();
+            } catch (NumberFormatException e) {
+                d = null; // NaN, infinity
+            }
+            if (d == null || d.scale() > 0) {
+                // 1024.5 is no job id (read as one, it was job 1024's step 5: an outside audit)
+                throw new IllegalArgumentException("the argument '" + name + "' is the number " + v + ", which is no"
+                        + " whole number; give it as a string ('1001', '1001_3', '1001.batch') or a whole number");
+            }
+            return d.toPlainString(); // 1e3 and 1000.0 are 1000, not 1000's step 0
+        }
         return v == null || v.toString().isBlank() ? null : v.toString().strip();
     }
 

@@ -231,6 +231,9 @@ class McpHostileClientTest {
         }
         toolError("many-arguments", "failure_kinds", many, "at most 32");
         toolError("injection", "diagnose_job", Map.of("job_id", "1; scancel 5"), "is not a SLURM job id");
+        // a fractional number is no job id (it was read as job 1024's step 5), a list is not one value
+        toolError("fraction-id", "get_job", Map.of("job_id", 1024.5), "no whole number");
+        toolError("list-id", "get_job", Map.of("job_id", List.of("1024")), "is a list");
         // terminal escapes and bidirectional overrides a client sent are not echoed back in the error
         JsonNode escape = send("escape", toolCall("escape", "get_job", Map.of("job_id", "\u001b[2J\u001b]0;pwned\u0007 1\u202e")));
         assertThat(escape.at("/result/isError").asBoolean()).isTrue();
