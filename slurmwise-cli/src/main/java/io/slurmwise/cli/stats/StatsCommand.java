@@ -148,8 +148,12 @@ public final class StatsCommand implements Callable<Integer> {
         LocalDateTime now = cli.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         String from = since != null ? since : inputs == null ? "now-30days" : null;
         String to = until != null ? until : inputs == null ? "now" : null;
-        JobQuery q = new JobQuery(from == null ? null : SlurmTime.parseWhen(from, now),
-                to == null ? null : SlurmTime.parseWhen(to, now), null, user, allUsers || inputs != null, partition);
+        LocalDateTime end = to == null ? null : SlurmTime.parseWhen(to, now);
+        if (end != null && inputs == null && end.isAfter(now)) {
+            end = now; // the cluster has no jobs that end later: a window into the future ends now
+        }
+        JobQuery q = new JobQuery(from == null ? null : SlurmTime.parseWhen(from, now), end, null, user,
+                allUsers || inputs != null, partition);
         StatsContext ctx;
         if (inputs != null) {
             ctx = fromExports(cli, q, energy, sliceLength);

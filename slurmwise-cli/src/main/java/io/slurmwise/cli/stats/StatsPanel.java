@@ -97,8 +97,9 @@ final class StatsPanel {
                 + t.running() + " running" + (t.unknown() > 0 ? ", " + t.unknown() + " in other states" : ""));
         row("Failures", st.bold(pct(t.failureRate()) + " failure rate") + " (" + t.failed() + " of " + t.ended()
                 + " ended jobs; cancelled and preempted are not failures)");
-        String share = t.usedGpuHours() > 0 ? " (" + pct(t.wastedGpuHours() / t.usedGpuHours()) + " of the GPU-hours used)"
-                : t.usedCpuHours() > 0 ? " (" + pct(t.wastedCpuHours() / t.usedCpuHours()) + " of the CPU-hours used)" : "";
+        // used = ended jobs' hours: a job still running has used hours that count when it ends (an outside audit)
+        String share = t.usedGpuHours() > 0 ? " (" + pct(t.wastedGpuHours() / t.usedGpuHours()) + " of the GPU-hours of ended jobs)"
+                : t.usedCpuHours() > 0 ? " (" + pct(t.wastedCpuHours() / t.usedCpuHours()) + " of the CPU-hours of ended jobs)" : "";
         row("Waste", st.bold(one(t.wastedGpuHours()) + " wasted GPU-hours") + " · " + one(t.wastedCpuHours())
                 + " CPU-hours of failed jobs" + share);
         row("Energy", st.bold(one(t.wastedKwh()) + " kWh (~" + one(t.wastedCo2Kg()) + " kg CO2e)")
@@ -222,6 +223,9 @@ final class StatsPanel {
                 best = b;
             }
         }
+        if (failures ? best.failed() == 0 : best.wastedKwh() <= 0) {
+            return "none"; // no peak of zero on the first day
+        }
         return failures ? best.failed() + " on " + TerminalText.line(best.key())
                 : one(best.wastedKwh()) + " kWh on " + TerminalText.line(best.key());
     }
@@ -284,7 +288,7 @@ final class StatsPanel {
                     + pct(FleetStats.LOW_EFFICIENCY));
         }
         if (e.memoryEfficiency() != null) {
-            lines.add("  memory  " + pct(e.memoryEfficiency()) + " of the requested memory at peak (MaxRSS / ReqMem by run time over "
+            lines.add("  memory  " + pct(e.memoryEfficiency()) + " of the requested memory at peak (MaxRSS / ReqMem, weighted by requested memory x run time, over "
                     + e.memoryJobs() + " jobs): " + one(e.unusedMemoryGbHours()) + " GB-hours reserved but unused; "
                     + e.lowMemoryJobs() + " jobs under " + pct(FleetStats.LOW_EFFICIENCY));
             // sacct's MaxRSS is one task's peak; seff counts every task's (x ntasks, since 24.05.5 TRESUsageInTot)
