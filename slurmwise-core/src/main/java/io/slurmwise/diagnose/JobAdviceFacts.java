@@ -29,18 +29,12 @@ import java.util.function.Supplier;
  * @param canceller  the user name of whoever cancelled the job ({@code CANCELLED by 1001} with the uid's name), else
  *                   null
  * @param childRefused whether the deciding evidence is a workflow manager's report that SLURM refused a job it
- *                   submitted ({@link #CHILD_REFUSED}): the refused request is that job's, not this one's
+ *                   submitted ({@link io.slurmwise.classify.WorkflowRefusal}): the refused request is that job's, not
+ *                   this one's
  */
 public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String script, Double gpuGiB,
                              Supplier<List<Qos>> qos, String canceller, boolean childRefused) {
 
-    /**
-     * A workflow manager's report that sbatch refused a job it submitted: the snakemake-executor-plugin-slurm's
-     * "SLURM sbatch failed. The error message was ..." and "SLURM job submission failed. The error message was ...",
-     * Nextflow's "Failed to submit process to grid scheduler for execution".
-     */
-    static final java.util.regex.Pattern CHILD_REFUSED = java.util.regex.Pattern.compile(
-            "(?i)\\bSLURM (?:sbatch|job submission) failed\\. The error message was\\b|\\bFailed to submit process to grid scheduler\\b");
 
     public JobAdviceFacts {
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
@@ -93,12 +87,12 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
     /**
      * The same facts with what the job's deciding log lines say: the capacity of its GPU its own CUDA error reported
      * ("total capacity of 39.39 GiB"), which tells the board from the type's sizes, and whether the refused request
-     * was a job a workflow manager submitted ({@link #CHILD_REFUSED}).
+     * was a job a workflow manager submitted ({@link io.slurmwise.classify.WorkflowRefusal}).
      */
     public JobAdviceFacts withLogLines(List<String> lines) {
         List<String> l = lines == null ? List.of() : lines;
         java.util.OptionalDouble gib = io.slurmwise.job.GpuModels.reported(l);
-        boolean child = l.stream().anyMatch(x -> CHILD_REFUSED.matcher(x).find());
+        boolean child = io.slurmwise.classify.WorkflowRefusal.in(l);
         return new JobAdviceFacts(job, partitions, script, gib.isPresent() ? Double.valueOf(gib.getAsDouble()) : gpuGiB,
                 qos, canceller, childRefused || child);
     }

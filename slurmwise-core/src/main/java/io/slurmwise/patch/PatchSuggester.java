@@ -65,6 +65,12 @@ public final class PatchSuggester {
             done = done.then(f.apply(cx, done.script()));
         }
         List<String> advice = new ArrayList<>(done.warningsThenAdvice());
+        if (io.slurmwise.classify.WorkflowRefusal.in(evidence)) {
+            // the refused request is a job the workflow submitted: this job's #SBATCH lines asked for nothing wrong
+            return new Patch.NotSuggested("the refused request is a job the workflow submitted, not job " + job.id()
+                    + ": change it in the workflow (a rule's resources, a process's directives), not in this script;"
+                    + " see the fixes", List.of(), List.of());
+        }
         if (script.isEmpty()) {
             return new Patch.NotSuggested("the batch script of job " + job.id() + " is not available (slurmdbd keeps"
                     + " scripts only with AccountingStoreFlags=job_script, and scontrol forgets a job after MinJobAge),"

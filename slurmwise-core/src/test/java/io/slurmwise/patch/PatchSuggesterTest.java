@@ -616,6 +616,25 @@ class PatchSuggesterTest {
                 .doesNotContain("could not open the job's output file");
     }
 
+    /**
+     * A workflow's head job whose rule's sbatch was refused asked for nothing wrong itself: no patch of its script (it
+     * would have moved the head job to largemem for the refused child's 2000G).
+     */
+    @Test
+    void aRequestAWorkflowSubmittedIsNotPatchedIntoTheHeadJobsScript() {
+        JobRecord head = CLUSTER.get("1034");
+        String script = "#!/bin/bash\n#SBATCH --partition=cpu\n#SBATCH --mem=2000G\nsnakemake --executor slurm\n";
+        Patch own = suggest(head, "resources_unavailable", "sbatch: error: Batch job submission failed: Requested node"
+                + " configuration is not available", script);
+        assertThat(own).isInstanceOf(Patch.Suggested.class);
+        Patch child = suggest(head, "resources_unavailable", "WorkflowError:\nSLURM sbatch failed. The error message was"
+                + " sbatch: error: Batch job submission failed: Requested node configuration is not available", script);
+        assertThat(child).isInstanceOf(Patch.NotSuggested.class);
+        assertThat(((Patch.NotSuggested) child).reason()).contains("a job the workflow submitted, not job 1034")
+                .contains("change it in the workflow");
+        assertThat(child.changes()).isEmpty();
+    }
+
     private static Patch suggest(JobRecord job, String kind, String log, String script) {
         List<LogTail> logs = new ArrayList<>(List.of(LogTail.of(LogStream.STDERR, "job.err", log)));
         Finding classified = SW.classifier().classify(JobFacts.of(job), logs);
