@@ -178,12 +178,22 @@ final class JobTools {
         return new ToolAnswer(m, text.toString().strip());
     }
 
-    /** The last lines that fit in {@code bytes} (UTF-8), each cut to 500 characters. */
+    /**
+     * The last lines that fit in {@code bytes} (UTF-8), each cut to about 500 characters: its first 150 and its last
+     * 350, since what a line ends with is often its message (after a progress bar's updates, or a run of NULs where a
+     * crashed writer left a hole: an outside audit lost "CUDA out of memory" at the end of such a line).
+     */
     static List<String> tail(List<String> lines, int bytes) {
         List<String> out = new ArrayList<>();
         int used = 0;
         for (int i = lines.size() - 1; i >= 0; i--) {
-            String l = lines.get(i).length() > 500 ? lines.get(i).substring(0, 500) + "…" : lines.get(i);
+            String l = lines.get(i);
+            if (l.length() > 500) {
+                int head = Character.isHighSurrogate(l.charAt(149)) ? 149 : 150;
+                int tail = l.length() - 350;
+                tail = Character.isLowSurrogate(l.charAt(tail)) ? tail + 1 : tail;
+                l = l.substring(0, head) + " […] " + l.substring(tail);
+            }
             int n = l.getBytes(StandardCharsets.UTF_8).length + 1;
             if (used + n > bytes) {
                 break;
