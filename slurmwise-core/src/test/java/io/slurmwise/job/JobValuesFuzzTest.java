@@ -207,21 +207,7 @@ class JobValuesFuzzTest {
         Function<Random, String> row = Hostile.pick("normal|2-00:00:00|", "gpu|1-00:00:00|scavenger", "long||",
                 "Name|MaxWall|Preempt", "debug|00:30:00|a,b,,c", "x|UNLIMITED|", "y|Partition_Limit|", "|1:00|",
                 "sacctmgr: error: Problem talking to the database: Connection refused", "z|99999999-00:00:00|");
-        Function<Random, String> field = Hostile.pick();
-        for (String text : Fuzz.inputs(r -> {
-            StringBuilder sb = new StringBuilder();
-            for (int i = r.nextInt(7); i > 0; i--) {
-                if (r.nextBoolean()) {
-                    sb.append(row.apply(r));
-                } else {
-                    for (int f = r.nextInt(5); f > 0; f--) {
-                        sb.append(field.apply(r)).append(f > 1 ? "|" : "");
-                    }
-                }
-                sb.append(r.nextBoolean() ? "\n" : "\r\n");
-            }
-            return sb.toString();
-        })) {
+        for (String text : Fuzz.inputs(table(row, 5))) {
             Fuzz.rejectsOnlyWith("Qos.parse", IllegalArgumentException.class, text, () -> {
                 for (Qos q : Qos.parse(text)) {
                     assertThat(q.name()).isNotBlank();
@@ -262,21 +248,7 @@ class JobValuesFuzzTest {
                 "  genomics|bob||cpu=12,billing=12|cpu=0", "genomics||cpu=0|cpu=0|", "genomics||cpu=|cpu=0|",
                 "genomics||=5|cpu=1|", "genomics||cpu=99999999999999999999|cpu=1|", "root|||cpu=1|cpu=0",
                 "sshare: error: Problem talking to the database: Connection refused", "genomics|||");
-        Function<Random, String> field = Hostile.pick();
-        for (String text : Fuzz.inputs(r -> {
-            StringBuilder sb = new StringBuilder();
-            for (int i = r.nextInt(7); i > 0; i--) {
-                if (r.nextBoolean()) {
-                    sb.append(row.apply(r));
-                } else {
-                    for (int f = r.nextInt(6); f > 0; f--) {
-                        sb.append(field.apply(r)).append(f > 1 ? "|" : "");
-                    }
-                }
-                sb.append(r.nextBoolean() ? "\n" : "\r\n");
-            }
-            return sb.toString();
-        })) {
+        for (String text : Fuzz.inputs(table(row, 6))) {
             Fuzz.rejectsOnlyWith("AccountUsage.parse", IllegalArgumentException.class, text, () ->
                     AccountUsage.parse(text, "genomics").ifPresent(u -> {
                         assertThat(u.account()).isEqualTo("genomics");
@@ -284,5 +256,27 @@ class JobValuesFuzzTest {
                         assertThat(u.pendingReason().isPresent()).isEqualTo(u.spent().isPresent());
                     }));
         }
+    }
+
+    /**
+     * A '|' table as a command prints it: up to 6 lines, each a known row or up to {@code fields - 1} hostile fields,
+     * LF or CRLF.
+     */
+    private static Function<Random, String> table(Function<Random, String> row, int fields) {
+        Function<Random, String> field = Hostile.pick();
+        return r -> {
+            StringBuilder sb = new StringBuilder();
+            for (int i = r.nextInt(7); i > 0; i--) {
+                if (r.nextBoolean()) {
+                    sb.append(row.apply(r));
+                } else {
+                    for (int f = r.nextInt(fields); f > 0; f--) {
+                        sb.append(field.apply(r)).append(f > 1 ? "|" : "");
+                    }
+                }
+                sb.append(r.nextBoolean() ? "\n" : "\r\n");
+            }
+            return sb.toString();
+        };
     }
 }
