@@ -141,7 +141,7 @@ final class DiagnosisTools {
         if (d instanceof Diagnosis.Failed f) {
             return "job " + f.jobId() + " " + f.job().name() + ": " + f.finding().kindId() + " ("
                     + Math.round(f.finding().confidence() * 100) + "%) " + f.finding().kind().title()
-                    + firstFix(f).map(x -> "; fix: " + x).orElse("");
+                    + firstFix(f.fixes(), f.finding().kindId()).map(x -> "; fix: " + x).orElse("");
         }
         if (d instanceof Diagnosis.StatusOnly so) {
             return so.summary();
@@ -154,10 +154,10 @@ final class DiagnosisTools {
      * "What to check" and other sections, whose first line is no fix (an outside audit: 1004's "fix: - The full
      * message: ...").
      */
-    private static java.util.Optional<String> firstFix(Diagnosis.Failed f) {
+    private static java.util.Optional<String> firstFix(List<io.slurmwise.diagnose.FixNote> fixes, String kindId) {
         java.util.Comparator<io.slurmwise.diagnose.FixNote> ownFirst = java.util.Comparator.comparing(
-                n -> !n.kindId().equals(f.finding().kindId()));
-        return f.fixes().stream().filter(n -> "Fixes".equals(n.section())).sorted(ownFirst).findFirst()
+                n -> !n.kindId().equals(kindId));
+        return fixes.stream().filter(n -> "Fixes".equals(n.section())).sorted(ownFirst).findFirst()
                 .map(n -> n.items().isEmpty() ? firstLine(n.text())
                         : firstLine(n.items().get(0).replaceFirst("^\\d{1,2}\\.\\s+", "").replaceAll("\\s+", " ")));
     }
@@ -221,6 +221,13 @@ final class DiagnosisTools {
         m.put("count", out.size());
         m.put("jobs", out);
         Bounded.fit(m, "jobs", Bounded.DEFAULT_BYTES);
+        int kept = ((List<?>) m.get("jobs")).size();
+        if (kept < out.size()) {
+            // the text names every job; say that the structured answer does not (an outside audit)
+            text.append("(the structured answer holds the first ").append(kept).append(" of ").append(out.size())
+                    .append(" jobs, to stay under ").append(Bounded.DEFAULT_BYTES / 1024)
+                    .append(" KiB; ask for the others with job_id)");
+        }
         return new ToolAnswer(m, out.isEmpty() ? "no pending jobs" : text.toString().strip());
     }
 
@@ -247,6 +254,6 @@ final class DiagnosisTools {
                 sw.logTailLines())));
         Map<String, Object> m = Views.classification(List.of("log"), c.finding(), c.fixes(), c.explanation());
         return new ToolAnswer(m, c.finding().kindId() + " (" + Math.round(c.finding().confidence() * 100) + "%) "
-                + c.finding().kind().title() + (c.fixes().isEmpty() ? "" : "; fix: " + firstLine(c.fixes().get(0).text())));
+                + c.finding().kind().title() + firstFix(c.fixes(), c.finding().kindId()).map(x -> "; fix: " + x).orElse(""));
     }
 }
