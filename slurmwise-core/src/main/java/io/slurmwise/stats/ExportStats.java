@@ -337,18 +337,50 @@ public final class ExportStats {
      */
     static int lastJobStart(byte[] buf, int from, int len, int jobIdColumn, byte[] sep) {
         int lineEnd = lastIndexOf(buf, from, len, (byte) '\n');
+        int cut = from;
+        int cutEnd = -1;
         while (lineEnd > from) {
             int prevNl = lastIndexOf(buf, from, lineEnd, (byte) '\n');
             int lineStart = prevNl < 0 ? from : prevNl + 1;
-            if (lineStart > from && isJobRow(buf, lineStart, lineEnd, jobIdColumn, sep)) {
-                return lineStart;
+            if (isJobRow(buf, lineStart, lineEnd, jobIdColumn, sep)) {
+                // the runs of a requeued job (sacct -D repeats its id on each) stay in one block: FleetStats counts
+                // the job once from its consecutive runs
+                if (cutEnd >= 0 && !sameJobId(buf, lineStart, lineEnd, cut, cutEnd, jobIdColumn, sep)) {
+                    return cut;
+                }
+                if (lineStart == from) {
+                    return from; // back to the block's start, one job's rows: no cut inside it
+                }
+                cut = lineStart;
+                cutEnd = lineEnd;
             }
             if (prevNl < 0) {
                 break;
             }
             lineEnd = prevNl;
         }
-        return from;
+        return cut;
+    }
+
+    /** Whether the rows {@code [a, aEnd)} and {@code [b, bEnd)} have the same JobID field. */
+    private static boolean sameJobId(byte[] buf, int a, int aEnd, int b, int bEnd, int jobIdColumn, byte[] sep) {
+        int[] x = field(buf, a, aEnd, jobIdColumn, sep);
+        int[] y = field(buf, b, bEnd, jobIdColumn, sep);
+        return x != null && y != null && java.util.Arrays.equals(buf, x[0], x[1], buf, y[0], y[1]);
+    }
+
+    /** The start and end of field {@code column} of the row {@code [start, end)}, or null when it has no such field. */
+    private static int[] field(byte[] b, int start, int end, int column, byte[] sep) {
+        int fieldStart = start;
+        for (int f = 0; f < column; f++) {
+            int at = find(b, fieldStart, end, sep);
+            if (at < 0) {
+                return null;
+            }
+            fieldStart = at + sep.length;
+        }
+        int fieldEnd = find(b, fieldStart, end, sep);
+        return new int[] {fieldStart, fieldEnd < 0 ? end : fieldEnd};
     }
 
     /**

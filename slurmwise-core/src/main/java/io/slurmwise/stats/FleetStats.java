@@ -63,6 +63,8 @@ public final class FleetStats {
     private boolean arraysTruncated;
     // the components of the heterogeneous job being read (see add)
     private final List<Component> het = new ArrayList<>(2);
+    // the plain job added last: sacct -D prints a requeued job's runs one after another (see add)
+    private Run lastRun;
 
     private FleetStats(Builder b) {
         this.energy = Objects.requireNonNull(b.energy, "energy");
@@ -189,6 +191,7 @@ public final class FleetStats {
                 flushHet();
             }
             het.add(new Component(job, failureKind));
+            lastRun = null;
             return;
         }
         flushHet();
@@ -198,13 +201,63 @@ public final class FleetStats {
         // array's one row (700_[3-500]) is its tasks still to run, an array cancelled before they started one row of
         // them all (an outside audit: counted 498 jobs pending, 1 once cancelled); a task that started has its own row
         long n = o == Outcome.PENDING || job.start() == null ? job.id().taskCount() : 1;
+        if (lastRun != null && isEarlierRun(lastRun.job(), job)) {
+            refile(lastRun);
+        }
         Figures f = account(job, o, kind, n);
+        lastRun = job.id().isArrayTask() ? null : new Run(job, o, kind, n, f);
         if (job.id().isArrayTask()) {
             addTask(job, o, kind, f.seconds(), f.gpus(), f.cpus(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
         } else if (o == Outcome.FAILED && f.wasted()) {
             offer(new Wasted(job.id().toString(), job.cluster(), job.name(), job.user(), job.partition(), job.status().toString(),
                     kind, f.seconds(), f.gpus(), f.cpus(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured(), job.end()));
         }
+    }
+
+    /** A plain job as it was counted: what {@link #refile} takes back when a later run of it comes. */
+    private record Run(JobRecord job, Outcome o, String kind, long n, Figures f) {
+    }
+
+    /** Whether {@code earlier} is an earlier run of {@code job}: the same job id and cluster, and it ended. */
+    private static boolean isEarlierRun(JobRecord earlier, JobRecord job) {
+        return earlier.end() != null && !job.id().isArrayTask() && earlier.id().toString().equals(job.id().toString())
+                && Objects.equals(earlier.cluster(), job.cluster());
+    }
+
+    /**
+     * An earlier run of a requeued job ({@code sacct -D} keeps each run, the job's id repeated): the job counts once,
+     * as its last run ended, and the earlier run's hours were lost to what ended it (a node failure or a preemption
+     * that requeued it, an admin's requeue), so they count as interrupted time, not as another job (an outside audit:
+     * a job that hit NODE_FAIL, was requeued and completed counted as 3 jobs, one "cancelled", one failed).
+     */
+    private void refile(Run r) {
+        JobRecord job = r.job();
+        Figures f = r.f();
+        List<Tally> groups = new ArrayList<>(List.of(total, tally(partitions, key(job.partition())),
+                tally(users, key(job.user()))));
+        if (job.cluster() != null) {
+            groups.add(tally(clusters, job.cluster()));
+        }
+        LocalDateTime when = job.end() != null ? job.end() : job.start() != null ? job.start() : job.submit();
+        if (when != null) {
+            groups.add(days.computeIfAbsent(when.toLocalDate(), d -> new Tally()));
+        }
+        for (Tally t : groups) {
+            t.retract(r.o(), r.n(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
+            t.add(Outcome.CANCELLED, 0, f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
+        }
+        if (r.kind() != null) {
+            Tally k = tally(kinds, r.kind());
+            k.retract(r.o(), Math.min(1, r.n()), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
+            if (k.isEmpty()) {
+                kinds.remove(r.kind()); // no failure of that kind is left
+            }
+        }
+        if (r.o() == Outcome.FAILED) {
+            top.removeIf(w -> w.id().equals(job.id().toString()) && Objects.equals(w.cluster(), job.cluster())
+                    && Objects.equals(w.end(), job.end()));
+        }
+        lastRun = null;
     }
 
     /** The failure kind a failed job counts under (the classifier's verdict, {@code unknown} without one); null otherwise. */

@@ -58,6 +58,31 @@ final class Tally {
         }
     }
 
+    /** Takes back what {@link #add(Outcome, long, long, long, long, Long)} added with the same arguments. */
+    void retract(Outcome o, long jobs, long gpuSeconds, long cpuSeconds, long joules, Long measuredJoules) {
+        add(o, -jobs, -gpuSeconds, -cpuSeconds, -joules, measuredJoules == null ? null : -measuredJoules);
+        if (measuredJoules != null && o.isEnded()) {
+            // add counted one more measured job where it should have counted one less
+            usedMeasuredJobs -= 2;
+            if (o == Outcome.FAILED) {
+                failedMeasuredJobs -= 2;
+            }
+        }
+    }
+
+    /** Whether every counter is zero (a group whose only job was taken back). */
+    boolean isEmpty() {
+        for (long n : outcomes) {
+            if (n != 0) {
+                return false;
+            }
+        }
+        return failedGpuSeconds == 0 && failedCpuSeconds == 0 && failedJoules == 0 && failedMeasuredJoules == 0
+                && failedMeasuredJobs == 0 && interruptedGpuSeconds == 0 && interruptedCpuSeconds == 0
+                && interruptedJoules == 0 && usedGpuSeconds == 0 && usedCpuSeconds == 0 && usedJoules == 0
+                && usedMeasuredJoules == 0 && usedMeasuredJobs == 0;
+    }
+
     void merge(Tally t) {
         for (int i = 0; i < outcomes.length; i++) {
             outcomes[i] += t.outcomes[i];

@@ -189,4 +189,38 @@ class ExportStatsTest {
         assertThat(parallel("JobID|State|Start|End|AllocCPUS\n1001|FAILED|2026-11-01T00:00:00|2026-11-01T02:00:00|4\n",
                 all, 1, 64).stats().report().total().wastedCpuHours()).isCloseTo(8.0, org.assertj.core.api.Assertions.within(1e-9));
     }
+
+    /** A block is cut before a job's first row, and a requeued job's runs (its id repeated, sacct -D) stay together. */
+    @Test
+    void blocksAreCutBetweenJobsNeverBetweenARequeuedJobsRuns() {
+        byte[] sep = "|".getBytes(StandardCharsets.UTF_8);
+        String rows = "1|a\n1.batch|x\n2|b\n2.batch|y\n2|c\n2.batch|z\n";
+        byte[] b = rows.getBytes(StandardCharsets.UTF_8);
+        assertThat(ExportStats.lastJobStart(b, 0, b.length, 0, sep)).isEqualTo(rows.indexOf("2|b"));
+        String plain = "1|a\n1.batch|x\n2|b\n2.batch|y\n3|c\n";
+        byte[] p = plain.getBytes(StandardCharsets.UTF_8);
+        assertThat(ExportStats.lastJobStart(p, 0, p.length, 0, sep)).isEqualTo(plain.indexOf("3|c"));
+        // one job's runs back to the block's start: no cut inside
+        String one = "2|b\n2.batch|y\n2|c\n";
+        byte[] o = one.getBytes(StandardCharsets.UTF_8);
+        assertThat(ExportStats.lastJobStart(o, 0, o.length, 0, sep)).isZero();
+        // and counted once however the export is cut into blocks
+        String header = "JobID|JobName|User|Partition|State|ExitCode|Start|End|Elapsed|AllocCPUS\n";
+        StringBuilder export = new StringBuilder(header);
+        for (int j = 1; j <= 400; j++) {
+            export.append(j).append("|job|ann|cpu|NODE_FAIL|0:0|2026-11-02T00:00:00|2026-11-02T01:00:00|01:00:00|4\n");
+            export.append(j).append("|job|ann|cpu|COMPLETED|0:0|2026-11-02T02:00:00|2026-11-02T03:00:00|01:00:00|4\n");
+        }
+        byte[] all = export.toString().getBytes(StandardCharsets.UTF_8);
+        FleetScan scan = FleetScan.forRecords(new Classifier(io.slurmwise.taxonomy.Taxonomy.load(null))).build();
+        for (int block : new int[] {1 << 10, 1 << 12, 1 << 20}) {
+            FleetReport r = ExportStats.builder(scan::newStats, scan::add).threads(2).blockSize(block).build()
+                    .run(List.of(ExportStats.Source.of("d.psv", () -> new ByteArrayInputStream(all))),
+                            JobQuery.window(null, null)).stats().report();
+            assertThat(r.total().jobs()).as("blocks of %d bytes", block).isEqualTo(400);
+            assertThat(r.total().completed()).isEqualTo(400);
+            assertThat(r.total().failed()).isZero();
+            assertThat(r.total().interruptedCpuHours()).isCloseTo(1600.0, org.assertj.core.data.Offset.offset(1e-6));
+        }
+    }
 }

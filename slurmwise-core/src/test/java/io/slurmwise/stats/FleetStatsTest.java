@@ -296,10 +296,38 @@ class FleetStatsTest {
         // a job waiting in REQUEUED right now (no end yet) is still pending
         s.add(Jobs.job("78", "REQUEUED", "gpu", "ann", 8, 2, "a100", 0, 0).end(null).build(), null);
         FleetReport.Breakdown t = s.report().total();
-        assertThat(t.cancelled()).isEqualTo(1);
+        // the job counts once, as its last run ended; the requeued run's hours are interrupted time
+        assertThat(t.jobs()).isEqualTo(2);
+        assertThat(t.cancelled()).isZero();
         assertThat(t.completed()).isEqualTo(1);
         assertThat(t.interruptedGpuHours()).isCloseTo(6.0, within(1e-9));
         assertThat(t.pending()).isEqualTo(1);
+        // a lone REQUEUED run (its later run in another export) is still an interrupted job
+        FleetStats lone = FleetStats.builder().build();
+        lone.add(Jobs.job("77", "REQUEUED", "gpu", "ann", 8, 2, "a100", 3, 3).build(), null);
+        assertThat(lone.report().total().cancelled()).isEqualTo(1);
+    }
+
+    /**
+     * A job that hit NODE_FAIL, was requeued and completed is one completed job, not a failed one and a completed one
+     * (an outside audit counted three jobs for it under sacct -D); the failed run's hours are interrupted time.
+     */
+    @Test
+    void aNodeFailedRunThatWasRequeuedIsNotAFailedJob() {
+        FleetStats s = FleetStats.builder().topJobs(5).build();
+        s.add(Jobs.job("90", "NODE_FAIL", "gpu", "ann", 8, 2, "a100", 4, 4).build(), "node_fail");
+        s.add(Jobs.job("90", "COMPLETED", "gpu", "ann", 8, 2, "a100", 5, 10).build(), null);
+        s.add(Jobs.job("91", "FAILED", "gpu", "bob", 8, 1, "a100", 2, 12).build(), "oom");
+        FleetReport r = s.report();
+        assertThat(r.total().jobs()).isEqualTo(2);
+        assertThat(r.total().failed()).isEqualTo(1);
+        assertThat(r.total().completed()).isEqualTo(1);
+        assertThat(r.total().wastedGpuHours()).isCloseTo(2.0, within(1e-9));
+        assertThat(r.total().interruptedGpuHours()).isCloseTo(8.0, within(1e-9));
+        assertThat(r.byKind()).extracting(FleetReport.Breakdown::key).doesNotContain("node_fail");
+        assertThat(r.byUser().stream().filter(b -> b.key().equals("ann")).findFirst().orElseThrow().failed()).isZero();
+        assertThat(r.topJobs()).extracting(FleetReport.TopEntry::id).containsExactly("91");
+        assertThat(r.byDay().stream().mapToLong(FleetReport.Breakdown::jobs).sum()).isEqualTo(2);
     }
 
     @Test

@@ -97,9 +97,15 @@ class OutcomeAgreementTest {
         stats.add(earlier, null);
         stats.add(between, null);
         FleetReport.Breakdown total = stats.report().total();
-        assertThat(total.cancelled()).isEqualTo(1);
+        // the job counts once, as it is now (pending again); its earlier run's hours are interrupted time
+        assertThat(total.jobs()).isEqualTo(1);
+        assertThat(total.cancelled()).isZero();
         assertThat(total.pending()).isEqualTo(1);
         assertThat(total.interruptedCpuHours()).isEqualTo(4.0);
+        // the earlier run alone (its later record elsewhere) is an interrupted job
+        FleetStats alone = FleetStats.builder().build();
+        alone.add(earlier, null);
+        assertThat(alone.report().total().cancelled()).isEqualTo(1);
         try (Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled()).build()) {
             assertThat(sw.diagnose(earlier, false).<String>fold(nf -> "not found", so -> "status", f -> "explained"))
                     .isEqualTo("explained");
