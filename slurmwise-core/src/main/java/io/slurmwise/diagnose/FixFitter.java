@@ -33,7 +33,8 @@ import java.util.regex.Pattern;
  * nor one whose advice the job already follows ({@link JobAdviceFacts#followed()}); an option a piece names with the
  * value the job already has ({@code --qos=gpu} to a job with QOS gpu) says so, unless the refused request was a job a
  * workflow submitted ({@link JobAdviceFacts#childRefused()}); a piece about an admin's cancel (it quotes
- * {@code `CANCELLED by 0`}) is not shown for a job its own user cancelled.
+ * {@code `CANCELLED by 0`}) is not shown for a job its own user cancelled, nor one about releasing a held job
+ * ({@code scontrol release}) for a job no longer queued.
  *
  * <pre>{@code
  * List<FixNote> fitted = new FixFitter(taxonomy).fit(fixes, new JobAdviceFacts(job, backend.partitions()));
@@ -56,6 +57,8 @@ public final class FixFitter {
     private static final String MORE_TIME_FIXER = "time";
     /** What a piece about a cancel by root, an admin or SLURM itself quotes of the record. */
     static final String ADMIN_CANCEL = "`CANCELLED by 0`";
+    /** What a piece about a held job names: only a job still queued can be released. */
+    static final String RELEASE = "scontrol release";
 
     private final Taxonomy taxonomy;
 
@@ -200,6 +203,9 @@ public final class FixFitter {
     Optional<String> fitPiece(String piece, JobAdviceFacts facts, boolean moreTime) {
         if (facts.cancelledByItsUser() && piece.contains(ADMIN_CANCEL)) {
             return Optional.empty(); // "if an admin cancelled it" to a job its own user cancelled (1042; an outside audit)
+        }
+        if (piece.contains(RELEASE) && facts.job().state() != io.slurmwise.job.JobState.PENDING) {
+            return Optional.empty(); // only a job still queued (held) can be released: the real lab's NODE_FAIL job was told to
         }
         String fitted = piece;
         // the cap (the partition's MaxTime, or the QOS's MaxWall, which asks slurmdbd) only for a piece that names a time

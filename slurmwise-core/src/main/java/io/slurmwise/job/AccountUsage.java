@@ -47,7 +47,8 @@ public record AccountUsage(String account, Map<String, Long> limits, Map<String,
      * GrpTRESMins)}; empty while it has minutes left.
      */
     public Optional<String> describeSpent() {
-        return spent().map(t -> "account " + account + " has used its allocation (" + t + " "
+        return spent().map(t -> limits.get(t) == 0 ? "account " + account + " has no allocation of " + t
+                + " (GrpTRESMins " + t + "=0)" : "account " + account + " has used its allocation (" + t + " "
                 + String.format(Locale.ROOT, "%,d", used.getOrDefault(t, 0L) + running.getOrDefault(t, 0L)) + " of "
                 + String.format(Locale.ROOT, "%,d", limits.get(t)) + " minutes, GrpTRESMins)");
     }

@@ -21,7 +21,7 @@ final class FailedNodeFixer implements Fixer {
 
     @Override
     public Step apply(FixContext cx, BatchScript s) {
-        return failedNode(cx).map(n -> ExcludeNode.exclude(s, n, "SLURM reported node " + n + " as failed during the job"))
+        return failedNode(cx).map(n -> ExcludeNode.exclude(cx, s, n, "SLURM reported node " + n + " as failed during the job"))
                 .orElse(Step.none(s));
     }
 

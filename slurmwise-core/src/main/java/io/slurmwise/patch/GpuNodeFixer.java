@@ -21,7 +21,7 @@ final class GpuNodeFixer implements Fixer {
 
     @Override
     public Step apply(FixContext cx, BatchScript s) {
-        return badGpuNode(cx).map(n -> ExcludeNode.exclude(s, n, "the GPU error on " + n
+        return badGpuNode(cx).map(n -> ExcludeNode.exclude(cx, s, n, "the GPU error on " + n
                 + " points at its hardware, not your program")).orElse(Step.none(s));
     }
 

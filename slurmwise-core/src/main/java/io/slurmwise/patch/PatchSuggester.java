@@ -42,6 +42,10 @@ public final class PatchSuggester {
      * @param script     the batch script when the cluster kept it; empty means "not available" (no diff)
      * @param partitions the cluster's partitions (MaxTime caps the time fix); may be empty
      */
+    /** {@code --time=00:10:00 (was 00:30:00)}: a change of a value the job had. */
+    private static final java.util.regex.Pattern FROM_RECORD = java.util.regex.Pattern.compile(
+            "--([a-z][a-z-]*)=(\\S+) \\(was ([^)]+)\\)");
+
     public Patch suggest(JobRecord job, Finding finding, List<LogTail> logs, Optional<String> script,
                          List<Partition> partitions) {
         return suggest(job, finding, logs, script, partitions, List::of);
@@ -82,6 +86,20 @@ public final class PatchSuggester {
                     ? "no failure cause was found, so there is no mechanical fix"
                     : "no mechanical change of the batch script fixes " + finding.kindId() + "; see the fixes";
             return new Patch.NotSuggested(reason, List.of(), advice);
+        }
+        // a value the job had that its script does not set came from sbatch's command line (or an SBATCH_* variable),
+        // which overrides #SBATCH lines: resubmitted the same way, the patch would change nothing (the real lab's
+        // partition and time fixes of jobs submitted with -p and --time)
+        for (Patch.Change c : done.changes()) {
+            java.util.regex.Matcher m = FROM_RECORD.matcher(c.what());
+            while (m.find()) {
+                if (original.option(m.group(1)).isEmpty()) {
+                    advice.add(0, "Job " + job.id() + "'s --" + m.group(1) + " " + m.group(3) + " is not in its script:"
+                            + " it came from the sbatch command line, an SBATCH_* variable or a default, and a command"
+                            + " line value overrides #SBATCH lines: if you gave it there, give the new one there too"
+                            + " (`sbatch --" + m.group(1) + "=" + m.group(2) + " ...`).");
+                }
+            }
         }
         if ("\r\n".equals(original.lineEnding())) {
             advice.add("The script has Windows (CRLF) line endings, which sbatch refuses (\"Batch script contains DOS"

@@ -386,8 +386,12 @@ class FittedAdviceTest {
         // a command about another job (the next one of a chain) keeps its placeholder
         FixNote node = new NoteLookupRetriever().retrieve(finding(CLUSTER.get("1005"), "node_fail"), null, 1).get(0);
         assertThat(String.join(" ", node.items())).contains("`scontrol release <jobid>`");
-        assertThat(String.join(" ", new FixFitter(TAXONOMY).fit(List.of(node), new JobAdviceFacts(CLUSTER.get("1005"),
+        JobRecord held = CLUSTER.get("1005").toBuilder().status(JobStatus.parse("PENDING")).build();
+        assertThat(String.join(" ", new FixFitter(TAXONOMY).fit(List.of(node), new JobAdviceFacts(held,
                 CLUSTER.partitions())).get(0).items())).contains("`scontrol release 1005`").doesNotContain("<jobid>");
+        // only a job still queued can be released: 1005 ended (NODE_FAIL), as the real lab's node_fail job did
+        assertThat(String.join(" ", new FixFitter(TAXONOMY).fit(List.of(node), new JobAdviceFacts(CLUSTER.get("1005"),
+                CLUSTER.partitions())).get(0).items())).doesNotContain("scontrol release").contains("sacct -j 1005");
         assertThat(((io.slurmwise.diagnose.Diagnosis.StatusOnly) SW.diagnose("1021")).summary())
                 .contains("scontrol update JobId=1021 Dependency=afterok:<new jobid>");
     }

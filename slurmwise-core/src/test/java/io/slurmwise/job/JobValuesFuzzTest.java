@@ -252,7 +252,7 @@ class JobValuesFuzzTest {
             Fuzz.rejectsOnlyWith("AccountUsage.parse", IllegalArgumentException.class, text, () ->
                     AccountUsage.parse(text, "genomics").ifPresent(u -> {
                         assertThat(u.account()).isEqualTo("genomics");
-                        u.describeSpent().ifPresent(d -> assertThat(d).startsWith("account genomics has used"));
+                        u.describeSpent().ifPresent(d -> assertThat(d).startsWith("account genomics has "));
                         assertThat(u.pendingReason().isPresent()).isEqualTo(u.spent().isPresent());
                     }));
         }

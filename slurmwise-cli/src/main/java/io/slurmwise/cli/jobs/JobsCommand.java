@@ -58,6 +58,9 @@ public final class JobsCommand implements Callable<Integer> {
     @Option(names = "--user", paramLabel = "USER", description = "Only this user's jobs (default: every user the backend shows).")
     private String user;
 
+    @Option(names = "--all-users", description = "Every user's jobs the backend shows (the default; as stats takes it).")
+    private boolean allUsers;
+
     @Option(names = "--partition", paramLabel = "NAME", description = "Only this partition (an unknown one lists them).")
     private String partition;
 
@@ -80,6 +83,9 @@ public final class JobsCommand implements Callable<Integer> {
     public Integer call() {
         if (last != null && last < 1) {
             throw new IllegalArgumentException("--last must be at least 1, got " + last);
+        }
+        if (allUsers && user != null) {
+            throw new IllegalArgumentException("--user and --all-users exclude each other; give one");
         }
         LocalDateTime now = cli.now();
         JobQuery q = new JobQuery(SlurmTime.parseWhen(since, now), SlurmTime.parseWhen(until, now),

@@ -98,7 +98,8 @@ final class StatsPanel {
         row("Failures", st.bold(pct(t.failureRate()) + " failure rate") + " (" + t.failed() + " of " + t.ended()
                 + " ended jobs; cancelled and preempted are not failures)");
         // used = ended jobs' hours: a job still running has used hours that count when it ends (an outside audit)
-        String share = t.usedGpuHours() > 0 ? " (" + pct(t.wastedGpuHours() / t.usedGpuHours()) + " of the GPU-hours of ended jobs)"
+        // the share of the resource the waste is in: CPU-hours when no GPU-hours were wasted
+        String share = t.usedGpuHours() > 0 && t.wastedGpuHours() > 0 ? " (" + pct(t.wastedGpuHours() / t.usedGpuHours()) + " of the GPU-hours of ended jobs)"
                 : t.usedCpuHours() > 0 ? " (" + pct(t.wastedCpuHours() / t.usedCpuHours()) + " of the CPU-hours of ended jobs)" : "";
         row("Waste", st.bold(one(t.wastedGpuHours()) + " wasted GPU-hours") + " · " + one(t.wastedCpuHours())
                 + " CPU-hours of failed jobs" + share);
