@@ -47,6 +47,25 @@ final class ExecPermissionFixer implements Fixer {
         String seen = mode.map(m -> m.charAt(3) == 'x' || m.charAt(3) == 's'
                 ? "its own `ls -l` shows " + m + ", executable, so its filesystem is mounted noexec"
                 : "its own `ls -l` shows " + m + ", no execute permission").orElse("");
+        // bash prints the same "<path>: Permission denied" when a redirection cannot open its file for writing:
+        // the script's line writes into it, nothing was executed (the real lab's array task writing into a
+        // root-owned results/ was told to chmod u+x the CSV it could not create)
+        java.util.regex.Pattern into = java.util.regex.Pattern.compile("(?:^|[^<>&\\d])\\d?(?:>>?|&>>?|>\\|)\\s*[\"']?"
+                + java.util.regex.Pattern.quote(command) + "[\"']?(?=\\s|$|;|\\))");
+        int redirect = index >= 0 && index < s.lines().size() && into.matcher(s.lines().get(index)).find() ? index : -1;
+        for (int i = 0; redirect < 0 && i < s.lines().size(); i++) {
+            if (into.matcher(s.lines().get(i)).find()) {
+                redirect = i;
+            }
+        }
+        if (redirect >= 0) {
+            java.nio.file.Path parent = java.nio.file.Path.of(file).getParent();
+            return Step.none(s).advise("bash could not write " + command + ": line " + (redirect + 1) + " of the script"
+                    + " (`" + s.lines().get(redirect).strip() + "`) sends output into it, and the job's user may not create"
+                    + " or change it" + (parent == null ? "" : " in " + parent + "/") + " (`ls -ld " + (parent == null
+                    ? "." : parent) + "` shows the owner and mode): write it under a directory you own, or ask the"
+                    + " directory's owner for write access; no execute permission is missing.");
+        }
         boolean shell = file.endsWith(".sh") || file.endsWith(".bash");
         if (index < 0 || index >= s.lines().size() || !shell) {
             return Step.none(s).advise("bash could not execute " + command + (seen.isEmpty() ? "" : " (" + seen + ")")

@@ -635,6 +635,22 @@ class PatchSuggesterTest {
         assertThat(child.changes()).isEmpty();
     }
 
+    /**
+     * bash says "<path>: Permission denied" also when a redirection cannot create its file: the real lab's array task
+     * writing into a root-owned results/ was told to `chmod u+x` the CSV. A write is not an execute.
+     */
+    @Test
+    void aRedirectionThatCannotWriteIsNotAnExecutePermission() {
+        String script = "#!/bin/bash\n#SBATCH --array=1-3\necho \"task 2 writes to results/\"\n"
+                + "echo \"id,score\" > results/task_2.csv\n";
+        Patch p = suggest(CLUSTER.get("1030"), "permission", "/var/spool/slurmd/job00277/slurm_script: line 4:"
+                + " results/task_2.csv: Permission denied", script);
+        String advice = String.join(" ", p.advice());
+        assertThat(advice).contains("bash could not write results/task_2.csv: line 4 of the script")
+                .contains("ls -ld results").doesNotContain("chmod u+x");
+        assertThat(p.changes()).isEmpty();
+    }
+
     private static Patch suggest(JobRecord job, String kind, String log, String script) {
         List<LogTail> logs = new ArrayList<>(List.of(LogTail.of(LogStream.STDERR, "job.err", log)));
         Finding classified = SW.classifier().classify(JobFacts.of(job), logs);
