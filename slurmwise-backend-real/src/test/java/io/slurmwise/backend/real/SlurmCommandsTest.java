@@ -93,6 +93,12 @@ class SlurmCommandsTest {
                 .startsWith("#!/bin/bash\n#SBATCH --job-name=array").doesNotContain("Batch Script for").doesNotContain("-----");
         assertThat(fake.calls()).containsExactly("scontrol write batch_script 45 -", "sacct -j 53_2 --batch-script");
         assertThat(SlurmCommands.unwrapBatchScript("Batch Script for 7\n------\nNONE\n")).isEmpty();
+        // 22.05 prints the script and a newline of its own: the script is the file's bytes, as scontrol gives them
+        assertThat(slurm.sacctBatchScript(JobId.parse("53_2")).orElseThrow()).doesNotEndWith("\n\n").endsWith("\n");
+        assertThat(SlurmCommands.unwrapBatchScript("Batch Script for 8\n------\n#!/bin/bash\necho a\n\n"))
+                .contains("#!/bin/bash\necho a\n");
+        assertThat(SlurmCommands.unwrapBatchScript("Batch Script for 8\n------\n#!/bin/bash\necho a\n\n\n"))
+                .contains("#!/bin/bash\necho a\n\n");
     }
 
     @Test
