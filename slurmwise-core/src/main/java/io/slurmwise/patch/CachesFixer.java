@@ -119,6 +119,13 @@ final class CachesFixer implements Fixer {
     private static final Pattern FAILED_PATH = Pattern.compile(
             "(?i)(?:quota exceeded|No space left on device)\\W{0,4}(/[^'\"\\s;,)]+)");
     private static final Pattern NAMED_FILE = Pattern.compile("(?i)\\b(?:file ?name|path)\\s*[=:]\\s*['\"]?(/[^'\"\\s;,)]+)");
+    /**
+     * The path before the message, as coreutils and tar write it: {@code dd: error writing '/x/ckpt.bin': No space left
+     * on device}, {@code cp: cannot create regular file '/x': Disk quota exceeded}, {@code tar: /x: Cannot write: No
+     * space left on device} (the real lab's dd was told to move caches it never wrote).
+     */
+    private static final Pattern PATH_BEFORE = Pattern.compile(
+            "(?i)['\"\u2018]?(/[^'\"\u2019\\s:;,()]+)['\"\u2019]?: (?:[A-Za-z ]{1,40}: )?(?:No space left on device|Disk quota exceeded)");
 
     /** The path the deciding line says a write failed on, when it names one. */
     static Optional<String> failedPath(Finding f) {
@@ -131,7 +138,11 @@ final class CachesFixer implements Fixer {
             return Optional.of(m.group(1));
         }
         Matcher named = NAMED_FILE.matcher(e.text());
-        return named.find() ? Optional.of(named.group(1)) : Optional.empty();
+        if (named.find()) {
+            return Optional.of(named.group(1));
+        }
+        Matcher before = PATH_BEFORE.matcher(e.text());
+        return before.find() ? Optional.of(before.group(1)) : Optional.empty();
     }
 
     /** A directory that holds homes: {@code /home}, {@code /home1} (TACC), {@code /u} (NCSA), {@code /global/homes} (NERSC). */

@@ -399,6 +399,16 @@ class PatchSuggesterTest {
         assertThat(unnamed.diff()).contains("+export HF_HOME=/scratch/$USER/.cache/huggingface").contains("+export PIP_CACHE_DIR=")
                 .contains("+export XDG_CACHE_HOME=").contains("+export TORCH_HOME=");
         assertThat(String.join(" ", unnamed.advice())).contains("du -sh ~/.cache");
+        // coreutils name the path before the message: dd's write to a small disk is no cache of the home (the real lab)
+        Patch dd = suggest(job, "disk_quota", "dd: error writing '/var/tmp/lab/diskfull/checkpoint-276.bin': No space"
+                + " left on device", "#!/bin/bash\ndd if=/dev/zero of=/var/tmp/lab/diskfull/checkpoint.bin bs=256K count=16\n");
+        assertThat(String.join(" ", dd.changes().stream().map(Patch.Change::what).toList())).doesNotContain("HF_HOME")
+                .doesNotContain("XDG_CACHE_HOME");
+        assertThat(String.join(" ", dd.advice())).contains("The node's /tmp filled up");
+        assertThat(CachesFixer.failedPath(new io.slurmwise.classify.Finding(TAXONOMY.kind("disk_quota"), 0.9, List.of(
+                new io.slurmwise.classify.Evidence(io.slurmwise.classify.Evidence.Source.STDERR, 3, true,
+                        "cp: cannot create regular file '/home/ann/out/x.h5': Disk quota exceeded", "disk_quota", 0.9)),
+                List.of()))).contains("/home/ann/out/x.h5");
     }
 
     /**
