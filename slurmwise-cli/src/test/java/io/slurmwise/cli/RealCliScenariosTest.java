@@ -181,6 +181,9 @@ class RealCliScenariosTest {
         assertThat(patch.at("/changes/0/what").asText()).isEqualTo("--time=00:10:00 (was 00:30:00), capped by QOS short");
         assertThat(patch.get("diff").asText()).contains("+#SBATCH --time=00:10:00");
         assertThat(patch.at("/advice/0").asText()).startsWith("QOS short allows at most 00:10:00 on every partition");
+        // scenarios.sh submitted it with --time=00:30:00 on sbatch's command line, which overrides #SBATCH lines
+        assertThat(patch.get("advice").toString()).contains("'s --time 00:30:00 is not in its script: it came from the"
+                + " sbatch command line");
         // the note's example QOSes are not this cluster's: said so, with its own
         assertThat(r.json().at("/pending/fixes/0/text").asText()).contains("`#SBATCH --qos=long` (not a QOS of this cluster)")
                 .contains("This cluster's QOSes: normal (no MaxWall), short (MaxWall 00:10:00)");

@@ -94,7 +94,7 @@ public final class PatchSuggester {
             java.util.regex.Matcher m = FROM_RECORD.matcher(c.what());
             while (m.find()) {
                 if (original.option(m.group(1)).isEmpty()) {
-                    advice.add(0, "Job " + job.id() + "'s --" + m.group(1) + " " + m.group(3) + " is not in its script:"
+                    advice.add("Job " + job.id() + "'s --" + m.group(1) + " " + m.group(3) + " is not in its script:"
                             + " it came from the sbatch command line, an SBATCH_* variable or a default, and a command"
                             + " line value overrides #SBATCH lines: if you gave it there, give the new one there too"
                             + " (`sbatch --" + m.group(1) + "=" + m.group(2) + " ...`).");
