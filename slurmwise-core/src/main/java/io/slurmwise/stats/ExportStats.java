@@ -389,16 +389,12 @@ public final class ExportStats {
      * an export can be cut without splitting a job (here, and in slurmwise-spark's splits).
      */
     public static boolean isJobRow(byte[] b, int start, int end, int jobIdColumn, byte[] sep) {
-        int fieldStart = start;
-        for (int field = 0; field < jobIdColumn; field++) {
-            int at = find(b, fieldStart, end, sep);
-            if (at < 0) {
-                return false;
-            }
-            fieldStart = at + sep.length;
+        int[] id = field(b, start, end, jobIdColumn, sep);
+        if (id == null) {
+            return false;
         }
-        int fieldEnd = find(b, fieldStart, end, sep);
-        fieldEnd = fieldEnd < 0 ? end : fieldEnd;
+        int fieldStart = id[0];
+        int fieldEnd = id[1];
         if (fieldEnd <= fieldStart || indexOf(b, fieldStart, fieldEnd, (byte) '.') >= 0) {
             return false;
         }
