@@ -66,19 +66,28 @@ public final class RealBackend implements SlurmBackend {
     private final java.time.Duration logTimeout;
     private final Map<String, LogLocation> locations = new ConcurrentHashMap<>();
 
-    private RealBackend(RealBackendConfig config, Consumer<String> notices) {
+    /** The clock an account's allocation read is aged by ({@link System#nanoTime} but in tests). */
+    private final java.util.function.LongSupplier nanos;
+
+    private RealBackend(RealBackendConfig config, Consumer<String> notices, java.util.function.LongSupplier nanos) {
         this.slurm = new SlurmCommands(config);
         this.logTimeout = config.logTimeout();
         this.notices = notices == null ? m -> { } : notices;
+        this.nanos = nanos;
     }
 
     public static RealBackend create(RealBackendConfig config) {
-        return new RealBackend(config, null);
+        return new RealBackend(config, null, System::nanoTime);
     }
 
     /** @param notices told what a query left out (rows sacct printed that could not be read), a line each */
     public static RealBackend create(RealBackendConfig config, Consumer<String> notices) {
-        return new RealBackend(config, notices);
+        return new RealBackend(config, notices, System::nanoTime);
+    }
+
+    /** As {@link #create(RealBackendConfig, Consumer)}, its cached reads aged by {@code nanos} (tests). */
+    static RealBackend create(RealBackendConfig config, Consumer<String> notices, java.util.function.LongSupplier nanos) {
+        return new RealBackend(config, notices, nanos);
     }
 
     @Override
@@ -430,13 +439,23 @@ public final class RealBackend implements SlurmBackend {
         return partitions.stream().map(p -> own.containsKey(p.name()) ? p.withQos(own.get(p.name())) : p).toList();
     }
 
-    /** Accounts asked about by this backend: a watch over many jobs of one account asks sshare once. */
-    private final java.util.Map<String, Optional<io.slurmwise.job.AccountUsage>> usage =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * How long an account's allocation read is reused. A watch over many jobs of one account, or a diagnosis that
+     * asks twice, starts sshare once; a long-lived process (the MCP server, {@code watch}) reads again after this,
+     * so an allocation renewed while it runs is not still said spent.
+     */
+    static final java.time.Duration ACCOUNT_READ_AGE = java.time.Duration.ofMinutes(5);
+
+    private record UsageRead(Optional<io.slurmwise.job.AccountUsage> usage, long readAt) {
+    }
+
+    /** Accounts asked about by this backend in the last {@link #ACCOUNT_READ_AGE}. */
+    private final java.util.Map<String, UsageRead> usage = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
-     * The account's row of {@code sshare -n -P -o Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins -A <account>};
-     * an answer that is no such table is a {@link SlurmCommandException.Failure#GARBLED} error saying what came.
+     * The account's row of {@code sshare -n -P -o Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins -A <account>},
+     * read again once the last read is older than {@link #ACCOUNT_READ_AGE}; an answer that is no such table is a
+     * {@link SlurmCommandException.Failure#GARBLED} error saying what came.
      */
     @Override
     public Optional<io.slurmwise.job.AccountUsage> accountUsage(String account) {
@@ -444,9 +463,10 @@ public final class RealBackend implements SlurmBackend {
             return Optional.empty();
         }
         String name = account.strip();
-        Optional<io.slurmwise.job.AccountUsage> known = usage.get(name);
-        if (known != null) {
-            return known;
+        long now = nanos.getAsLong();
+        UsageRead known = usage.get(name);
+        if (known != null && now - known.readAt() < ACCOUNT_READ_AGE.toNanos()) {
+            return known.usage();
         }
         String out = slurm.shares(name);
         Optional<io.slurmwise.job.AccountUsage> read;
@@ -459,7 +479,7 @@ public final class RealBackend implements SlurmBackend {
                     + e.getMessage() + "). Run it on this node to see what it prints, and check that the sshare on PATH"
                     + " is SLURM's (`sshare --version`)");
         }
-        usage.put(name, read);
+        usage.put(name, new UsageRead(read, now));
         return read;
     }
 

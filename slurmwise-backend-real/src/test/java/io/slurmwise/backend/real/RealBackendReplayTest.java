@@ -306,4 +306,40 @@ class RealBackendReplayTest {
         fake.printing("scontrol", "", "slurm_load_partitions: Unexpected message received\n", 1);
         assertThat(RealBackend.create(fake.config()).partitions()).extracting(Partition::qos).containsExactly("", "");
     }
+
+    /**
+     * An account's allocation is read once for a while (a watch over many jobs of the account starts sshare once)
+     * and read again after {@link RealBackend#ACCOUNT_READ_AGE}: a long-lived MCP server or watch sees an allocation
+     * renewed while it runs. The lab's sshare answer for its account exhausted, then the same account renewed.
+     */
+    @Test
+    void accountAllocationIsReadAgainWhenItsReadIsOld() {
+        Path spent = fake.file("spent.txt", "exhausted||cpu=0|cpu=0,mem=0,energy=0,node=0,billing=0|cpu=0\n"
+                + "exhausted|slurmtest||cpu=0,mem=0,energy=0,node=0,billing=0|cpu=0\n");
+        Path renewed = fake.file("renewed.txt", "exhausted||cpu=600000|cpu=0,mem=0,energy=0,node=0,billing=0|cpu=0\n"
+                + "exhausted|slurmtest||cpu=0,mem=0,energy=0,node=0,billing=0|cpu=0\n");
+        Path answer = fake.file("answer.txt", "");
+        fake.tool("sshare", "/bin/cat '" + answer + "'");
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_000L);
+        RealBackend b = RealBackend.create(fake.config(), null, now::get);
+        copy(spent, answer);
+        assertThat(b.accountUsage("exhausted")).hasValueSatisfying(u -> assertThat(u.spent()).isPresent());
+        copy(renewed, answer);
+        now.addAndGet(RealBackend.ACCOUNT_READ_AGE.toNanos() - 1);
+        assertThat(b.accountUsage("exhausted")).as("read again within the age: the first answer")
+                .hasValueSatisfying(u -> assertThat(u.spent()).isPresent());
+        assertThat(fake.calls()).filteredOn(l -> l.startsWith("sshare -n")).hasSize(1);
+        now.addAndGet(1);
+        assertThat(b.accountUsage("exhausted")).as("the read is old: sshare asked again, the allocation renewed")
+                .hasValueSatisfying(u -> assertThat(u.spent()).isEmpty());
+        assertThat(fake.calls()).filteredOn(l -> l.startsWith("sshare -n")).hasSize(2);
+    }
+
+    static void copy(Path from, Path to) {
+        try {
+            Files.copy(from, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 }
