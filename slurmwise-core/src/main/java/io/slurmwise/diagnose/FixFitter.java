@@ -28,13 +28,12 @@ import java.util.regex.Pattern;
  * ({@code --cpus-per-task}) is twice what the job had within a node, or it goes; a {@code --mem} (or
  * {@code --mem-per-cpu}) above one node of the partition becomes what a node has, as the memory patch caps it, when that
  * is still more than the job had, else the item goes; a typed GPU request for a model the job did not run on names the
- * job's model; an option the patch sets is named with the patch's value; an item that names a fact of the job's run
- * ({@link Placeholders#OF_THE_RUN}: a step's timeout, the peak it reached) is not shown for a job that never started,
- * nor one whose advice the job already follows ({@link JobAdviceFacts#followed()}); an option a piece names with the
- * value the job already has ({@code --qos=gpu} to a job with QOS gpu) says so, unless the refused request was a job a
- * workflow submitted ({@link JobAdviceFacts#childRefused()}); a piece about an admin's cancel (it quotes
- * {@code `CANCELLED by 0`}) is not shown for a job its own user cancelled, nor one about releasing a held job
- * ({@code scontrol release}) for a job no longer queued.
+ * job's model; an option the patch sets is named with the patch's value; an item that names a fact the job lacks
+ * ({@link JobAdviceFacts#lacking()}: a step's timeout for a job that never started, a queued job's id for one that
+ * left the queue, another's cancel for a job its own user cancelled) is not shown, nor one whose advice the job
+ * already follows ({@link JobAdviceFacts#followed()}); an option a piece names with the value the job already has
+ * ({@code --qos=gpu} to a job with QOS gpu) says so, unless the refused request was a job a workflow submitted
+ * ({@link JobAdviceFacts#childRefused()}).
  *
  * <pre>{@code
  * List<FixNote> fitted = new FixFitter(taxonomy).fit(fixes, new JobAdviceFacts(job, backend.partitions()));
@@ -55,10 +54,6 @@ public final class FixFitter {
     static final Pattern CPUS = Pattern.compile("(--cpus-per-task[= ])(\\d+)(?!\\d)");
     /** The fixer that asks for more time: a note listing it in {@code fixers:} advises more time than the job had. */
     private static final String MORE_TIME_FIXER = "time";
-    /** What a piece about a cancel by root, an admin or SLURM itself quotes of the record. */
-    static final String ADMIN_CANCEL = "`CANCELLED by 0`";
-    /** What a piece about a held job names: only a job still queued can be released. */
-    static final String RELEASE = "scontrol release";
 
     private final Taxonomy taxonomy;
 
@@ -143,14 +138,12 @@ public final class FixFitter {
         boolean moreTime = taxonomy.find(n.kindId()).map(k -> k.fixers().contains(MORE_TIME_FIXER)).orElse(false);
         Optional<NoteSection> section = template(n);
         String text = section.map(s -> Placeholders.fill(s.template(), facts::value)).orElse(n.text());
-        // a job that never started did nothing while running: advice about its run (a step that hung) is not its
-        // (1042, cancelled while pending, was told to put a timeout around its steps)
-        boolean ran = facts.started();
-        // and a piece whose advice the job already follows (a partition with bigger nodes, on the biggest) tells it nothing
-        java.util.Set<String> followed = facts.followed();
+        // a piece about a fact the job lacks (a step that hung, for a job that never started) is not its advice, and a
+        // piece whose advice the job already follows (a partition with bigger nodes, on the biggest) tells it nothing
+        java.util.Set<String> notFor = new java.util.HashSet<>(facts.lacking());
+        notFor.addAll(facts.followed());
         List<String> items = section.map(s -> s.templateItems().stream()
-                .map(i -> (ran || !Placeholders.names(i, Placeholders.OF_THE_RUN)) && !Placeholders.names(i, followed)
-                        ? Placeholders.fill(i, facts::value) : null)
+                .map(i -> !Placeholders.names(i, notFor) ? Placeholders.fill(i, facts::value) : null)
                 .toList()).orElse(n.items());
         if (!items.isEmpty()) {
             List<String> kept = new ArrayList<>();
@@ -201,12 +194,6 @@ public final class FixFitter {
      * had is a contradiction too: it becomes the partition's MaxTime when that is longer, else the piece goes.
      */
     Optional<String> fitPiece(String piece, JobAdviceFacts facts, boolean moreTime) {
-        if (facts.cancelledByItsUser() && piece.contains(ADMIN_CANCEL)) {
-            return Optional.empty(); // "if an admin cancelled it" to a job its own user cancelled (1042; an outside audit)
-        }
-        if (piece.contains(RELEASE) && facts.job().state() != io.slurmwise.job.JobState.PENDING) {
-            return Optional.empty(); // only a job still queued (held) can be released: the real lab's NODE_FAIL job was told to
-        }
         String fitted = piece;
         // the cap (the partition's MaxTime, or the QOS's MaxWall, which asks slurmdbd) only for a piece that names a time
         boolean namesTime = TIME.matcher(fitted).find();

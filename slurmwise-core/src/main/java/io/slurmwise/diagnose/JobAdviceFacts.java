@@ -6,6 +6,8 @@ import io.slurmwise.job.Partition;
 import io.slurmwise.job.PartitionSearch;
 import io.slurmwise.job.Qos;
 import io.slurmwise.job.SlurmTime;
+import io.slurmwise.job.UserNames;
+import io.slurmwise.taxonomy.Placeholders;
 import io.slurmwise.patch.MemoryAdvice;
 
 import java.time.Duration;
@@ -175,7 +177,8 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
     /** The value of a placeholder, when the job and cluster know it (names in knowledge/README.md). */
     public Optional<String> value(String name) {
         return switch (name) {
-            case "job_id" -> Optional.of(job.id().toString());
+            case "job_id", "queued_job_id" -> Optional.of(job.id().toString());
+            case "canceller_uid" -> UserNames.cancelledBy(job.status()).stream().mapToObj(Long::toString).findFirst();
             case "partition" -> Optional.ofNullable(job.partition()).map(p -> p.split(",")[0]);
             case "max_time" -> partition().map(p -> bindingQos().map(q -> q.maxWall() + ", the MaxWall of "
                     + (Qos.isOwnQos(q, p) ? "partition " + p.name() + "'s own QOS " : "QOS ") + q.name())
@@ -220,6 +223,27 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
                     + p.memoryPerNode() + " per node, MaxTime " + p.maxTime() + ")");
             default -> Optional.empty();
         };
+    }
+
+    /**
+     * The placeholders naming a fact this job lacks, so a piece naming one is not about it: a fact of the run
+     * ({@link Placeholders#OF_THE_RUN}) for a job that never started (1042, cancelled while pending, was told to put a
+     * timeout around its steps), the id of a job still queued ({@code scontrol release}) for one that left the queue
+     * (the real lab's NODE_FAIL job was told to release itself), and the uid of whoever else cancelled it for a job its
+     * own user cancelled (1042 was told "if an admin cancelled it"; an outside audit).
+     */
+    public java.util.Set<String> lacking() {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        if (!started()) {
+            out.addAll(Placeholders.OF_THE_RUN);
+        }
+        if (job.state() != io.slurmwise.job.JobState.PENDING) {
+            out.add("queued_job_id");
+        }
+        if (cancelledByItsUser()) {
+            out.add("canceller_uid");
+        }
+        return out;
     }
 
     /**

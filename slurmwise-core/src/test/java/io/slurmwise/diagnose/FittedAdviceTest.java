@@ -653,6 +653,12 @@ class FittedAdviceTest {
                 .withCanceller("root")).get(0).items()).anyMatch(i -> i.contains("`CANCELLED by 0`"));
         assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(byRoot, CLUSTER.partitions()))
                 .get(0).items()).anyMatch(i -> i.contains("`CANCELLED by 0`"));
+        // the note marks the item with the canceller's uid (a condition in the note, not in Java): another uid's cancel
+        // quotes that uid, as the record says it
+        JobRecord byOther = CLUSTER.get("1042").toBuilder().status(JobStatus.parse("CANCELLED by 1500")).build();
+        assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(byOther, CLUSTER.partitions())
+                .withCanceller("operator")).get(0).items()).anyMatch(i -> i.contains("`CANCELLED by 1500`"));
+        assertThat(raw.text()).contains("`CANCELLED by 0`"); // the note shown without a job: its words
     }
 
     /**
