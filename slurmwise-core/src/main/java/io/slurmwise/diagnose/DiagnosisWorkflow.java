@@ -261,7 +261,7 @@ public final class DiagnosisWorkflow {
             logs.add(backend.logTail(job, LogStream.STDERR, tailLines));
         }
         // a job that never started wrote no log: "moved, deleted, or not mounted" would send the user looking for it
-        boolean neverStarted = job.noNodeAssigned() || (job.start() == null && job.end() != null);
+        boolean neverStarted = job.neverStarted();
         for (LogTail t : logs) {
             t.optProblem().ifPresent(p -> notices.add(t.stream().label() + ": " + (neverStarted && t.content().length == 0
                     ? "the job never started, so it wrote no " + t.stream().label() + " file" + (t.path() == null ? ""

@@ -164,14 +164,11 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
     }
 
     /**
-     * Whether the job ran at all: false for one that never left the queue (cancelled or failed while pending: no
-     * node, no start, no elapsed time), true when unknown.
+     * Whether the job ran at all ({@link JobRecord#neverStarted()}): false for one that never left the queue
+     * (cancelled or failed while pending: no node, no start, no elapsed time), true when unknown.
      */
     public boolean started() {
-        if (job.noNodeAssigned()) {
-            return false;
-        }
-        return job.start() != null || job.elapsed() == null || !job.elapsed().isZero();
+        return !job.neverStarted();
     }
 
     /** The value of a placeholder, when the job and cluster know it (names in knowledge/README.md). */

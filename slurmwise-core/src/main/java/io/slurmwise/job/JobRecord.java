@@ -124,6 +124,15 @@ public record JobRecord(
         return noNodeAssigned(nodeList);
     }
 
+    /**
+     * Whether the record says the job never ran: no node was assigned ({@code None assigned}), or it has no start but
+     * an end or an elapsed time of zero (cancelled or refused while queued, or still queued). A record that does not
+     * say (no node list, start or elapsed time) is taken to have run.
+     */
+    public boolean neverStarted() {
+        return noNodeAssigned() || (start == null && (end != null || (elapsed != null && elapsed.isZero())));
+    }
+
     /** Whether a NodeList says no node was assigned ({@code None assigned}, as sacct and squeue print it). */
     public static boolean noNodeAssigned(String nodeList) {
         return nodeList != null && nodeList.strip().equalsIgnoreCase("None assigned");
