@@ -233,16 +233,7 @@ public final class FleetStats {
     private void refile(Run r) {
         JobRecord job = r.job();
         Figures f = r.f();
-        List<Tally> groups = new ArrayList<>(List.of(total, tally(partitions, key(job.partition())),
-                tally(users, key(job.user()))));
-        if (job.cluster() != null) {
-            groups.add(tally(clusters, job.cluster()));
-        }
-        LocalDateTime when = job.end() != null ? job.end() : job.start() != null ? job.start() : job.submit();
-        if (when != null) {
-            groups.add(days.computeIfAbsent(when.toLocalDate(), d -> new Tally()));
-        }
-        for (Tally t : groups) {
+        for (Tally t : groups(job)) {
             t.retract(r.o(), r.n(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
             t.add(Outcome.CANCELLED, 0, f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
         }
@@ -258,6 +249,25 @@ public final class FleetStats {
                     && Objects.equals(w.end(), job.end()));
         }
         lastRun = null;
+    }
+
+    /**
+     * The groups a job counts in besides its failure kind: the total, its partition, user, cluster (when named) and
+     * the day it ended (else started, else was submitted). What counts a job and what takes a run back use the same.
+     */
+    private List<Tally> groups(JobRecord job) {
+        List<Tally> out = new ArrayList<>(5);
+        out.add(total);
+        out.add(tally(partitions, key(job.partition())));
+        if (job.cluster() != null) {
+            out.add(tally(clusters, job.cluster()));
+        }
+        out.add(tally(users, key(job.user())));
+        LocalDateTime when = job.end() != null ? job.end() : job.start() != null ? job.start() : job.submit();
+        if (when != null) {
+            out.add(days.computeIfAbsent(when.toLocalDate(), d -> new Tally()));
+        }
+        return out;
     }
 
     /** The failure kind a failed job counts under (the classifier's verdict, {@code unknown} without one); null otherwise. */
@@ -295,15 +305,8 @@ public final class FleetStats {
         }
         long joules = seconds > 0 ? energy.itJoules(job, seconds) : 0;
         Long measured = o.isEnded() ? job.consumedEnergyJoules() : null;
-        total.add(o, n, gpuSeconds, cpuSeconds, joules, measured);
-        tally(partitions, key(job.partition())).add(o, n, gpuSeconds, cpuSeconds, joules, measured);
-        if (job.cluster() != null) {
-            tally(clusters, job.cluster()).add(o, n, gpuSeconds, cpuSeconds, joules, measured);
-        }
-        tally(users, key(job.user())).add(o, n, gpuSeconds, cpuSeconds, joules, measured);
-        LocalDateTime when = job.end() != null ? job.end() : job.start() != null ? job.start() : job.submit();
-        if (when != null) {
-            days.computeIfAbsent(when.toLocalDate(), d -> new Tally()).add(o, n, gpuSeconds, cpuSeconds, joules, measured);
+        for (Tally t : groups(job)) {
+            t.add(o, n, gpuSeconds, cpuSeconds, joules, measured);
         }
         if (kind != null) {
             tally(kinds, kind).add(o, Math.min(1, n), gpuSeconds, cpuSeconds, joules, measured);
