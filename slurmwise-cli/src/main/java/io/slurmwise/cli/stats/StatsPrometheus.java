@@ -17,7 +17,8 @@ import java.util.function.ToDoubleFunction;
  * {@code --prometheus}: the Prometheus text format that node_exporter's textfile collector reads
  * ({@code slurmwise stats --all-users --prometheus > /var/lib/node_exporter/slurmwise.prom.$$ && mv ...}).
  * Every metric is a gauge over the report's window, in base units (seconds, joules, grams), with HELP and TYPE
- * lines and no timestamps. The names are stable: they are listed in the README and only ever added to.
+ * lines and no timestamps. A ratio with nothing to divide by (no job ended, none completed) has no sample, never NaN:
+ * a NaN sample makes every average and sum over it NaN in PromQL. The names are stable: they are listed in the README and only ever added to.
  */
 final class StatsPrometheus {
 
@@ -39,6 +40,9 @@ final class StatsPrometheus {
         out.print("# HELP " + name + " " + help + "\n");
         out.print("# TYPE " + name + " gauge\n");
         for (Sample s : samples) {
+            if (Double.isNaN(s.value())) {
+                continue; // a ratio of nothing (no job ended, none completed) has no sample: NaN would poison averages
+            }
             StringBuilder sb = new StringBuilder(name);
             if (!s.labels().isEmpty()) {
                 sb.append('{');
@@ -187,9 +191,6 @@ final class StatsPrometheus {
     }
 
     static String value(double v) {
-        if (Double.isNaN(v)) {
-            return "NaN";
-        }
         if (v == Math.rint(v) && Math.abs(v) < 1e15) {
             return String.valueOf((long) v);
         }

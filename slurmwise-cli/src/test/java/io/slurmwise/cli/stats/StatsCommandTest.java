@@ -128,7 +128,7 @@ class StatsCommandTest {
 
     static final Pattern SAMPLE = Pattern.compile(
             "([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([a-zA-Z_][a-zA-Z0-9_]*=\"(\\\\.|[^\"\\\\])*\"(,[a-zA-Z_][a-zA-Z0-9_]*=\"(\\\\.|[^\"\\\\])*\")*)})? "
-                    + "(NaN|[+-]?Inf|-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?)");
+                    + "([+-]?Inf|-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?)");
 
     @Test
     void prometheusOutputIsValidTextfileFormatWithStableNames() {
@@ -167,6 +167,17 @@ class StatsCommandTest {
                 .contains("slurmwise_wasted_gpu_seconds_by_kind{kind=\"time_limit\"} 86405\n")
                 .contains("slurmwise_wasted_energy_estimated_joules_by_kind{kind=\"time_limit\"} 55299200\n");
         assertThat(StatsPrometheus.escape("a\"b\\c\nd")).isEqualTo("a\\\"b\\\\c\\nd");
+    }
+
+    /** A window where nothing ended: its ratios have no sample (NaN would make a PromQL average over them NaN). */
+    @Test
+    void prometheusLeavesOutRatiosOfNothing() {
+        StatsRun.Result r = StatsRun.run(seed(), "stats", "--prometheus", "--since", "2001-01-01", "--until", "2001-01-02");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).doesNotContain("NaN").contains("# TYPE slurmwise_failure_ratio gauge\n")
+                .doesNotContainPattern("(?m)^slurmwise_failure_ratio ")
+                .doesNotContainPattern("(?m)^slurmwise_completed_cpu_efficiency_ratio ")
+                .containsPattern("(?m)^slurmwise_stats_records 0$");
     }
 
     @Test
