@@ -169,6 +169,27 @@ class StatsCommandTest {
         assertThat(StatsPrometheus.escape("a\"b\\c\nd")).isEqualTo("a\\\"b\\\\c\\nd");
     }
 
+    /**
+     * With logs not read (--all-users' default), most failures' cause is not in their record: the unknown row says
+     * so, not "Cause not recognised", which read as the classifier failing on logs it never saw.
+     */
+    @Test
+    void unknownByRecordAloneSaysTheLogsWereNotRead() {
+        JsonNode off = StatsRun.run(Map.of(), "stats", "--all-users", "--json").json();
+        JsonNode unknown = null;
+        for (JsonNode k : off.get("by_kind")) {
+            if (k.get("key").asText().equals("unknown")) {
+                unknown = k;
+            }
+        }
+        assertThat(unknown).as("failures unknown by record alone").isNotNull();
+        assertThat(unknown.get("title").asText()).isEqualTo("Cause not in the accounting record (logs not read)");
+        JsonNode on = StatsRun.run(Map.of(), "stats", "--all-users", "--logs", "on", "--json").json();
+        for (JsonNode k : on.get("by_kind")) {
+            assertThat(k.get("title").asText()).doesNotContain("logs not read");
+        }
+    }
+
     /** A window where nothing ended: its ratios have no sample (NaN would make a PromQL average over them NaN). */
     @Test
     void prometheusLeavesOutRatiosOfNothing() {
