@@ -189,6 +189,22 @@ class RealCliScenariosTest {
                 .contains("This cluster's QOSes: normal (no MaxWall), short (MaxWall 00:10:00)");
     }
 
+    /**
+     * The dependency scenario was submitted with {@code --dependency=afterok:<import_error>} on sbatch's command line,
+     * which no script holds: slurmctld's {@code Dependency=} names the parent, and its state (an outside audit on this
+     * lab read no parent for it).
+     */
+    @Test
+    void aDependencyGivenOnTheCommandLineNamesItsParent() throws IOException {
+        LabCluster.Scenario s = lab.scenario("dependency");
+        String parent = lab.scenario("import_error").jobId();
+        Result r = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.json().at("/pending/reason").asText()).isEqualTo("DependencyNeverSatisfied");
+        assertThat(r.json().at("/pending/meaning").asText())
+                .contains("it depends on job " + parent + " (afterok), which is FAILED");
+    }
+
     @Test
     void jobsListsEveryScenarioAndFilters() throws IOException {
         Result all = run("jobs", "--since", "now-1days", "--json");

@@ -47,6 +47,14 @@ public interface SlurmBackend extends AutoCloseable {
     /** The job's batch script when SLURM or the work dir still has it. */
     Optional<String> batchScript(JobRecord job);
 
+    /**
+     * A queued job's dependency as slurmctld holds it ({@code afterok:1051(unfulfilled)}), which covers one given on
+     * sbatch's command line; empty when the backend cannot say (the batch script's {@code --dependency} is read then).
+     */
+    default Optional<String> dependency(JobRecord job) {
+        return Optional.empty();
+    }
+
     /** Partitions with their limits. */
     List<Partition> partitions();
 

@@ -82,22 +82,35 @@ final class WaitingOn {
             Pattern.compile("(?m)^#SBATCH\\s+(?:--dependency[= ]|-d\\s*)(\\S+)");
 
     /**
-     * "; it depends on job 1051 (afterok), which is RUNNING", from the batch script and the jobs' records; empty
-     * when the script is not at hand (best effort, as the patch step).
+     * "; it depends on job 1051 (afterok), which is RUNNING", from the dependency slurmctld holds (which covers
+     * {@code sbatch -d} on the command line; the real lab's 269 named none), else the batch script's, and the jobs'
+     * records; empty when neither says (best effort, as the patch step).
      */
     private String dependencies(JobRecord job) {
-        Optional<String> script;
+        Optional<String> held;
         try {
-            script = backend.batchScript(job);
+            held = backend.dependency(job);
         } catch (BackendException e) {
-            return "";
+            held = Optional.empty();
         }
-        Matcher m = DEPENDENCY.matcher(script.orElse(""));
-        if (!m.find()) {
-            return "";
+        String spec;
+        if (held.isPresent()) {
+            spec = held.get();
+        } else {
+            Optional<String> script;
+            try {
+                script = backend.batchScript(job);
+            } catch (BackendException e) {
+                return "";
+            }
+            Matcher m = DEPENDENCY.matcher(script.orElse(""));
+            if (!m.find()) {
+                return "";
+            }
+            spec = m.group(1);
         }
         List<String> parts = new ArrayList<>();
-        for (String cond : m.group(1).split("[,?]")) {
+        for (String cond : spec.split("[,?]")) {
             String[] typeIds = cond.split(":");
             for (int i = 1; i < typeIds.length; i++) {
                 String id = typeIds[i].replaceAll("\\(.*$", "").replaceAll("\\+\\d+$", "");

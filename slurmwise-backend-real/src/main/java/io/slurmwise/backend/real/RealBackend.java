@@ -167,6 +167,18 @@ public final class RealBackend implements SlurmBackend {
     }
 
     /**
+     * {@code Dependency=} of {@code scontrol show job} (one given with {@code sbatch -d} on the command line is in no
+     * script); empty once slurmctld forgot the job or when it has none.
+     */
+    @Override
+    public Optional<String> dependency(JobRecord job) {
+        if (slurm.controllerFailure().isPresent()) {
+            return Optional.empty();
+        }
+        return scontrol(job.id()).flatMap(j -> j.field("Dependency"));
+    }
+
+    /**
      * The job as slurmctld shows it; empty when it forgot the job or cannot answer: its view only adds to sacct's
      * (the shell's exit code, recent log paths), so the record stands without it.
      */

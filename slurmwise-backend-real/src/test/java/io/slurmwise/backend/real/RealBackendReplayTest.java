@@ -335,6 +335,19 @@ class RealBackendReplayTest {
         assertThat(fake.calls()).filteredOn(l -> l.startsWith("sshare -n")).hasSize(2);
     }
 
+    /** A dependency given on sbatch's command line is in no script: slurmctld's Dependency= holds it (22.05 capture). */
+    @Test
+    void aQueuedJobsDependencyIsReadFromSlurmctld() {
+        fake.printing("scontrol", RealCaptures.output("scontrol_show_job_pending_array_reason.txt"), "", 0);
+        RealBackend b = RealBackend.create(fake.config());
+        JobRecord job = JobRecord.builder(JobId.parse("46")).build();
+        assertThat(b.dependency(job)).contains("afterok:45(failed)");
+        assertThat(fake.calls()).containsExactly("scontrol show job 46");
+        // slurmctld has forgotten the job: nothing to say
+        fake.printing("scontrol", "", "slurm_load_jobs error: Invalid job id specified\n", 1);
+        assertThat(RealBackend.create(fake.config()).dependency(job)).isEmpty();
+    }
+
     static void copy(Path from, Path to) {
         try {
             Files.copy(from, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);

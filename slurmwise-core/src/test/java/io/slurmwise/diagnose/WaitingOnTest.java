@@ -1,0 +1,53 @@
+package io.slurmwise.diagnose;
+
+import io.slurmwise.Slurmwise;
+import io.slurmwise.backend.JobLookup;
+import io.slurmwise.backend.JobQuery;
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.backend.SlurmBackend;
+import io.slurmwise.job.JobId;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.Partition;
+import io.slurmwise.testing.FixtureCluster;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What a pending job waits on: the dependency slurmctld holds comes before the script's (a command-line -d). */
+class WaitingOnTest {
+
+    /** The fixture cluster, with no batch script at hand and slurmctld holding {@code dependency} for every job. */
+    static SlurmBackend holding(String dependency) {
+        FixtureCluster c = new FixtureCluster();
+        return new SlurmBackend() {
+            public String name() { return "fixture"; }
+            public JobLookup lookup(JobId id) { return c.lookup(id); }
+            public Stream<JobRecord> jobs(JobQuery q) { return c.jobs(q); }
+            public LogTail logTail(JobRecord j, LogStream s, int n) { return c.logTail(j, s, n); }
+            public Optional<String> batchScript(JobRecord j) { return Optional.empty(); }
+            public List<Partition> partitions() { return c.partitions(); }
+            public Optional<String> dependency(JobRecord j) { return Optional.ofNullable(dependency); }
+        };
+    }
+
+    static String meaning(SlurmBackend b, String id) {
+        Diagnosis d = Slurmwise.builder().backend(b).build().diagnose(id);
+        return ((Diagnosis.StatusOnly) d).pending().meaning();
+    }
+
+    @Test
+    void theDependencySlurmctldHoldsNamesTheJobsWaitedOn() {
+        // 1053 waits on Dependency; its script is not at hand, as for a job given -d on sbatch's command line
+        assertThat(meaning(holding("afterok:1051(unfulfilled),afterany:1003(failed)"), "1053"))
+                .contains("it depends on job 1051 (afterok), which is RUNNING; job 1003 (afterany), which is FAILED");
+        // slurmctld says nothing and there is no script: the reason stands alone
+        assertThat(meaning(holding(null), "1053")).isEqualTo("waiting for the jobs it depends on to finish");
+        // a singleton or an array's every task is no job to look up, and breaks nothing
+        assertThat(meaning(holding("singleton,afterok:1051_*"), "1053")).isEqualTo("waiting for the jobs it depends on to finish");
+    }
+}
