@@ -205,6 +205,19 @@ class RealCliScenariosTest {
                 .contains("it depends on job " + parent + " (afterok), which is FAILED");
     }
 
+    /**
+     * The partition_config scenario asks {@code -c 16} on sbatch's command line, more than the lab's node has (its
+     * CPUs are the machine's): the record's request is set against what a node of the partition has.
+     */
+    @Test
+    void aRequestNoNodeHoldsIsNamedWithWhatANodeHas() throws IOException {
+        LabCluster.Scenario s = lab.scenario("partition_config");
+        Result r = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.json().at("/pending/reason").asText()).isEqualTo("PartitionConfig");
+        assertThat(r.json().at("/pending/meaning").asText()).containsPattern("; it asks 16 CPUs per node \\(a \\w+ node has \\d+\\)");
+    }
+
     @Test
     void jobsListsEveryScenarioAndFilters() throws IOException {
         Result all = run("jobs", "--since", "now-1days", "--json");

@@ -222,6 +222,15 @@ public final class DiagnosisWorkflow {
             String meaning = m.text().replace("<jobid>", job.id().toString()) + (suggestPatch ? waitingOn.of(job, reason) : "");
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
             List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
+            if (m.startability() == PendingReasons.Startability.NEVER) {
+                // what of the request the partition cannot give, from the record: a request given on sbatch's command
+                // line is in no script for the patch to read (the real lab's -c 16 on a 2-CPU node; an outside audit)
+                List<String> beyond = new JobAdviceFacts(job, partitions).partition()
+                        .map(p -> p.exceededBy(job)).orElse(List.of());
+                if (!beyond.isEmpty()) {
+                    meaning += "; it asks " + String.join(", ", beyond);
+                }
+            }
             // a job that can never start as submitted gets the nearest request that can, as a patch
             boolean patchIt = suggestPatch && m.startability() == PendingReasons.Startability.NEVER && !finding.isUnknown();
             Optional<String> script = patchIt ? batchScript(job, notices) : Optional.empty();

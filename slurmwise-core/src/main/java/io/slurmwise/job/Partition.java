@@ -108,6 +108,41 @@ public record Partition(String name, boolean isDefault, TimeLimit maxTime, int n
         return gpusByType().values().stream().mapToInt(Integer::intValue).sum();
     }
 
+    /**
+     * What of a job's request this partition cannot give, as people read it, each with what the partition has:
+     * {@code 16 CPUs per node (a cpu node has 2)}, {@code 100G per node (a cpu node has 3.9G)}, {@code 2 GPUs per node
+     * (cpu has none)}, {@code 12 nodes (cpu has 8)}, {@code time 2-00:00:00 (MaxTime 12:00:00)}. Per node is the job's
+     * total shared by its nodes, as slurmctld places it. Empty when it fits or neither side says.
+     */
+    public java.util.List<String> exceededBy(JobRecord job) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        int nodesAsked = job.nodes();
+        if (cpusPerNode > 0 && job.cpus() > 0) {
+            int per = (job.cpus() + nodesAsked - 1) / nodesAsked;
+            if (per > cpusPerNode) {
+                out.add(per + " CPUs per node (a " + name + " node has " + cpusPerNode + ")");
+            }
+        }
+        if (memoryPerNode != null && memoryPerNode.bytes() > 0) {
+            job.memoryPerNode().filter(m -> m.bytes() > memoryPerNode.bytes())
+                    .ifPresent(m -> out.add(m + " per node (a " + name + " node has " + memoryPerNode + ")"));
+        }
+        if (job.gpus() > 0) {
+            int per = (job.gpus() + nodesAsked - 1) / nodesAsked;
+            if (!hasGpus()) {
+                out.add(per + " GPU" + (per == 1 ? "" : "s") + " per node (" + name + " has none)");
+            } else if (per > gpusPerNode()) {
+                out.add(per + " GPUs per node (a " + name + " node has " + gpusPerNode() + ")");
+            }
+        }
+        if (nodes > 0 && nodesAsked > nodes) {
+            out.add(nodesAsked + " nodes (" + name + " has " + nodes + ")");
+        }
+        job.timeLimit().limit().ifPresent(t -> maxTimeLimit().filter(m -> t.compareTo(m) > 0)
+                .ifPresent(m -> out.add("time " + SlurmTime.format(t) + " (MaxTime " + maxTime + ")")));
+        return out;
+    }
+
     /** How advice names it: {@code gpuH100x8 (MaxTime 2-00:00:00, gpu:h100:8)}. */
     public String describe() {
         return name + " (MaxTime " + maxTime + (gres.isBlank() ? "" : ", " + gres) + ")";
