@@ -205,7 +205,7 @@ public final class FleetStats {
             refile(lastRun);
         }
         Figures f = account(job, o, kind, n);
-        lastRun = job.id().isArrayTask() ? null : new Run(job, o, kind, n, f);
+        lastRun = new Run(job, o, kind, n, f);
         if (job.id().isArrayTask()) {
             addTask(job, o, kind, f.seconds(), f.gpus(), f.cpus(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
         } else if (o == Outcome.FAILED && f.wasted()) {
@@ -218,9 +218,12 @@ public final class FleetStats {
     private record Run(JobRecord job, Outcome o, String kind, long n, Figures f) {
     }
 
-    /** Whether {@code earlier} is an earlier run of {@code job}: the same job id and cluster, and it ended. */
+    /**
+     * Whether {@code earlier} is an earlier run of {@code job}: the same job id (an array task's own, {@code 700_3})
+     * and cluster, and it ended.
+     */
     private static boolean isEarlierRun(JobRecord earlier, JobRecord job) {
-        return earlier.end() != null && !job.id().isArrayTask() && earlier.id().toString().equals(job.id().toString())
+        return earlier.end() != null && earlier.id().toString().equals(job.id().toString())
                 && Objects.equals(earlier.cluster(), job.cluster());
     }
 
@@ -247,6 +250,17 @@ public final class FleetStats {
         if (r.o() == Outcome.FAILED) {
             top.removeIf(w -> w.id().equals(job.id().toString()) && Objects.equals(w.cluster(), job.cluster())
                     && Objects.equals(w.end(), job.end()));
+        }
+        ArrayAcc a = job.id().isArrayTask() ? arrays.get(new ArrayKey(job.cluster(), job.id().arrayJobId())) : null;
+        if (a != null) {
+            // the array's task counts once too (its line among the top jobs said 3 tasks for one requeued twice); the
+            // states its failed runs had stay named (a bit each, not counted)
+            a.tally.retract(r.o(), 1, f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
+            a.tally.add(Outcome.CANCELLED, 0, f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
+            if (r.o() == Outcome.FAILED) {
+                a.failedElapsedSeconds -= f.seconds();
+                a.kinds.computeIfPresent(r.kind(), (k, c) -> c > 1 ? c - 1 : null);
+            }
         }
         lastRun = null;
     }

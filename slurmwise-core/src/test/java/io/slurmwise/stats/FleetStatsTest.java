@@ -330,6 +330,29 @@ class FleetStatsTest {
         assertThat(r.byDay().stream().mapToLong(FleetReport.Breakdown::jobs).sum()).isEqualTo(2);
     }
 
+    /**
+     * An array task's runs under sacct -D are one task too (an outside audit: a task requeued after a node failure
+     * counted as two tasks, one failed, in the totals and on its array's line).
+     */
+    @Test
+    void aRequeuedArrayTaskIsOneTask() {
+        FleetStats s = FleetStats.builder().topJobs(5).build();
+        s.add(Jobs.job("300_1", "NODE_FAIL", "gpu", "ann", 8, 2, "a100", 4, 4).build(), "node_fail");
+        s.add(Jobs.job("300_1", "COMPLETED", "gpu", "ann", 8, 2, "a100", 5, 10).build(), null);
+        s.add(Jobs.job("300_2", "FAILED", "gpu", "ann", 8, 1, "a100", 2, 12).build(), "oom");
+        FleetReport r = s.report();
+        assertThat(r.total().jobs()).isEqualTo(2);
+        assertThat(r.total().failed()).isEqualTo(1);
+        assertThat(r.total().completed()).isEqualTo(1);
+        assertThat(r.total().interruptedGpuHours()).isCloseTo(8.0, within(1e-9));
+        assertThat(r.byKind()).extracting(FleetReport.Breakdown::key).containsExactly("oom");
+        FleetReport.TopEntry array = r.topJobs().get(0);
+        assertThat(array.id()).isEqualTo("300_[1-2]");
+        assertThat(array.taskCount()).isEqualTo(2);
+        assertThat(array.kinds()).containsOnlyKeys("oom");
+        assertThat(array.wastedGpuHours()).isCloseTo(2.0, within(1e-9));
+    }
+
     @Test
     void anElapsedThatSacctCouldNotGiveIsTakenFromStartAndEnd() {
         FleetStats s = FleetStats.builder().build();
