@@ -278,6 +278,10 @@ class CliTest {
         String head = out.lines().findFirst().orElseThrow();
         assertThat(head).contains("[PENDING] asks 1-00:00:00").doesNotContain("exit").doesNotContain("00:00:00/");
         assertThat(out).contains("│ Asks         16 CPU, 1 GPU a100 · 64G · partition gpuA100x4 · time 1-00:00:00");
+        // one that set no --time asks its partition's default ("asks partition default" read as a partition's name)
+        String noTime = run(Map.of("COLUMNS", "100"), false, "diagnose", "1021", "--rules-only").out();
+        assertThat(noTime.lines().findFirst().orElseThrow()).contains("[PENDING] asks the default time");
+        assertThat(noTime).contains("· the partition's default time\n").doesNotContain("partition default");
         // a failed job keeps its exit and time run
         assertThat(run(Map.of("COLUMNS", "100"), false, "diagnose", "1001", "--rules-only").out().lines().findFirst()
                 .orElseThrow()).contains("exit 0:125 00:41:12/08:00:00");

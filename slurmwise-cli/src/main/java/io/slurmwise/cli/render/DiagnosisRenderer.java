@@ -58,7 +58,10 @@ public final class DiagnosisRenderer {
         String elapsed = j.elapsed() == null ? "?" : SlurmTime.format(j.elapsed());
         String state = " [" + style.state(j.outcome(), TerminalText.line(io.slurmwise.job.UserNames.describe(j.status(), userNames))) + "]";
         // a pending job has no exit and no time run yet (sacct's 0:0 and 00:00:00): what it asks for instead
-        String rest = j.state() == io.slurmwise.job.JobState.PENDING ? state + " asks " + j.timeLimit().human()
+        // a job that set no --time asks its partition's default ("asks partition default" read as a partition's name)
+        String asks = j.timeLimit().kind() == io.slurmwise.job.TimeLimit.Kind.PARTITION_LIMIT ? "the default time"
+                : j.timeLimit().human();
+        String rest = j.state() == io.slurmwise.job.JobState.PENDING ? state + " asks " + asks
                 : state + " exit " + (j.exitCode() == null ? "?" : j.exitCode()) + " " + elapsed + "/" + j.timeLimit().human();
         String head = "job " + j.id() + " ";
         int room = style.width() - 3 - head.length() - Panel.visibleLength(rest);
@@ -162,7 +165,8 @@ public final class DiagnosisRenderer {
         if (j.partition() != null) {
             parts.add("partition " + j.partition());
         }
-        parts.add("time " + j.timeLimit().human());
+        parts.add(j.timeLimit().kind() == io.slurmwise.job.TimeLimit.Kind.PARTITION_LIMIT ? "the partition's default time"
+                : "time " + j.timeLimit().human());
         return String.join(" · ", parts);
     }
 
