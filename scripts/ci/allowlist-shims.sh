@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The read-only promise proved from outside: runs a command (e.g. the CLI test suites) with a recording shim for
 # every SLURM command first on PATH, then fails if anything but sacct, scontrol show ... / write batch_script /
-# --version, sinfo, squeue, sacctmgr's one QOS read (-n -P show qos format=Name,MaxWall,Preempt) or sshare's
-# one account read ran.
+# --version, sinfo, squeue, sacctmgr's QOS read (-n -P show qos format=Name,MaxWall,Preempt) and association read
+# (-n -P show assoc where user=NAME format=Account,User,Partition,QOS) or sshare's one account read ran.
 #
 #   scripts/ci/allowlist-shims.sh ./mvnw -B verify -pl slurmwise-cli -am -Dsurefire.groups= -Dsurefire.excludedGroups=browser,fuzz
 #
@@ -67,6 +67,9 @@ allowed() {
       # sacctmgr also adds, modifies and deletes: only the exact QOS read, and --version
       shift
       [ "$*" = "-n -P show qos format=Name,MaxWall,Preempt" ] && return 0
+      # a user's associations and their QOSes: one user by name
+      [ $# -eq 7 ] && [ "$1 $2 $3 $4 $5" = "-n -P show assoc where" ] && [ "$7" = "format=Account,User,Partition,QOS" ] \
+        && [[ "$6" =~ ^user=[A-Za-z0-9_][A-Za-z0-9_.@+-]*$ ]] && return 0
       [ "$*" = "--version" ] && return 0
       return 1 ;;
     sshare)
@@ -95,6 +98,7 @@ while IFS= read -r line; do
   key="$tool"
   [ "$tool" = scontrol ] && key="scontrol ${1:-}${2:+ $2}"
   [ "$tool" = sacctmgr ] && key="sacctmgr ${*}"
+  [ "$tool" = sacctmgr ] && [ "${4:-}" = assoc ] && key="sacctmgr ${*:1:5} user=..."
   [ "$tool" = sshare ] && key="sshare ${*:1:5}"
   counts["$key"]=$(( ${counts["$key"]:-0} + 1 ))
   if ! allowed "$tool" "$@"; then
@@ -113,7 +117,7 @@ if [ "$code" -ne 0 ]; then
   exit "$code"
 fi
 if [ "$forbidden" -gt 0 ]; then
-  echo "allowlist: $forbidden runs of commands outside the allowlist (sacct, scontrol show/write batch_script/--version, sinfo, squeue, sacctmgr show qos, sshare -A)" >&2
+  echo "allowlist: $forbidden runs of commands outside the allowlist (sacct, scontrol show/write batch_script/--version, sinfo, squeue, sacctmgr show qos/assoc, sshare -A)" >&2
   exit 1
 fi
 echo "allowlist: only read-only queries ran"

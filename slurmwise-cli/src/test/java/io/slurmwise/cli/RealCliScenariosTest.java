@@ -186,7 +186,9 @@ class RealCliScenariosTest {
                 + " sbatch command line");
         // the note's example QOSes are not this cluster's: said so, with its own
         assertThat(r.json().at("/pending/fixes/0/text").asText()).contains("`#SBATCH --qos=long` (not a QOS of this cluster)")
-                .contains("This cluster's QOSes: normal (no MaxWall), short (MaxWall 00:10:00)");
+                .contains("This cluster's QOSes: normal (no MaxWall), short (MaxWall 00:10:00)")
+                // and the user's own, from sacctmgr's associations (setup.sh grants short besides normal)
+                .contains("Yours with account research: normal, short.");
     }
 
     /**

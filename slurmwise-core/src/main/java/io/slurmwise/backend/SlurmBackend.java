@@ -48,6 +48,14 @@ public interface SlurmBackend extends AutoCloseable {
     Optional<String> batchScript(JobRecord job);
 
     /**
+     * A user's associations and the QOSes each may use ({@code sacctmgr show assoc}): advice naming a QOS the user's
+     * association does not list would be refused. Empty when the backend cannot say.
+     */
+    default List<io.slurmwise.job.Association> associations(String user) {
+        return List.of();
+    }
+
+    /**
      * A queued job's dependency as slurmctld holds it ({@code afterok:1051(unfulfilled)}), which covers one given on
      * sbatch's command line; empty when the backend cannot say (the batch script's {@code --dependency} is read then).
      */

@@ -172,6 +172,30 @@ public final class DiagnosisWorkflow {
         });
     }
 
+    /**
+     * The QOSes the job's user may use with its account on its partition, best effort: asked once, and only when a
+     * piece of advice names a QOS; unknown (nothing marked) when the backend cannot say.
+     */
+    private Supplier<Optional<java.util.Set<String>>> allowedQosOnce(JobRecord job) {
+        return new Supplier<>() {
+            private Optional<java.util.Set<String>> known;
+
+            @Override
+            public synchronized Optional<java.util.Set<String>> get() {
+                if (known == null) {
+                    try {
+                        String partition = job.partition() == null ? "" : job.partition().split(",")[0];
+                        known = io.slurmwise.job.Association.allowedQos(backend.associations(job.user()), job.user(),
+                                job.account(), partition);
+                    } catch (BackendException e) {
+                        known = Optional.empty();
+                    }
+                }
+                return known;
+            }
+        };
+    }
+
     /** A job with several records (a requeued job's runs): the last is diagnosed, and the notice says so. */
     private static JobRecord withRuns(JobLookup.Found found, List<String> notices) {
         List<JobRecord> earlier = found.earlierRuns();
@@ -287,6 +311,7 @@ public final class DiagnosisWorkflow {
                                       Supplier<List<Qos>> qos, Patch patch, Optional<String> script) {
         List<FixNote> fitted = FixOrder.byEvidence(fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
                 new JobAdviceFacts(job, partitions).withScript(script.orElse(null)).withQos(qos)
+                        .withAllowedQos(allowedQosOnce(job))
                         .withCanceller(UserNames.cancelledBy(job.status()).stream().boxed().findFirst()
                                 .flatMap(backend::userName).orElse(null))
                         .withLogLines(finding.evidence().stream().map(io.slurmwise.classify.Evidence::text).toList()), patch),

@@ -295,8 +295,10 @@ public final class FixFitter {
 
     /**
      * {@code piece} with each QOS it names that the cluster's QOS table does not list marked so, and the cluster's
-     * QOSes named once after it (a note's {@code --qos=long} on a cluster with no QOS long would be refused); the
-     * piece as it is when it names no QOS or the QOSes are unknown (only then is the table asked for).
+     * QOSes named once after it (a note's {@code --qos=long} on a cluster with no QOS long would be refused); a QOS the
+     * cluster has but the job's user may not use with its account ({@code sacctmgr show assoc}) is marked so, with
+     * theirs (the real lab's user, allowed normal and short, would be refused {@code --qos=long}). The piece as it is
+     * when it names no QOS or the QOSes are unknown (only then are the tables asked for).
      */
     static String unlisted(String piece, JobAdviceFacts facts) {
         if (!piece.contains("--qos")) {
@@ -306,22 +308,34 @@ public final class FixFitter {
         if (table.isEmpty()) {
             return piece;
         }
+        Optional<java.util.Set<String>> allowed = facts.allowedQos().get();
         Matcher m = QOS_OPTION.matcher(piece);
         StringBuilder sb = new StringBuilder();
-        boolean any = false;
+        boolean unknown = false;
+        boolean refused = false;
         while (m.find()) {
             String name = m.group(1) != null ? m.group(1) : m.group(2);
             boolean listed = io.slurmwise.job.Qos.named(table, name).isPresent();
-            any |= !listed;
-            m.appendReplacement(sb, Matcher.quoteReplacement(m.group() + (listed ? "" : " (not a QOS of this cluster)")));
+            boolean yours = allowed.map(a -> a.contains(name.toLowerCase(java.util.Locale.ROOT))).orElse(true);
+            unknown |= !listed;
+            refused |= listed && !yours;
+            m.appendReplacement(sb, Matcher.quoteReplacement(m.group() + (!listed ? " (not a QOS of this cluster)"
+                    : !yours ? " (not one your account may use)" : "")));
         }
         m.appendTail(sb);
-        if (!any) {
+        if (!unknown && !refused) {
             return piece;
         }
         String out = sb.toString().stripTrailing();
-        return out + (out.endsWith(".") ? "" : ".") + " This cluster's QOSes: " + String.join(", ",
-                table.stream().map(io.slurmwise.job.Qos::describe).toList()) + ".";
+        out += out.endsWith(".") ? "" : ".";
+        if (unknown) {
+            out += " This cluster's QOSes: " + String.join(", ", table.stream().map(io.slurmwise.job.Qos::describe)
+                    .toList()) + ".";
+        }
+        if (allowed.isPresent() && (refused || unknown)) {
+            out += " Yours with account " + facts.job().account() + ": " + String.join(", ", new java.util.TreeSet<>(allowed.get())) + ".";
+        }
+        return out;
     }
 
     /**

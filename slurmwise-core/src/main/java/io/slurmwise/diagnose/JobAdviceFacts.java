@@ -33,32 +33,41 @@ import java.util.function.Supplier;
  * @param childRefused whether the deciding evidence is a workflow manager's report that SLURM refused a job it
  *                   submitted ({@link io.slurmwise.classify.WorkflowRefusal}): the refused request is that job's, not
  *                   this one's
+ * @param allowedQos the QOSes the job's user may use with its account on its partition ({@code sacctmgr show assoc}),
+ *                   asked only when a piece of advice names a QOS; empty when unknown
  */
 public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String script, Double gpuGiB,
-                             Supplier<List<Qos>> qos, String canceller, boolean childRefused) {
+                             Supplier<List<Qos>> qos, String canceller, boolean childRefused,
+                             Supplier<Optional<java.util.Set<String>>> allowedQos) {
 
 
     public JobAdviceFacts {
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
         qos = qos == null ? List::of : qos;
+        allowedQos = allowedQos == null ? Optional::empty : allowedQos;
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions) {
-        this(job, partitions, null, null, null, null, false);
+        this(job, partitions, null, null, null, null, false, null);
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions, String script) {
-        this(job, partitions, script, null, null, null, false);
+        this(job, partitions, script, null, null, null, false, null);
     }
 
     /** The same facts with the job's batch script (null: not at hand). */
     public JobAdviceFacts withScript(String batchScript) {
-        return new JobAdviceFacts(job, partitions, batchScript, gpuGiB, qos, canceller, childRefused);
+        return new JobAdviceFacts(job, partitions, batchScript, gpuGiB, qos, canceller, childRefused, allowedQos);
+    }
+
+    /** The same facts with the QOSes the job's user may use with its account, read when first needed. */
+    public JobAdviceFacts withAllowedQos(Supplier<Optional<java.util.Set<String>>> read) {
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, read);
     }
 
     /** The same facts with the cluster's QOSes, read when first needed. */
     public JobAdviceFacts withQos(Supplier<List<Qos>> table) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, table, canceller, childRefused);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, table, canceller, childRefused, allowedQos);
     }
 
     /** The job's QOS, when the cluster's QOSes are known and list it. */
@@ -96,12 +105,12 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         java.util.OptionalDouble gib = io.slurmwise.job.GpuModels.reported(l);
         boolean child = io.slurmwise.classify.WorkflowRefusal.in(l);
         return new JobAdviceFacts(job, partitions, script, gib.isPresent() ? Double.valueOf(gib.getAsDouble()) : gpuGiB,
-                qos, canceller, childRefused || child);
+                qos, canceller, childRefused || child, allowedQos);
     }
 
     /** The same facts with the user name of whoever cancelled the job (null: not cancelled, or the uid has no name). */
     public JobAdviceFacts withCanceller(String name) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, name, childRefused);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, name, childRefused, allowedQos);
     }
 
     /**

@@ -619,6 +619,38 @@ class FittedAdviceTest {
         assertThat(FixFitter.unlisted("use `--qos=<qos>`", lab)).isEqualTo("use `--qos=<qos>`");
     }
 
+    /**
+     * A QOS the cluster has but the job's user may not use with its account (sacctmgr show assoc) is said to be so,
+     * with theirs: slurmctld would refuse it ("Invalid qos specification"). The real lab's user may use normal and
+     * short; the mock's erik (climate-model) long and normal.
+     */
+    @Test
+    void aQosTheUsersAccountMayNotUseIsNotAdvisedAsIfItCould() {
+        JobRecord j = CLUSTER.get("1057"); // chen, cfd-sim: gpu, long, normal
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(j, "qos_limit"), null, 1).get(0);
+        JobAdviceFacts notLong = new JobAdviceFacts(j, CLUSTER.partitions()).withQos(CLUSTER::qos)
+                .withAllowedQos(() -> java.util.Optional.of(java.util.Set.of("gpu", "normal")));
+        String item = new FixFitter(TAXONOMY).fit(List.of(raw), notLong).get(0).items().stream()
+                .filter(i -> i.contains("--qos=long")).findFirst().orElseThrow();
+        assertThat(item).contains("`#SBATCH --qos=long` (not one your account may use)")
+                .doesNotContain("--qos=gpu` (not one").doesNotContain("This cluster's QOSes")
+                .endsWith("Yours with account cfd-sim: gpu, normal.");
+        // the fixture's own associations: chen may use long, so nothing is marked
+        String own = new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(j, CLUSTER.partitions())
+                .withQos(CLUSTER::qos).withAllowedQos(() -> io.slurmwise.job.Association.allowedQos(
+                        CLUSTER.associations(j.user()), j.user(), j.account(), j.partition())))
+                .get(0).items().stream().filter(i -> i.contains("--qos=long")).findFirst().orElseThrow();
+        assertThat(own).doesNotContain("not one your account").doesNotContain("Yours with");
+        // the same job under erik's climate-model (long and normal): gpu is not his
+        JobRecord erik = j.toBuilder().user("erik").account("climate-model").build();
+        String his = new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(erik, CLUSTER.partitions())
+                .withQos(CLUSTER::qos).withAllowedQos(() -> io.slurmwise.job.Association.allowedQos(
+                        CLUSTER.associations("erik"), "erik", "climate-model", erik.partition())))
+                .get(0).items().stream().filter(i -> i.contains("--qos=long")).findFirst().orElseThrow();
+        assertThat(his).contains("`#SBATCH --qos=gpu` (not one your account may use)")
+                .endsWith("Yours with account climate-model: long, normal.");
+    }
+
     private static Finding finding(JobRecord job, String kind) {
         return new Finding(TAXONOMY.kind(kind), 0.9, List.of(), List.of());
     }

@@ -258,6 +258,24 @@ class JobValuesFuzzTest {
         }
     }
 
+    /** sacctmgr's association rows: rows, headers, empty QOS lists, errors and hostile fields; only its refusal. */
+    @Test
+    void associations() {
+        Function<Random, String> row = Hostile.pick("research|slurmtest||normal,short", "lab|ann|gpu|gpu,Normal",
+                "Account|User|Partition|QOS", "lab|ann||", "lab|||normal", "|ann||normal", "lab|ann||normal,,short",
+                "lab|a nn||normal", "sacctmgr: error: Problem talking to the database: Connection refused", "lab|ann|");
+        for (String text : Fuzz.inputs(table(row, 5))) {
+            Fuzz.rejectsOnlyWith("Association.parse", IllegalArgumentException.class, text, () -> {
+                List<Association> rows = Association.parse(text);
+                for (Association a : rows) {
+                    assertThat(a.account()).isNotBlank();
+                    assertThat(a.qos()).allSatisfy(q -> assertThat(q).isNotBlank().isLowerCase());
+                }
+                Association.allowedQos(rows, "ann", "lab", "gpu").ifPresent(q -> assertThat(q).isNotEmpty());
+            });
+        }
+    }
+
     /**
      * A '|' table as a command prints it: up to 6 lines, each a known row or up to {@code fields - 1} hostile fields,
      * LF or CRLF.

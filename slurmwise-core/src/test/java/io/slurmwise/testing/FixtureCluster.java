@@ -61,6 +61,17 @@ public final class FixtureCluster implements SlurmBackend {
         }
     }
 
+    /** The user's rows of the fixture's {@code associations.psv}, as the mock backend reads them. */
+    @Override
+    public List<io.slurmwise.job.Association> associations(String user) {
+        try {
+            return io.slurmwise.job.Association.parse(Files.readString(DIR.resolve("associations.psv"))).stream()
+                    .filter(a -> a.user().equals(user)).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The fixture's {@code uid.<n>=<name>} lines, as the mock backend reads them. */
     @Override
     public Optional<String> userName(long uid) {

@@ -385,6 +385,23 @@ public final class MockBackend implements SlurmBackend {
         });
     }
 
+    /** The user's rows of the fixture's {@code associations.psv} ({@code sacctmgr -P show assoc format=}{@link io.slurmwise.job.Association#FORMAT}). */
+    @Override
+    public List<io.slurmwise.job.Association> associations(String user) {
+        if (user == null || user.isBlank()) {
+            return List.of();
+        }
+        return source.read("associations.psv").map(b -> {
+            try {
+                return io.slurmwise.job.Association.parse(new String(b, StandardCharsets.UTF_8)).stream()
+                        .filter(a -> a.user().equals(user.strip())).toList();
+            } catch (IllegalArgumentException e) {
+                throw new BackendException("associations.psv of " + source.describe() + ": " + e.getMessage()
+                        + "; export it with sacctmgr -P show assoc format=" + io.slurmwise.job.Association.FORMAT);
+            }
+        }).orElse(List.of());
+    }
+
     /** Parses {@code text} as sacct output; used by tests of hand-written fixtures. */
     static List<JobRecord> parse(String sacct) {
         try (Stream<JobRecord> s = SacctReader.stream(new StringReader(sacct))) {

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * scontrol show job ID | show partition [NAME] | show node [NAME] | write batch_script ID -
  * sinfo    [-h] [-o FORMAT] [-p PARTITION]
  * squeue   [-h] [-o FORMAT] [-j IDS] [-t STATES] [-u USER] [-p PARTITION]
- * sacctmgr -n -P show qos format=Name,MaxWall,Preempt     (exactly this: sacctmgr also adds and deletes)
+ * sacctmgr -n -P show qos format=Name,MaxWall,Preempt     (exactly these two: sacctmgr also adds and deletes)
+ * sacctmgr -n -P show assoc where user=USER format=Account,User,Partition,QOS
  * sshare   -n -P -A ACCOUNT -o Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins
  * any of them: --version
  * </pre>
@@ -60,6 +61,11 @@ public final class Allowlist {
 
     /** The only sacctmgr command allowed: the QOSes and their MaxWall, no header, '|' between columns. */
     static final List<String> SACCTMGR_QOS = List.of("-n", "-P", "show", "qos", "format=" + io.slurmwise.job.Qos.FORMAT);
+
+    /** sacctmgr's second read: a user's associations and the QOSes each may use, no header, '|' between columns. */
+    static List<String> sacctmgrAssociations(String user) {
+        return List.of("-n", "-P", "show", "assoc", "where", "user=" + user, "format=" + io.slurmwise.job.Association.FORMAT);
+    }
 
     /** sshare's one read: an account's allocation and use, no header, '|' between columns (the account comes last). */
     static List<String> sshareUsage(String account) {
@@ -121,10 +127,18 @@ public final class Allowlist {
                 value(tool, args, Value.NAME, args.get(5));
             }
             case SACCTMGR -> {
-                // the one read the backend makes; sacctmgr's other commands change the accounting database
-                if (!args.equals(SACCTMGR_QOS)) {
-                    throw forbidden(tool, args, "sacctmgr may only run `sacctmgr " + String.join(" ", SACCTMGR_QOS) + "`");
+                // the two reads the backend makes; sacctmgr's other commands change the accounting database
+                if (args.equals(SACCTMGR_QOS)) {
+                    return;
                 }
+                List<String> assoc = sacctmgrAssociations("USER");
+                if (args.size() != assoc.size() || !args.subList(0, 5).equals(assoc.subList(0, 5))
+                        || !args.get(6).equals(assoc.get(6)) || !args.get(5).startsWith("user=")) {
+                    throw forbidden(tool, args, "sacctmgr may only run `sacctmgr " + String.join(" ", SACCTMGR_QOS)
+                            + "` or `sacctmgr " + String.join(" ", assoc) + "`");
+                }
+                // the user is a name, never a list, a pattern or another condition
+                value(tool, args, Value.NAME, args.get(5).substring("user=".length()));
             }
         }
     }

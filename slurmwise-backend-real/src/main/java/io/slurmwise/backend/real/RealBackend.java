@@ -495,6 +495,44 @@ public final class RealBackend implements SlurmBackend {
         return read;
     }
 
+    private record AssociationsRead(List<io.slurmwise.job.Association> rows, long readAt) {
+    }
+
+    /** Users asked about by this backend in the last {@link #ACCOUNT_READ_AGE}. */
+    private final java.util.Map<String, AssociationsRead> associations = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The user's rows of {@code sacctmgr -n -P show assoc where user=<user> format=Account,User,Partition,QOS}, read
+     * again once the last read is older than {@link #ACCOUNT_READ_AGE} (a QOS granted while the MCP server runs); an
+     * answer that is no such table is a {@link SlurmCommandException.Failure#GARBLED} error saying what came.
+     */
+    @Override
+    public List<io.slurmwise.job.Association> associations(String user) {
+        if (user == null || !Allowlist.allows(SlurmTool.SACCTMGR, Allowlist.sacctmgrAssociations(user.strip()))) {
+            return List.of();
+        }
+        String name = user.strip();
+        long now = nanos.getAsLong();
+        AssociationsRead known = associations.get(name);
+        if (known != null && now - known.readAt() < ACCOUNT_READ_AGE.toNanos()) {
+            return known.rows();
+        }
+        String out = slurm.associations(name);
+        List<io.slurmwise.job.Association> rows;
+        try {
+            rows = io.slurmwise.job.Association.parse(out).stream().filter(a -> a.user().equals(name)).toList();
+        } catch (IllegalArgumentException e) {
+            throw new SlurmCommandException(SlurmCommandException.Failure.GARBLED, java.util.stream.Stream.concat(
+                    java.util.stream.Stream.of(SlurmTool.SACCTMGR.executable()),
+                    Allowlist.sacctmgrAssociations(name).stream()).toList(), "`sacctmgr " + String.join(" ",
+                    Allowlist.sacctmgrAssociations(name)) + "` printed no association table (" + e.getMessage()
+                    + "). Run it on this node to see what it prints, and check that the sacctmgr on PATH is SLURM's"
+                    + " (`sacctmgr --version`)");
+        }
+        associations.put(name, new AssociationsRead(rows, now));
+        return rows;
+    }
+
     /**
      * sacctmgr's QOSes and their MaxWall; an answer that is no QOS table is a
      * {@link SlurmCommandException.Failure#GARBLED} error saying what came, never a short list.

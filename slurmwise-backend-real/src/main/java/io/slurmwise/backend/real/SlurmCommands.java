@@ -207,6 +207,15 @@ final class SlurmCommands {
         return r.stdout();
     }
 
+    /** {@code sacctmgr -n -P show assoc where user=<user> format=Account,User,Partition,QOS}: the user's associations. */
+    String associations(String user) {
+        CommandResult r = run(SlurmTool.SACCTMGR, Allowlist.sacctmgrAssociations(user));
+        if (!r.ok()) {
+            throw failure(r);
+        }
+        return r.stdout();
+    }
+
     /** {@code sacctmgr -n -P show qos format=Name,MaxWall,Preempt}: the QOSes, one per line. */
     String qos() {
         CommandResult r = run(SlurmTool.SACCTMGR, Allowlist.SACCTMGR_QOS);

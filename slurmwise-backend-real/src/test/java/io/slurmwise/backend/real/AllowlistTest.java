@@ -53,6 +53,8 @@ class AllowlistTest {
             Cmd.of(SlurmTool.SQUEUE, "-h", "-o", "%i|%r", "-t", "PENDING", "-u", "slurmtest"),
             Cmd.of(SlurmTool.SQUEUE, "-h", "-o", "%i|%r", "-j", "46,55,53_[1-3]"),
             Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "qos", "format=Name,MaxWall,Preempt"),
+            Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "assoc", "where", "user=alice.smith",
+                    "format=Account,User,Partition,QOS"),
             Cmd.of(SlurmTool.SACCTMGR, "--version"),
             Cmd.of(SlurmTool.SSHARE, "-n", "-P", "-o", "Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins", "-A", "genomics"),
             Cmd.of(SlurmTool.SSHARE, "--version"));
@@ -115,6 +117,14 @@ class AllowlistTest {
             Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "user", "format=Name,AdminLevel"),
             Cmd.of(SlurmTool.SACCTMGR, "dump", "cluster", "file=/tmp/x.cfg"),
             Cmd.of(SlurmTool.SACCTMGR, "show", "qos"),
+            // the association read: one user by name, these columns, nothing added
+            Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "assoc", "where", "user=-i", "format=Account,User,Partition,QOS"),
+            Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "assoc", "where", "user=alice,bob", "format=Account,User,Partition,QOS"),
+            Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "assoc", "where", "user=", "format=Account,User,Partition,QOS"),
+            Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "assoc", "where", "account=lab", "format=Account,User,Partition,QOS"),
+            Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "assoc", "where", "user=alice", "format=Account,User,GrpTRES"),
+            Cmd.of(SlurmTool.SACCTMGR, "-n", "-P", "show", "assoc", "where", "user=alice", "format=Account,User,Partition,QOS", "-i"),
+            Cmd.of(SlurmTool.SACCTMGR, "-i", "modify", "user", "where", "user=alice", "set", "qos+=long"),
             Cmd.of(SlurmTool.SACCTMGR),
             // sshare: the one account read, the account a name (never an option), nothing added
             Cmd.of(SlurmTool.SSHARE, "-n", "-P", "-o", "Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins", "-A", "-a"),
@@ -151,7 +161,7 @@ class AllowlistTest {
 
     /**
      * Real executables named like the SLURM tools (and like the ones that change things: scancel, sbatch, and
-     * sacctmgr beyond its one QOS read) record every start. Forbidden invocations never start anything; allowed ones do.
+     * sacctmgr beyond its two reads) record every start. Forbidden invocations never start anything; allowed ones do.
      */
     @Test
     void theRunnerStartsNothingOutsideTheAllowlist(@TempDir Path dir) {
@@ -175,9 +185,11 @@ class AllowlistTest {
         List<String> expected = ALLOWED.stream().map(Cmd::toString).toList();
         assertThat(fake.calls()).containsExactlyElementsOf(expected);
         assertThat(fake.calls()).noneMatch(l -> l.startsWith("scancel") || l.startsWith("sbatch") || l.startsWith("sh "));
-        // sacctmgr started only for the one QOS read and its version
+        // sacctmgr started only for its two reads and its version
         assertThat(fake.calls()).filteredOn(l -> l.startsWith("sacctmgr"))
-                .containsExactly("sacctmgr -n -P show qos format=Name,MaxWall,Preempt", "sacctmgr --version");
+                .containsExactly("sacctmgr -n -P show qos format=Name,MaxWall,Preempt",
+                        "sacctmgr -n -P show assoc where user=alice.smith format=Account,User,Partition,QOS",
+                        "sacctmgr --version");
         assertThat(fake.calls()).filteredOn(l -> l.startsWith("sshare")).containsExactly(
                 "sshare -n -P -o Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins -A genomics", "sshare --version");
     }

@@ -269,6 +269,20 @@ class RealClusterScenariosTest {
         assertThat(backend.accountUsage("no-such-account")).isEmpty();
     }
 
+    /**
+     * setup.sh grants the lab's user QOS short besides normal with its account research: read back from sacctmgr's
+     * associations, as advice naming a QOS is checked against them; a user without associations has none.
+     */
+    @Test
+    void aUsersAssociationsAndTheirQoses() {
+        String user = lab.fact("TEST_USER");
+        List<io.slurmwise.job.Association> rows = backend.associations(user);
+        assertThat(io.slurmwise.job.Association.allowedQos(rows, user, "research", "cpu"))
+                .hasValueSatisfying(q -> assertThat(q).contains("normal", "short").doesNotContain("labcpu"));
+        assertThat(rows).extracting(io.slurmwise.job.Association::account).contains("research", "exhausted");
+        assertThat(backend.associations("nosuchuser")).isEmpty();
+    }
+
     @Test
     void unknownJobsAreNotFound() {
         assertThat(backend.job(JobId.parse("999999"))).isEmpty();
