@@ -94,9 +94,13 @@ public final class SlurmwiseMcpServer {
         McpJsonMapper mapper = new JacksonMcpJsonMapper(JSON);
         PrintStream stray = System.out;
         boolean stdout = out == stray;
-        StdioTransport transport = new StdioTransport(mapper, in, stdout ? new FileOutputStream(FileDescriptor.out) : out,
-                limits, m -> System.err.println("slurmwise mcp: " + m), tools.handlers().keySet());
         Catalog catalog = taxonomy == null ? null : new Catalog(taxonomy);
+        io.slurmwise.mcp.stdio.Offer offer = new io.slurmwise.mcp.stdio.Offer(tools.handlers().keySet(),
+                Catalog.prompts().stream().map(Catalog.Prompt::name).collect(java.util.stream.Collectors.toCollection(
+                        java.util.LinkedHashSet::new)),
+                catalog == null ? List.of() : List.of(Catalog.TAXONOMY, Catalog.KNOWLEDGE));
+        StdioTransport transport = new StdioTransport(mapper, in, stdout ? new FileOutputStream(FileDescriptor.out) : out,
+                limits, m -> System.err.println("slurmwise mcp: " + m), offer);
         McpServer.SyncSpecification<?> spec = McpServer.sync(transport)
                 .serverInfo("slurmwise", version())
                 .instructions("Read-only SLURM failure diagnosis. To find jobs: list_jobs (newest first; states="

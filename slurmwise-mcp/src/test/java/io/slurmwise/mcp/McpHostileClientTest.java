@@ -197,6 +197,14 @@ class McpHostileClientTest {
                 JSON.createObjectNode().put("uri", "slurmwise://knowledge/OOM")), -32002);
         error("note-query", request("note-query", "resources/read",
                 JSON.createObjectNode().put("uri", "slurmwise://knowledge/oom?x=1")), -32002);
+        // a URI of no resource, a prompt there is not: the answers name what there is (the SDK said only "Resource
+        // not found" and "Invalid prompt name")
+        assertThat(error("file-uri", request("file-uri", "resources/read",
+                JSON.createObjectNode().put("uri", "file:///etc/passwd")), -32002).at("/error/message").asText())
+                .contains("'file:///etc/passwd'", "slurmwise://taxonomy", "slurmwise://knowledge/<name>");
+        assertThat(error("no-prompt", request("no-prompt", "prompts/get",
+                JSON.createObjectNode().put("name", "cancel_my_jobs")), -32602).at("/error/message").asText())
+                .contains("no prompt 'cancel_my_jobs'", "diagnose_recent_failures");
         ObjectNode badCount = JSON.createObjectNode().put("name", "diagnose_recent_failures");
         badCount.putObject("arguments").put("count", "-5");
         error("prompt-bad-count", request("prompt-bad-count", "prompts/get", badCount), -32602);

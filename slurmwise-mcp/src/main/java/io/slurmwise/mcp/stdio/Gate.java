@@ -56,7 +56,7 @@ final class Gate {
     static final long TOKENS = 200_000;
 
     private final StdioLimits limits;
-    private final Set<String> tools;
+    private final Offer offer;
     /** The longest member name a message may hold (JSON-RPC's and the tools' names are short). */
     static final int NAME_CHARS = 65_536;
     private final JsonFactory factory;
@@ -64,8 +64,13 @@ final class Gate {
 
     /** @param tools the tools the server offers, so that a call of another is answered here; empty: not checked */
     Gate(StdioLimits limits, Set<String> tools) {
+        this(limits, Offer.tools(tools));
+    }
+
+    /** @param offer what the server offers, so that a request for anything else is answered here */
+    Gate(StdioLimits limits, Offer offer) {
         this.limits = limits;
-        this.tools = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(tools));
+        this.offer = offer;
         this.factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder()
                         .maxNestingDepth(limits.nestingDepth())
@@ -183,9 +188,16 @@ final class Gate {
         if (params != null && !params.isObject()) {
             return new Reply(Replies.error(id, Replies.INVALID_PARAMS, "params must be an object"));
         }
-        String bad = Params.check(name, params, tools);
+        String bad = Params.check(name, params, offer);
         if (bad != null) {
             return new Reply(Replies.error(id, Replies.INVALID_PARAMS, bad));
+        }
+        if (name.equals(McpSchema.METHOD_RESOURCES_READ) && !offer.resources().isEmpty()
+                && !offer.hasResource(params.get("uri").textValue())) {
+            // -32002, MCP's resource not found, naming the resources there are
+            return new Reply(Replies.error(id, Replies.RESOURCE_NOT_FOUND, "there is no resource '"
+                    + Replies.quote(params.get("uri").textValue()) + "': the resources are " + offer.describeResources()
+                    + " (resources/list and resources/templates/list name them)"));
         }
         return new Request(new McpSchema.JSONRPCRequest(name, id, map(params)), length);
     }
@@ -384,13 +396,19 @@ final class Gate {
 
         /** Null when {@code params} fit {@code method}; else what is wrong, in one sentence. */
         static String check(String method, JsonNode params, Set<String> tools) {
+            return check(method, params, Offer.tools(tools));
+        }
+
+        /** Null when {@code params} fit {@code method} and name what {@code offer} has; else what is wrong. */
+        static String check(String method, JsonNode params, Offer offer) {
+            Set<String> tools = offer.tools();
             return switch (method) {
                 case McpSchema.METHOD_INITIALIZE -> first(string(method, params, "protocolVersion", true, 64),
                         object(method, params, "capabilities"), object(method, params, "clientInfo"));
                 case McpSchema.METHOD_TOOLS_CALL -> first(string(method, params, "name", true, METHOD_CHARS),
                         tool(text(params, "name"), tools), object(method, params, "arguments"));
                 case McpSchema.METHOD_PROMPT_GET -> first(string(method, params, "name", true, METHOD_CHARS),
-                        promptArguments(params));
+                        prompt(text(params, "name"), offer.prompts()), promptArguments(params));
                 case McpSchema.METHOD_RESOURCES_READ -> string(method, params, "uri", true, 1024);
                 case McpSchema.METHOD_TOOLS_LIST, McpSchema.METHOD_RESOURCES_LIST,
                         McpSchema.METHOD_RESOURCES_TEMPLATES_LIST, McpSchema.METHOD_PROMPT_LIST ->
@@ -418,6 +436,14 @@ final class Gate {
             }
             return "there is no tool '" + Replies.quote(name) + "': this server only reads, and its tools are "
                     + String.join(", ", tools);
+        }
+
+        /** A prompt the server does not offer is named back with the prompts it does offer. */
+        private static String prompt(String name, Set<String> prompts) {
+            if (name == null || prompts.isEmpty() || prompts.contains(name)) {
+                return null;
+            }
+            return "there is no prompt '" + Replies.quote(name) + "': the prompts are " + String.join(", ", prompts);
         }
 
         private static String level(String level) {

@@ -18,6 +18,8 @@ final class Replies {
     static final int BUSY = -32000;
     /** Implementation-defined server error: the call ran past {@link StdioLimits#callTimeout()}. */
     static final int TIMED_OUT = -32001;
+    /** MCP's resource not found. */
+    static final int RESOURCE_NOT_FOUND = -32002;
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Messages quote little of what the client sent. */

@@ -85,11 +85,20 @@ public final class StdioTransport implements McpServerTransportProvider {
      */
     public StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out, StdioLimits limits,
                           Consumer<String> notices, java.util.Set<String> tools) {
+        this(mapper, in, out, limits, notices, Offer.tools(tools));
+    }
+
+    /**
+     * @param offer what the server offers (tools, prompts, resources): a request for anything else is answered here,
+     *              naming what there is
+     */
+    public StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out, StdioLimits limits,
+                          Consumer<String> notices, Offer offer) {
         this.mapper = mapper;
         this.in = in;
         this.limits = limits;
         this.notices = notices;
-        this.gate = new Gate(limits, tools);
+        this.gate = new Gate(limits, offer);
         this.outbox = new Outbox(out, limits.outputBytes(), () -> {
             notices.accept("stdout closed: the client is gone; stopping");
             done.countDown();
