@@ -42,10 +42,6 @@ public final class PatchSuggester {
      * @param script     the batch script when the cluster kept it; empty means "not available" (no diff)
      * @param partitions the cluster's partitions (MaxTime caps the time fix); may be empty
      */
-    /** {@code --time=00:10:00 (was 00:30:00)}: a change of a value the job had. */
-    private static final java.util.regex.Pattern FROM_RECORD = java.util.regex.Pattern.compile(
-            "--([a-z][a-z-]*)=(\\S+) \\(was ([^)]+)\\)");
-
     public Patch suggest(JobRecord job, Finding finding, List<LogTail> logs, Optional<String> script,
                          List<Partition> partitions) {
         return suggest(job, finding, logs, script, partitions, List::of);
@@ -90,16 +86,16 @@ public final class PatchSuggester {
         // a value the job had that its script does not set came from sbatch's command line (or an SBATCH_* variable),
         // which overrides #SBATCH lines: resubmitted the same way, the patch would change nothing (the real lab's
         // partition and time fixes of jobs submitted with -p and --time)
-        for (Patch.Change c : done.changes()) {
-            java.util.regex.Matcher m = FROM_RECORD.matcher(c.what());
-            while (m.find()) {
-                if (original.option(m.group(1)).isEmpty()) {
-                    advice.add("Job " + job.id() + "'s --" + m.group(1) + " " + m.group(3) + " is not in its script:"
-                            + " it came from the sbatch command line, an SBATCH_* variable or a default, and a command"
-                            + " line value overrides #SBATCH lines: if you gave it there, give the new one there too"
-                            + " (`sbatch --" + m.group(1) + "=" + m.group(2) + " ...`).");
-                }
+        for (BatchScript.Option o : done.script().options()) {
+            if (original.option(o.name()).isPresent() || o.value() == null || o.value().isBlank()) {
+                continue; // the script sets it (the patch edits its line), or it is a flag
             }
+            String now = o.value().strip();
+            recorded(job, o.name()).filter(was -> !was.equalsIgnoreCase(now)).ifPresent(was -> advice.add("Job "
+                    + job.id() + "'s --" + o.name() + " " + was + " is not in its script: it came from the sbatch"
+                    + " command line, an SBATCH_* variable or a default, and a command line value overrides #SBATCH"
+                    + " lines: if you gave it there, give the new one there too (`sbatch --" + o.name() + "=" + now
+                    + " ...`)."));
         }
         if ("\r\n".equals(original.lineEnding())) {
             advice.add("The script has Windows (CRLF) line endings, which sbatch refuses (\"Batch script contains DOS"
@@ -110,5 +106,29 @@ public final class PatchSuggester {
                 DiffUtils.diff(original.lines(), done.script().lines()), 3);
         return new Patch.Suggested(name, original.text(), done.script().text(), String.join("\n", diff) + "\n",
                 done.changes(), advice);
+    }
+
+    /**
+     * The value the job's record says it had for an sbatch option, as sbatch takes it; empty for an option the record
+     * does not carry in that form (or a time the job did not set: the partition's default).
+     */
+    static Optional<String> recorded(JobRecord job, String option) {
+        return switch (option) {
+            case "time" -> switch (job.timeLimit().kind()) {
+                case LIMITED, UNLIMITED -> Optional.of(job.timeLimit().human());
+                default -> Optional.empty();
+            };
+            case "partition" -> Optional.ofNullable(job.partition()).filter(v -> !v.isBlank());
+            case "qos" -> Optional.ofNullable(job.qos()).filter(v -> !v.isBlank());
+            case "account" -> Optional.ofNullable(job.account()).filter(v -> !v.isBlank());
+            // ReqMem without a unit suffix (sacct 21.08+) is the job's: per node, it is the node's share
+            case "mem" -> Optional.ofNullable(job.reqMem()).filter(m -> m.per() == io.slurmwise.job.MemoryRequest.Per.NODE
+                    || m.per() == io.slurmwise.job.MemoryRequest.Per.JOB).flatMap(m -> job.memoryPerNode())
+                    .map(Object::toString);
+            case "mem-per-cpu" -> Optional.ofNullable(job.reqMem())
+                    .filter(m -> m.per() == io.slurmwise.job.MemoryRequest.Per.CPU).map(m -> m.size().toString());
+            case "nodes" -> job.nodes() > 1 ? Optional.of(Integer.toString(job.nodes())) : Optional.empty();
+            default -> Optional.empty();
+        };
     }
 }

@@ -66,6 +66,27 @@ class PatchSuggesterTest {
         assertThat(p.changes().get(0).why()).contains("31.8G").contains("1.5x");
     }
 
+    /**
+     * A value the job had that its script does not set came from sbatch's command line, an SBATCH_* variable or a
+     * default, which overrides #SBATCH lines: the advice says so with the record's value, read from the record and the
+     * two scripts (no fixer's wording); a value the script sets, or a flag, gets no such line.
+     */
+    @Test
+    void aValueTheScriptDoesNotSetIsSaidToComeFromTheCommandLine() {
+        JobRecord job = CLUSTER.get("1011"); // largemem, its --mem from the command line: the script has none
+        Patch p = suggest(job, "oom", "Killed", "#!/bin/bash\n#SBATCH -p largemem\nvelvetg asm\n");
+        String mem = ((Patch.Suggested) p).patched().lines().filter(l -> l.startsWith("#SBATCH --mem=")).findFirst()
+                .orElseThrow().substring("#SBATCH --mem=".length());
+        assertThat(p.advice()).anyMatch(a -> a.startsWith("Job 1011's --mem " + job.memoryPerNode().orElseThrow() + " is not in its"
+                + " script: it came from the sbatch command line") && a.endsWith("(`sbatch --mem=" + mem + " ...`)."));
+        assertThat(p.advice()).noneMatch(a -> a.contains("--partition") && a.contains("is not in its script"));
+        // the script sets it: the patch edits its own line, nothing to say
+        Patch own = suggest(job, "oom", "Killed", "#!/bin/bash\n#SBATCH -p largemem\n#SBATCH --mem=64G\nvelvetg asm\n");
+        assertThat(own.advice()).noneMatch(a -> a.contains("is not in its script"));
+        assertThat(PatchSuggester.recorded(job, "time")).contains(job.timeLimit().human());
+        assertThat(PatchSuggester.recorded(job, "requeue")).isEmpty();
+    }
+
     @Test
     void oomKeepsMemPerCpuAndItsComment() {
         Patch.Suggested p = suggested("1024");
