@@ -169,21 +169,24 @@ class RealCliScenariosTest {
     }
 
     /**
-     * The qos_limit scenario asks 30 minutes under QOS short (MaxWall 00:10:00, setup.sh): sacctmgr's answer makes the
-     * patch the nearest request that starts, capped by the QOS, on a real slurmdbd.
+     * The qos_limit scenario asks 30 minutes under QOS short (MaxWall 00:10:00, setup.sh); the user's association
+     * also lists normal (no MaxWall): sacctmgr's answers make the patch move it to normal, which allows the whole run
+     * (an outside audit: it was cut to the 10 minutes), on a real slurmdbd.
      */
     @Test
-    void aPendingJobOverItsQosMaxWallIsCappedByTheQosSacctmgrReports() throws IOException {
+    void aPendingJobOverItsQosMaxWallMovesToAQosOfTheUsersThatAllowsIt() throws IOException {
         LabCluster.Scenario s = lab.scenario("qos_limit");
         Result r = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId(), "--json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode patch = r.json().at("/pending/patch");
-        assertThat(patch.at("/changes/0/what").asText()).isEqualTo("--time=00:10:00 (was 00:30:00), capped by QOS short");
-        assertThat(patch.get("diff").asText()).contains("+#SBATCH --time=00:10:00");
-        assertThat(patch.at("/advice/0").asText()).startsWith("QOS short allows at most 00:10:00 on every partition");
-        // scenarios.sh submitted it with --time=00:30:00 on sbatch's command line, which overrides #SBATCH lines
-        assertThat(patch.get("advice").toString()).contains("'s --time 00:30:00 is not in its script: it came from the"
-                + " sbatch command line");
+        assertThat(patch.at("/changes/0/what").asText()).isEqualTo("--qos=normal (was short)");
+        assertThat(patch.at("/changes/0/why").asText()).contains("its QOS short allows at most 00:10:00 (MaxWall)")
+                .contains("QOS normal has no MaxWall and is one your account may use");
+        assertThat(patch.get("diff").asText()).contains("+#SBATCH --qos=normal").doesNotContain("--time=00:10:00");
+        // scenarios.sh submitted it with --qos=short on sbatch's command line, which overrides #SBATCH lines
+        assertThat(patch.get("advice").toString()).contains("'s --qos short is not in its script: it came from the"
+                + " sbatch command line").contains("Partition cpu must admit QOS normal")
+                .doesNotContain("labcpu");
         // the note's example QOSes are not this cluster's: said so, with its own
         assertThat(r.json().at("/pending/fixes/0/text").asText()).contains("`#SBATCH --qos=long` (not a QOS of this cluster)")
                 .contains("This cluster's QOSes: normal (no MaxWall), short (MaxWall 00:10:00)")
@@ -217,7 +220,7 @@ class RealCliScenariosTest {
         Result r = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId(), "--json");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.json().at("/pending/reason").asText()).isEqualTo("PartitionConfig");
-        assertThat(r.json().at("/pending/meaning").asText()).containsPattern("; it asks 16 CPUs per node \\(a \\w+ node has \\d+\\)");
+        assertThat(r.json().at("/pending/meaning").asText()).containsPattern("has \\(CPUs, memory, GPUs, features\\): 16 CPUs per node \\(a \\w+ node has \\d+\\); resubmit");
     }
 
     @Test

@@ -107,7 +107,7 @@ public final class DiagnosisWorkflow {
         List<Partition> partitions = partitions(notices);
         Optional<String> script = suggestPatch ? batchScript(job, notices) : Optional.empty();
         Supplier<List<Qos>> qos = qosOnce(notices);
-        Patch patch = suggestPatch ? patcher.suggest(job, finding, logs, script, partitions, qos)
+        Patch patch = suggestPatch ? patcher.suggest(job, finding, logs, script, partitions, qos, allowedQosOnce(job))
                 : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
                 + job.id() + "` for it", List.of(), List.of());
         List<FixNote> fixes = fittedFixes(finding, job, partitions, qos, patch, script);
@@ -170,6 +170,46 @@ public final class DiagnosisWorkflow {
                 return List.of();
             }
         });
+    }
+
+    /**
+     * What of a queued job's request its partition or QOS cannot give, from the record (a request given on sbatch's
+     * command line is in no script for the patch to read: the real lab's -c 16 on a 2-CPU node; an outside audit):
+     * {@code 16 CPUs per node (a cpu node has 2)}, {@code time 00:30:00 (QOS short MaxWall 00:10:00)}; or, waiting on an
+     * account's TRES minutes, what sshare says of them.
+     */
+    private List<String> beyond(JobRecord job, String reason, List<Partition> partitions, Supplier<List<Qos>> qos) {
+        List<String> out = new java.util.ArrayList<>(new JobAdviceFacts(job, partitions).partition()
+                .map(p -> p.exceededBy(job)).orElse(List.of()));
+        if (reason.startsWith("QOSMaxWall")) {
+            job.timeLimit().limit().ifPresent(t -> Qos.named(qos.get(), job.qos()).filter(q -> !q.allows(t))
+                    .ifPresent(q -> out.add("time " + SlurmTime.format(t) + " (QOS " + q.name() + " MaxWall "
+                            + q.maxWall() + ")")));
+        }
+        if (reason.startsWith("AssocGrp") && reason.contains("Minutes") && job.account() != null) {
+            // "used up" to an account that never had any (the real lab's GrpTRESMins=cpu=0; an outside audit)
+            try {
+                backend.accountUsage(job.account()).flatMap(io.slurmwise.job.AccountUsage::describeSpent)
+                        .ifPresent(out::add);
+            } catch (BackendException e) {
+                // the reason stands without it
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A reason's meaning with the job's own facts after what it says and before what to do ("it asks for more than
+     * any node of the partition has (...): 16 CPUs per node (a cpu node has 2); resubmit with ..."): read as advice
+     * when they came last (an outside audit).
+     */
+    static String withFacts(String meaning, List<String> facts) {
+        if (facts.isEmpty()) {
+            return meaning;
+        }
+        int cut = meaning.indexOf("; ");
+        String fact = ": " + String.join(", ", facts);
+        return cut < 0 ? meaning + fact : meaning.substring(0, cut) + fact + meaning.substring(cut);
     }
 
     /**
@@ -246,20 +286,15 @@ public final class DiagnosisWorkflow {
             String meaning = m.text().replace("<jobid>", job.id().toString()) + (suggestPatch ? waitingOn.of(job, reason) : "");
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
             List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
+            Supplier<List<Qos>> qos = qosOnce(notices);
             if (m.startability() == PendingReasons.Startability.NEVER) {
-                // what of the request the partition cannot give, from the record: a request given on sbatch's command
-                // line is in no script for the patch to read (the real lab's -c 16 on a 2-CPU node; an outside audit)
-                List<String> beyond = new JobAdviceFacts(job, partitions).partition()
-                        .map(p -> p.exceededBy(job)).orElse(List.of());
-                if (!beyond.isEmpty()) {
-                    meaning += "; it asks " + String.join(", ", beyond);
-                }
+                meaning = withFacts(meaning, beyond(job, reason, partitions, qos));
             }
             // a job that can never start as submitted gets the nearest request that can, as a patch
             boolean patchIt = suggestPatch && m.startability() == PendingReasons.Startability.NEVER && !finding.isUnknown();
             Optional<String> script = patchIt ? batchScript(job, notices) : Optional.empty();
-            Supplier<List<Qos>> qos = qosOnce(notices);
-            Patch patch = patchIt ? patcher.suggest(job, finding, List.of(), script, partitions, qos) : null;
+            Patch patch = patchIt ? patcher.suggest(job, finding, List.of(), script, partitions, qos, allowedQosOnce(job))
+                    : null;
             List<FixNote> fixes = finding.isUnknown() ? List.of() : fittedFixes(finding, job, partitions, qos, patch, script);
             if (m.startability() == PendingReasons.Startability.WILL) {
                 fixes = FixOrder.forWaiting(fixes); // it needs no change: waiting is the first advice

@@ -90,6 +90,13 @@ public final class FixFitter {
         return out;
     }
 
+    /**
+     * Options whose values are names: a note's examples name different ones for different needs ({@code --qos=long}
+     * for longer jobs, {@code --qos=gpu} for GPU work), so the patch's one value is not written into each (1057's note
+     * read "--qos=normal for longer jobs, --qos=normal for GPU work").
+     */
+    private static final java.util.Set<String> NAMES = java.util.Set.of("qos", "partition", "account", "constraint");
+
     /** Options whose {@code <slot>} in a fix is the value the patch writes: the node to leave out is that node. */
     private static final java.util.Set<String> SLOTS_THE_PATCH_FILLS = java.util.Set.of("exclude");
 
@@ -119,7 +126,7 @@ public final class FixFitter {
     static String agree(String piece, Map<String, String> options) {
         String out = piece;
         for (Map.Entry<String, String> o : options.entrySet()) {
-            if (!out.contains("--" + o.getKey())) {
+            if (!out.contains("--" + o.getKey()) || NAMES.contains(o.getKey())) {
                 continue;
             }
             String slot = SLOTS_THE_PATCH_FILLS.contains(o.getKey()) ? "" : "<|";

@@ -17,21 +17,62 @@ import java.util.function.Supplier;
  * @param partitions the cluster's partitions (MaxTime and node sizes cap the fixes); may be empty
  * @param qos        the cluster's QOSes (a job's QOS MaxWall caps its time on every partition), read when a fixer first
  *                   asks (one question to slurmdbd) and once; empty when unknown
+ * @param allowedQos the QOSes the job's user may use with its account on its partition ({@code sacctmgr show assoc}),
+ *                   read when a fixer first asks; empty when unknown
  */
 public record FixContext(JobRecord job, Finding finding, List<String> logLines, List<String> evidenceLines,
-                         List<Partition> partitions, Supplier<List<Qos>> qos) {
+                         List<Partition> partitions, Supplier<List<Qos>> qos,
+                         Supplier<Optional<java.util.Set<String>>> allowedQos) {
 
     public FixContext {
         logLines = List.copyOf(logLines);
         evidenceLines = List.copyOf(evidenceLines);
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
         qos = qos == null ? List::of : Qos.once(qos);
+        allowedQos = allowedQos == null ? Optional::empty : allowedQos;
+    }
+
+    /** Without the QOSes the user's association allows: a QOS a patch names is one to check. */
+    public FixContext(JobRecord job, Finding finding, List<String> logLines, List<String> evidenceLines,
+                      List<Partition> partitions, Supplier<List<Qos>> qos) {
+        this(job, finding, logLines, evidenceLines, partitions, qos, null);
     }
 
     /** Without the cluster's QOSes: the advice says to check them. */
     public FixContext(JobRecord job, Finding finding, List<String> logLines, List<String> evidenceLines,
                       List<Partition> partitions) {
-        this(job, finding, logLines, evidenceLines, partitions, null);
+        this(job, finding, logLines, evidenceLines, partitions, null, null);
+    }
+
+    /**
+     * The QOS a patch may move the job to for a run of {@code need} on {@code partition}: the site's QOS named like the
+     * partition, or, when the user's associations are known, the one of theirs that allows the run (the least MaxWall
+     * that does); never one their association does not list. Empty when none is known to be open to them.
+     */
+    public Optional<Qos> qosFor(java.time.Duration need, String partition, String besides) {
+        Optional<java.util.Set<String>> mine = allowedQos.get();
+        Optional<Qos> named = Qos.forPartition(qos.get(), need, partition, besides)
+                .filter(q -> mine.map(m -> m.contains(q.name().toLowerCase(java.util.Locale.ROOT))).orElse(true));
+        if (named.isPresent() || mine.isEmpty()) {
+            return named;
+        }
+        return qosAllowing(need, besides).stream().findFirst();
+    }
+
+    /**
+     * The QOSes (besides {@code besides}) whose MaxWall allows {@code need}, least first ({@link Qos#allowing}); only
+     * the user's own when their associations are known.
+     */
+    public List<Qos> qosAllowing(java.time.Duration need, String besides) {
+        Optional<java.util.Set<String>> mine = allowedQos.get();
+        return Qos.allowing(qos.get(), need, besides).stream()
+                .filter(q -> mine.map(m -> m.contains(q.name().toLowerCase(java.util.Locale.ROOT))).orElse(true))
+                .toList();
+    }
+
+    /** Whether the user's associations are known (a QOS the patch names is then one of theirs). */
+    public boolean knowsOwnQos() {
+        return allowedQos.get().isPresent();
     }
 
     /** The job's QOS as the cluster lists it; empty when the job names none or the QOSes are unknown. */

@@ -63,7 +63,7 @@ final class PartitionLimitsFixer implements Fixer {
             // like that partition), else the longest run it can have is on this partition within both limits
             Optional<Qos> there = longer.flatMap(o -> cx.timeQos(Optional.of(o))).filter(q -> !q.allows(asked.get()));
             Optional<Qos> moveQos = there.isPresent()
-                    ? Qos.forPartition(cx.qos().get(), asked.get(), longer.get().name(), there.get().name()) : Optional.empty();
+                    ? cx.qosFor(asked.get(), longer.get().name(), there.get().name()) : Optional.empty();
             if (there.isPresent() && moveQos.isEmpty()) {
                 longer = Optional.empty();
             }
@@ -71,7 +71,7 @@ final class PartitionLimitsFixer implements Fixer {
             if (longer.isEmpty() && qos.isPresent()) {
                 Duration wall = qos.get().maxWallLimit().orElseThrow();
                 if (wall.compareTo(max.get()) < 0) {
-                    return QosWallFixer.capped(step, s, qos.get(), cx.qos().get(), null, " (was " + want + ")",
+                    return QosWallFixer.capped(step, s, qos.get(), cx, null, " (was " + want + ")",
                             "partition " + p.name() + " allows at most " + cap + " (MaxTime) and "
                                     + QosWallFixer.cap(qos.get(), p) + ", so the job's " + want + " can never start",
                             asked.get(), p);
@@ -100,7 +100,7 @@ final class PartitionLimitsFixer implements Fixer {
                 step = step.change(next, what, why).advise("To stay on " + p.name() + ", ask for at most " + cap
                         + " and checkpoint, continuing in a second job (`--dependency=afterany:<jobid>`).");
                 if (moveQos.isPresent()) {
-                    step = step.advise(QosWallFixer.access(moveQos.get(), qos.get()));
+                    step = QosWallFixer.access(step, cx, moveQos.get(), qos.get(), o.name());
                 }
             } else {
                 List<String> named = TimeFixer.longer(cx, p.name(), asked.get(), gpus);
@@ -138,7 +138,7 @@ final class PartitionLimitsFixer implements Fixer {
                                 + " met there, and no partition of this cluster has larger nodes");
             }
         }
-        step = cpusPerNode(step, target);
+        step = cpusPerNode(cx, step, target);
         return gpusPerNode(cx, step, target);
     }
 
@@ -191,11 +191,23 @@ final class PartitionLimitsFixer implements Fixer {
     }
 
     /** Tasks per node times CPUs per task above a node's CPUs: fewer tasks per node on more nodes. */
-    private static Step cpusPerNode(Step step, Partition p) {
+    private static Step cpusPerNode(FixContext cx, Step step, Partition p) {
         BatchScript s = step.script();
         int cpus = p.cpusPerNode();
         if (cpus <= 0) {
             return step;
+        }
+        if (cx.job() != null && !s.has("cpus-per-task") && !s.has("ntasks-per-node") && !s.has("ntasks")) {
+            // the CPUs the record asks that the script does not: sbatch's command line, which no patch edits (the real
+            // lab's -c 16 on a 2-CPU node was told only "no mechanical change"; an outside audit)
+            int asked = (cx.job().cpus() + cx.job().nodes() - 1) / cx.job().nodes();
+            if (asked > cpus) {
+                return step.advise("Job " + cx.job().id() + " asks " + asked + " CPUs per node and a " + p.name()
+                        + " node has " + cpus + "; its script sets no --cpus-per-task, --ntasks or --ntasks-per-node, so"
+                        + " they came from the sbatch command line (-c, -n) or an SBATCH_* variable, which override"
+                        + " #SBATCH lines: resubmit asking at most " + cpus + " per node there (`sbatch -c " + cpus
+                        + " ...` for one task), or to a partition with larger nodes (`sinfo -o \"%P %c %m\"`).");
+            }
         }
         int perTask = count(s, "cpus-per-task").orElse(1);
         OptionalInt perNode = count(s, "ntasks-per-node");

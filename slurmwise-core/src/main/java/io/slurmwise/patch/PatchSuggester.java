@@ -53,12 +53,22 @@ public final class PatchSuggester {
      */
     public Patch suggest(JobRecord job, Finding finding, List<LogTail> logs, Optional<String> script,
                          List<Partition> partitions, java.util.function.Supplier<List<io.slurmwise.job.Qos>> qos) {
+        return suggest(job, finding, logs, script, partitions, qos, null);
+    }
+
+    /**
+     * As above, with the QOSes the job's user may use with its account ({@code sacctmgr show assoc}), read when a fixer
+     * first asks: a patch moves the job only to one of them.
+     */
+    public Patch suggest(JobRecord job, Finding finding, List<LogTail> logs, Optional<String> script,
+                         List<Partition> partitions, java.util.function.Supplier<List<io.slurmwise.job.Qos>> qos,
+                         java.util.function.Supplier<Optional<java.util.Set<String>>> allowedQos) {
         List<String> lines = new ArrayList<>();
         for (LogTail t : logs) {
             lines.addAll(t.lines());
         }
         List<String> evidence = finding.evidence().stream().filter(Evidence::isLogLine).map(Evidence::text).toList();
-        FixContext cx = new FixContext(job, finding, lines, evidence, partitions, qos);
+        FixContext cx = new FixContext(job, finding, lines, evidence, partitions, qos, allowedQos);
         BatchScript original = BatchScript.parse(script.orElse("#!/bin/bash\n"));
         Step done = Step.none(original);
         for (Fixer f : fixers.of(finding.kind())) {
@@ -86,12 +96,19 @@ public final class PatchSuggester {
         // a value the job had that its script does not set came from sbatch's command line (or an SBATCH_* variable),
         // which overrides #SBATCH lines: resubmitted the same way, the patch would change nothing (the real lab's
         // partition and time fixes of jobs submitted with -p and --time)
+        // first among the advice: without it the patch changes nothing
+        int first = 0;
         for (BatchScript.Option o : done.script().options()) {
             if (original.option(o.name()).isPresent() || o.value() == null || o.value().isBlank()) {
                 continue; // the script sets it (the patch edits its line), or it is a flag
             }
             String now = o.value().strip();
-            recorded(job, o.name()).filter(was -> !was.equalsIgnoreCase(now)).ifPresent(was -> advice.add("Job "
+            Optional<String> had = recorded(job, o.name()).filter(was -> !was.equalsIgnoreCase(now));
+            if (had.isEmpty()) {
+                continue;
+            }
+            String was = had.get();
+            advice.add(first++, ("Job "
                     + job.id() + "'s --" + o.name() + " " + was + " is not in its script: it came from the sbatch"
                     + " command line, an SBATCH_* variable or a default, and a command line value overrides #SBATCH"
                     + " lines: if you gave it there, give the new one there too (`sbatch --" + o.name() + "=" + now

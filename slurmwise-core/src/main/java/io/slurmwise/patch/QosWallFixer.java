@@ -12,8 +12,9 @@ import java.util.Optional;
  * {@code qos_wall}: a job whose --time is over its QOS's MaxWall is refused or pends for ever
  * ({@code QOSMaxWallDurationPerJobLimit}; a partition's MaxTime that allows it does not help: the QOS caps the time on
  * every partition). With the cluster's QOSes known: the QOS named like its partition when that one allows the time (a
- * site's QOS for the partition), else the time down to the MaxWall, with the QOSes that would allow it named for the
- * user to check. The {@code time} fixer uses the same reading for a run that needs more time.
+ * site's QOS for the partition), or, with the user's associations known, the one of theirs that does (the real lab's
+ * user, capped to 10 minutes by QOS short, may use normal); else the time down to the MaxWall, with the QOSes that
+ * would allow it named for the user to check. The {@code time} fixer uses the same reading for a run that needs more time.
  */
 final class QosWallFixer implements Fixer {
 
@@ -37,12 +38,14 @@ final class QosWallFixer implements Fixer {
         String why = "it asks for " + SlurmTime.format(need) + "; " + cap(qos.get(), part.orElse(null));
         // a partition's own QOS comes before the job's: another --qos would not lift it
         Optional<Qos> other = Qos.isOwnQos(qos.get(), part.orElse(null)) ? Optional.empty()
-                : Qos.forPartition(cx.qos().get(), need, partition, qos.get().name());
+                : cx.qosFor(need, partition, qos.get().name());
         if (other.isPresent()) {
-            return step.change(s.withOption("qos", other.get().name()), "--qos=" + other.get().name() + " (was "
-                    + qos.get().name() + ")", why + ", " + allowance(other.get())).advise(access(other.get(), qos.get()));
+            Step moved = step.change(s.withOption("qos", other.get().name()), "--qos=" + other.get().name() + " (was "
+                    + qos.get().name() + ")", why + ", " + allowance(other.get()) + (cx.knowsOwnQos()
+                    ? " and is one your account may use (sacctmgr show assoc)" : ""));
+            return access(moved, cx, other.get(), qos.get(), partition);
         }
-        return capped(step, s, qos.get(), cx.qos().get(), null, " (was " + SlurmTime.format(need) + ")", why, need,
+        return capped(step, s, qos.get(), cx, null, " (was " + SlurmTime.format(need) + ")", why, need,
                 part.orElse(null));
     }
 
@@ -61,6 +64,19 @@ final class QosWallFixer implements Fixer {
         return "QOS " + q.name() + (q.maxWallLimit().isEmpty() ? " has no MaxWall" : " allows " + q.maxWall());
     }
 
+    /**
+     * {@code step}, which moves the job to QOS {@code to} on partition {@code on}, with what is left to check: that the
+     * QOS is open to the account, unless the user's associations are known (the patch then named one of theirs), and
+     * that the partition admits it, unless the QOS is named like the partition (the site's for it): a partition's
+     * AllowQos or DenyQos, which slurmwise does not read, may refuse a QOS the account may use.
+     */
+    static Step access(Step step, FixContext cx, Qos to, Qos from, String on) {
+        Step out = cx.knowsOwnQos() ? step : step.advise(access(to, from));
+        return on == null || on.isBlank() || to.name().equalsIgnoreCase(on) ? out : out.advise("Partition " + on
+                + " must admit QOS " + to.name() + ": `scontrol show partition " + on + "` shows AllowQos (ALL, or a"
+                + " list naming it) and DenyQos.");
+    }
+
     /** A QOS a patch names may be closed to the job's account: how to check, and what to do if it is. */
     static String access(Qos to, Qos from) {
         return "QOS " + to.name() + " must be open to your account: `sacctmgr show assoc where user=$USER"
@@ -72,7 +88,7 @@ final class QosWallFixer implements Fixer {
      * The time cut to the QOS's MaxWall (unless the job already asked for no more, {@code limit}), with the advice to
      * resume, and the QOSes that would allow the whole run for the user to check.
      */
-    static Step capped(Step step, BatchScript s, Qos qos, List<Qos> all, Duration limit, String was, String why,
+    static Step capped(Step step, BatchScript s, Qos qos, FixContext cx, Duration limit, String was, String why,
                        Duration need, Partition on) {
         Duration wall = qos.maxWallLimit().orElseThrow();
         String cap = SlurmTime.format(wall);
@@ -91,10 +107,12 @@ final class QosWallFixer implements Fixer {
                     + ", or use a partition whose limits allow the whole run (`scontrol show partition` shows each"
                     + " one's MaxTime and QoS).");
         }
-        List<String> longer = Qos.allowing(all, need, qos.name()).stream().map(Qos::describe).toList();
+        List<String> longer = cx.qosAllowing(need, qos.name()).stream().map(Qos::describe).toList();
+        boolean mine = cx.knowsOwnQos();
         return step.advise("QOS " + qos.name() + " allows at most " + cap + " on every partition" + (stays ? ", which"
                 + " the job already asked for (so --time stays)" : "") + resumable + (longer.isEmpty()
-                ? ", since no other QOS of this cluster allows the whole run."
+                ? ", since no other QOS " + (mine ? "your account may use" : "of this cluster") + " allows the whole run."
+                : mine ? ", or use a QOS of yours that allows it: " + String.join(", ", longer) + "."
                 : ", or use a QOS that allows it if your account and partition may: " + String.join(", ", longer)
                 + " (`sacctmgr show assoc where user=$USER format=Account,QOS` lists yours)."));
     }

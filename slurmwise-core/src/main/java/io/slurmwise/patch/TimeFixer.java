@@ -90,14 +90,15 @@ final class TimeFixer implements Fixer {
                 return max == null ? qosChecked(fits, qos) : fits;
             }
             Optional<Qos> other = ownQos ? Optional.empty()
-                    : Qos.forPartition(cx.qos().get(), need, part.map(Partition::name).orElse(""), qos.get().name());
+                    : cx.qosFor(need, part.map(Partition::name).orElse(""), qos.get().name());
             if (other.isPresent()) {
-                return step.change(s.withOption("time", SlurmTime.format(need)).withOption("qos", other.get().name()),
-                        "--qos=" + other.get().name() + " (was " + qos.get().name() + "), --time=" + SlurmTime.format(need)
-                                + was, why + within + qosWhy + ", " + QosWallFixer.allowance(other.get()))
-                        .advise(QosWallFixer.access(other.get(), qos.get()));
+                return QosWallFixer.access(step.change(s.withOption("time", SlurmTime.format(need))
+                        .withOption("qos", other.get().name()), "--qos=" + other.get().name() + " (was " + qos.get().name()
+                        + "), --time=" + SlurmTime.format(need) + was, why + within + qosWhy + ", "
+                        + QosWallFixer.allowance(other.get())), cx, other.get(), qos.get(),
+                        part.map(Partition::name).orElse(""));
             }
-            return QosWallFixer.capped(step, s, qos.get(), cx.qos().get(), limit, was, why + within + qosWhy, need,
+            return QosWallFixer.capped(step, s, qos.get(), cx, limit, was, why + within + qosWhy, need,
                     part.orElse(null));
         }
         // capped: the partition cannot give this run the time it needs
@@ -115,7 +116,7 @@ final class TimeFixer implements Fixer {
         boolean thereOwn = there.isPresent() && Qos.isOwnQos(there.get(), move.get());
         boolean thereShort = there.isPresent() && !there.get().allows(need);
         Optional<Qos> moveQos = move.isPresent() && thereShort && !thereOwn
-                ? Qos.forPartition(cx.qos().get(), need, move.get().name(), there.get().name()) : Optional.empty();
+                ? cx.qosFor(need, move.get().name(), there.get().name()) : Optional.empty();
         if (move.isPresent() && (!thereShort || moveQos.isPresent())) {
             Partition o = move.get();
             BatchScript next = s.withOption("partition", o.name()).withOption("time", SlurmTime.format(need));
@@ -139,13 +140,13 @@ final class TimeFixer implements Fixer {
             Step moved = step.change(next, what, whyMove).advise("To stay on " + pname + ", ask for at most " + cap
                     + " and make the run resumable: save a checkpoint and continue in a second job"
                     + " (`--dependency=afterany:<jobid>`).");
-            return moveQos.isPresent() ? moved.advise(QosWallFixer.access(moveQos.get(), there.get()))
+            return moveQos.isPresent() ? QosWallFixer.access(moved, cx, moveQos.get(), there.get(), move.get().name())
                     : thereOwn ? moved : qosChecked(moved, qos);
         }
         if (qosShort && qos.get().maxWallLimit().get().compareTo(max) <= 0) {
             // the QOS caps the time at or below the partition, on every partition: another partition would not help,
             // and no QOS named like one that allows the need is listed
-            return QosWallFixer.capped(step, s, qos.get(), cx.qos().get(), limit, was, why + "; partition " + pname
+            return QosWallFixer.capped(step, s, qos.get(), cx, limit, was, why + "; partition " + pname
                     + " allows at most " + cap + " (MaxTime)" + qosWhy, need, part.get());
         }
         if (limit == null || max.compareTo(limit) > 0) {

@@ -272,8 +272,13 @@ class FittedAdviceTest {
             }
         }
         if (patch != null) {
-            // one answer: a fix that names an option the patch sets names the patch's value
+            // one answer: a fix that names an option the patch sets names the patch's value; a name (a QOS, a
+            // partition) in a note is an example for a need ("--qos=long for longer jobs, --qos=gpu for GPU work"),
+            // which the patch's one choice does not replace
             for (var o : FixFitter.patchOptions(patch).entrySet()) {
+                if (java.util.Set.of("qos", "partition", "account", "constraint").contains(o.getKey())) {
+                    continue;
+                }
                 Pattern named = Pattern.compile("(?<![\\w-])--" + Pattern.quote(o.getKey()) + "[= ](?!<|0(?![\\w.]))([^\\s`)\\],;]+)");
                 for (FixNote n : fixes) {
                     Matcher m = named.matcher(n.text() + "\n" + String.join("\n", n.items()));

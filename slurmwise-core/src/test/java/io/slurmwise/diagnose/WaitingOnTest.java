@@ -50,4 +50,20 @@ class WaitingOnTest {
         // a singleton or an array's every task is no job to look up, and breaks nothing
         assertThat(meaning(holding("singleton,afterok:1051_*"), "1053")).isEqualTo("waiting for the jobs it depends on to finish");
     }
+
+    /**
+     * A job that can never start says what of its request its partition or QOS cannot give, after what the reason says
+     * and before what to do (it read as advice when it came last; an outside audit).
+     */
+    @Test
+    void aRequestBeyondThePartitionOrQosIsSaidBeforeWhatToDo() {
+        Slurmwise sw = Slurmwise.builder().backend(new FixtureCluster()).build();
+        assertThat(((Diagnosis.StatusOnly) sw.diagnose("1056")).pending().meaning())
+                .startsWith("it asks for more than any node of the partition has (CPUs, memory, GPUs, features): 192 CPUs"
+                        + " per node (a cpu node has 128); resubmit");
+        assertThat(((Diagnosis.StatusOnly) sw.diagnose("1057")).pending().meaning())
+                .contains("(wall time, CPUs, GPUs, nodes): time 1-12:00:00 (QOS gpu MaxWall 1-00:00:00); resubmit");
+        assertThat(DiagnosisWorkflow.withFacts("no clause to cut", List.of("a", "b"))).isEqualTo("no clause to cut: a, b");
+        assertThat(DiagnosisWorkflow.withFacts("x; y", List.of())).isEqualTo("x; y");
+    }
 }

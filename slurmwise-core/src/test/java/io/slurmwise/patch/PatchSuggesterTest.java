@@ -87,6 +87,23 @@ class PatchSuggesterTest {
         assertThat(PatchSuggester.recorded(job, "requeue")).isEmpty();
     }
 
+    /**
+     * CPUs no node of the partition has, asked on sbatch's command line (-c 16 on the real lab's 2-CPU node): no line of
+     * the script to edit, so the advice says where they came from and what to ask instead (it said only "no mechanical
+     * change"; an outside audit).
+     */
+    @Test
+    void cpusNoNodeHasAskedOnTheCommandLineAreSaidSo() {
+        JobRecord job = CLUSTER.get("1056").toBuilder().allocCpus(0)
+                .reqTres(io.slurmwise.job.Tres.parse("billing=256,cpu=256,mem=200G,node=1")).build();
+        Patch p = suggest(job, "resources_unavailable", "", "#!/bin/bash\n#SBATCH --partition=cpu\n./cesm\n");
+        assertThat(p.advice()).anyMatch(a -> a.startsWith("Job 1056 asks 256 CPUs per node and a cpu node has 128; its"
+                + " script sets no --cpus-per-task, --ntasks or --ntasks-per-node") && a.contains("`sbatch -c 128 ...`"));
+        // a script that sets them is edited instead, as before
+        assertThat(((Diagnosis.StatusOnly) SW.diagnose("1056")).pending().patch().advice())
+                .noneMatch(a -> a.contains("its script sets no --cpus-per-task"));
+    }
+
     @Test
     void oomKeepsMemPerCpuAndItsComment() {
         Patch.Suggested p = suggested("1024");
@@ -158,8 +175,9 @@ class PatchSuggesterTest {
                 .contains("\"chr7:79500000\" along the human genome").contains("long allows 7-00:00:00")
                 .contains("its QOS normal allows at most 2-00:00:00 (MaxWall) on every partition, QOS long has no MaxWall")
                 .doesNotContain("doubled");
-        assertThat(String.join(" ", p.advice())).contains("QOS long must be open to your account")
-                .doesNotContain(TimeFixer.QOS_TOO);
+        // bob's association (genomics) lists long: nothing left to check about it
+        assertThat(String.join(" ", p.advice())).doesNotContain("must be open to your account")
+                .doesNotContain("must admit").doesNotContain(TimeFixer.QOS_TOO);
         assertThat(p.patched()).contains("#SBATCH --qos=long\n");
         assertThat(BatchScript.parse(p.patched()).option("time").orElseThrow().value()).isEqualTo("5-16:00:00");
         // another organism's reference, or one region asked for, is no whole human genome: no estimate from it
@@ -178,17 +196,33 @@ class PatchSuggesterTest {
 
     /**
      * A job's QOS caps its time on every partition: 1057 pends for ever with QOSMaxWallDurationPerJobLimit (36 h asked,
-     * QOS gpu allows 1 day, the partition 2): the nearest request that starts is 1 day, and the QOSes that would allow
-     * the whole run are named for the user to check, never one that others preempt (scavenger).
+     * QOS gpu allows 1 day, the partition 2). Its user's association (chen, cfd-sim) lists normal, which allows the
+     * whole run: the patch moves it there and says to check the partition admits it. Without the associations the
+     * nearest request that starts is 1 day, and the QOSes that would allow the whole run are named for the user to
+     * check, never one that others preempt (scavenger).
      */
     @Test
     void aQosMaxWallCapsTheTimeOnEveryPartition() {
         Patch.Suggested p = (Patch.Suggested) ((Diagnosis.StatusOnly) SW.diagnose("1057")).pending().patch();
-        assertThat(p.changes()).extracting(Patch.Change::what)
+        assertThat(p.changes()).extracting(Patch.Change::what).containsExactly("--qos=normal (was gpu)");
+        assertThat(p.changes().get(0).why()).contains("QOS normal allows 2-00:00:00 and is one your account may use");
+        assertThat(p.patched()).contains("#SBATCH --qos=normal\n").contains("#SBATCH --time=36:00:00\n");
+        assertThat(String.join(" ", p.advice())).contains("Partition gpuH100x8 must admit QOS normal")
+                .doesNotContain("must be open to your account");
+        JobRecord j = CLUSTER.get("1057");
+        Patch unknown = new PatchSuggester(TAXONOMY).suggest(j, new Finding(TAXONOMY.kind("qos_limit"), 0.9, List.of(),
+                List.of()), List.of(), FixtureCluster.script("1057"), CLUSTER.partitions(), CLUSTER::qos);
+        assertThat(unknown.changes()).extracting(Patch.Change::what)
                 .containsExactly("--time=1-00:00:00 (was 1-12:00:00), capped by QOS gpu");
-        assertThat(p.patched()).contains("#SBATCH --time=1-00:00:00\n").contains("#SBATCH --qos=gpu\n");
-        assertThat(String.join(" ", p.advice())).contains("QOS gpu allows at most 1-00:00:00 on every partition")
+        assertThat(String.join(" ", unknown.advice())).contains("QOS gpu allows at most 1-00:00:00 on every partition")
                 .contains("normal (MaxWall 2-00:00:00), long (no MaxWall)").doesNotContain("scavenger");
+        // the associations known and listing neither: the cap, and no QOS of theirs allows the run
+        Patch none = new PatchSuggester(TAXONOMY).suggest(j, new Finding(TAXONOMY.kind("qos_limit"), 0.9, List.of(),
+                List.of()), List.of(), FixtureCluster.script("1057"), CLUSTER.partitions(), CLUSTER::qos,
+                () -> java.util.Optional.of(java.util.Set.of("gpu", "scavenger")));
+        assertThat(none.changes()).extracting(Patch.Change::what)
+                .containsExactly("--time=1-00:00:00 (was 1-12:00:00), capped by QOS gpu");
+        assertThat(String.join(" ", none.advice())).contains("since no other QOS your account may use allows the whole run");
         // a run that needs more than its QOS allows, within the partition's MaxTime: capped by the QOS, as no QOS is
         // named like the partition
         JobRecord job = CLUSTER.get("1030").toBuilder().status(JobStatus.of(JobState.TIMEOUT)).partition("largemem")
