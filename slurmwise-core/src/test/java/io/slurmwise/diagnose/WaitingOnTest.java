@@ -63,6 +63,10 @@ class WaitingOnTest {
                         + " per node (a cpu node has 128); resubmit");
         assertThat(((Diagnosis.StatusOnly) sw.diagnose("1057")).pending().meaning())
                 .contains("(wall time, CPUs, GPUs, nodes): time 1-12:00:00 (QOS gpu MaxWall 1-00:00:00); resubmit");
+        // waiting on an account's minutes: what sshare says of them (the mock's climate-model has used its billing)
+        assertThat(((Diagnosis.StatusOnly) sw.diagnose("1050")).pending().meaning())
+                .contains("is used up: account climate-model has used its allocation (billing ").contains(" minutes,"
+                        + " GrpTRESMins); ask");
         assertThat(DiagnosisWorkflow.withFacts("no clause to cut", List.of("a", "b"))).isEqualTo("no clause to cut: a, b");
         assertThat(DiagnosisWorkflow.withFacts("x; y", List.of())).isEqualTo("x; y");
     }
