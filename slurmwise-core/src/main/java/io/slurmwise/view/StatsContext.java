@@ -30,7 +30,8 @@ public record StatsContext(FleetReport report, JobQuery query, Duration sliceLen
      */
     public String kindTitle(String id) {
         if (!logsRead && FailureKind.UNKNOWN.equals(id)) {
-            return "Cause not in the accounting record (logs not read)";
+            // what matters first, as a narrow panel cuts the title
+            return "Logs not read: the accounting record alone does not say";
         }
         return taxonomy.find(id).map(FailureKind::title).orElse(id);
     }

@@ -73,8 +73,8 @@ final class StatsPrometheus {
         FleetReport r = ctx.report();
         Breakdown t = r.total();
         if (r.since() != null) {
-            single("slurmwise_window_start_timestamp_seconds", "Start of the reporting window (Unix time, local zone "
-                    + "of the cluster).", r.since().atZone(ZoneId.systemDefault()).toEpochSecond());
+            single("slurmwise_window_start_timestamp_seconds", "Start of the reporting window (Unix time; sacct's "
+                    + "local times read in this host's zone).", r.since().atZone(ZoneId.systemDefault()).toEpochSecond());
         }
         if (r.until() != null) {
             single("slurmwise_window_end_timestamp_seconds", "End of the reporting window (Unix time).",

@@ -183,7 +183,7 @@ class StatsCommandTest {
             }
         }
         assertThat(unknown).as("failures unknown by record alone").isNotNull();
-        assertThat(unknown.get("title").asText()).isEqualTo("Cause not in the accounting record (logs not read)");
+        assertThat(unknown.get("title").asText()).isEqualTo("Logs not read: the accounting record alone does not say");
         JsonNode on = StatsRun.run(Map.of(), "stats", "--all-users", "--logs", "on", "--json").json();
         for (JsonNode k : on.get("by_kind")) {
             assertThat(k.get("title").asText()).doesNotContain("logs not read");
