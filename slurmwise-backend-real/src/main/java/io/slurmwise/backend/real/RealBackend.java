@@ -66,14 +66,12 @@ public final class RealBackend implements SlurmBackend {
     private final java.time.Duration logTimeout;
     private final Map<String, LogLocation> locations = new ConcurrentHashMap<>();
 
-    /** The clock an account's allocation read is aged by ({@link System#nanoTime} but in tests). */
-    private final java.util.function.LongSupplier nanos;
-
     private RealBackend(RealBackendConfig config, Consumer<String> notices, java.util.function.LongSupplier nanos) {
         this.slurm = new SlurmCommands(config);
         this.logTimeout = config.logTimeout();
         this.notices = notices == null ? m -> { } : notices;
-        this.nanos = nanos;
+        this.usage = new AgedReads<>(ACCOUNT_READ_AGE, nanos);
+        this.associations = new AgedReads<>(ACCOUNT_READ_AGE, nanos);
     }
 
     public static RealBackend create(RealBackendConfig config) {
@@ -458,11 +456,11 @@ public final class RealBackend implements SlurmBackend {
      */
     static final java.time.Duration ACCOUNT_READ_AGE = java.time.Duration.ofMinutes(5);
 
-    private record UsageRead(Optional<io.slurmwise.job.AccountUsage> usage, long readAt) {
-    }
-
     /** Accounts asked about by this backend in the last {@link #ACCOUNT_READ_AGE}. */
-    private final java.util.Map<String, UsageRead> usage = new java.util.concurrent.ConcurrentHashMap<>();
+    private final AgedReads<String, Optional<io.slurmwise.job.AccountUsage>> usage;
+
+    /** Users asked about by this backend in the last {@link #ACCOUNT_READ_AGE}. */
+    private final AgedReads<String, List<io.slurmwise.job.Association>> associations;
 
     /**
      * The account's row of {@code sshare -n -P -o Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins -A <account>},
@@ -474,32 +472,14 @@ public final class RealBackend implements SlurmBackend {
         if (account == null || !Allowlist.allows(SlurmTool.SSHARE, Allowlist.sshareUsage(account.strip()))) {
             return Optional.empty();
         }
-        String name = account.strip();
-        long now = nanos.getAsLong();
-        UsageRead known = usage.get(name);
-        if (known != null && now - known.readAt() < ACCOUNT_READ_AGE.toNanos()) {
-            return known.usage();
-        }
-        String out = slurm.shares(name);
-        Optional<io.slurmwise.job.AccountUsage> read;
-        try {
-            read = io.slurmwise.job.AccountUsage.parse(out, name);
-        } catch (IllegalArgumentException e) {
-            throw new SlurmCommandException(SlurmCommandException.Failure.GARBLED, java.util.stream.Stream.concat(
-                    java.util.stream.Stream.of(SlurmTool.SSHARE.executable()), Allowlist.sshareUsage(name).stream())
-                    .toList(), "`sshare " + String.join(" ", Allowlist.sshareUsage(name)) + "` printed no share table ("
-                    + e.getMessage() + "). Run it on this node to see what it prints, and check that the sshare on PATH"
-                    + " is SLURM's (`sshare --version`)");
-        }
-        usage.put(name, new UsageRead(read, now));
-        return read;
+        return usage.get(account.strip(), name -> {
+            try {
+                return io.slurmwise.job.AccountUsage.parse(slurm.shares(name), name);
+            } catch (IllegalArgumentException e) {
+                throw garbled(SlurmTool.SSHARE, Allowlist.sshareUsage(name), "no share table", e);
+            }
+        });
     }
-
-    private record AssociationsRead(List<io.slurmwise.job.Association> rows, long readAt) {
-    }
-
-    /** Users asked about by this backend in the last {@link #ACCOUNT_READ_AGE}. */
-    private final java.util.Map<String, AssociationsRead> associations = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * The user's rows of {@code sacctmgr -n -P show assoc where user=<user> format=Account,User,Partition,QOS}, read
@@ -511,26 +491,24 @@ public final class RealBackend implements SlurmBackend {
         if (user == null || !Allowlist.allows(SlurmTool.SACCTMGR, Allowlist.sacctmgrAssociations(user.strip()))) {
             return List.of();
         }
-        String name = user.strip();
-        long now = nanos.getAsLong();
-        AssociationsRead known = associations.get(name);
-        if (known != null && now - known.readAt() < ACCOUNT_READ_AGE.toNanos()) {
-            return known.rows();
-        }
-        String out = slurm.associations(name);
-        List<io.slurmwise.job.Association> rows;
-        try {
-            rows = io.slurmwise.job.Association.parse(out).stream().filter(a -> a.user().equals(name)).toList();
-        } catch (IllegalArgumentException e) {
-            throw new SlurmCommandException(SlurmCommandException.Failure.GARBLED, java.util.stream.Stream.concat(
-                    java.util.stream.Stream.of(SlurmTool.SACCTMGR.executable()),
-                    Allowlist.sacctmgrAssociations(name).stream()).toList(), "`sacctmgr " + String.join(" ",
-                    Allowlist.sacctmgrAssociations(name)) + "` printed no association table (" + e.getMessage()
-                    + "). Run it on this node to see what it prints, and check that the sacctmgr on PATH is SLURM's"
-                    + " (`sacctmgr --version`)");
-        }
-        associations.put(name, new AssociationsRead(rows, now));
-        return rows;
+        return associations.get(user.strip(), name -> {
+            try {
+                return io.slurmwise.job.Association.parse(slurm.associations(name)).stream()
+                        .filter(a -> a.user().equals(name)).toList();
+            } catch (IllegalArgumentException e) {
+                throw garbled(SlurmTool.SACCTMGR, Allowlist.sacctmgrAssociations(name), "no association table", e);
+            }
+        });
+    }
+
+    /** A command's answer that is not what SLURM's command prints: what came, and how to look. */
+    private static SlurmCommandException garbled(SlurmTool tool, List<String> args, String what,
+                                                 IllegalArgumentException e) {
+        return new SlurmCommandException(SlurmCommandException.Failure.GARBLED, java.util.stream.Stream.concat(
+                java.util.stream.Stream.of(tool.executable()), args.stream()).toList(), "`" + tool.executable() + " "
+                + String.join(" ", args) + "` printed " + what + " (" + e.getMessage() + "). Run it on this node to see"
+                + " what it prints, and check that the " + tool.executable() + " on PATH is SLURM's (`"
+                + tool.executable() + " --version`)");
     }
 
     /**
@@ -543,11 +521,7 @@ public final class RealBackend implements SlurmBackend {
         try {
             return io.slurmwise.job.Qos.parse(out);
         } catch (IllegalArgumentException e) {
-            throw new SlurmCommandException(SlurmCommandException.Failure.GARBLED, java.util.stream.Stream.concat(
-                    java.util.stream.Stream.of(SlurmTool.SACCTMGR.executable()), Allowlist.SACCTMGR_QOS.stream()).toList(),
-                    "`sacctmgr " + String.join(" ", Allowlist.SACCTMGR_QOS) + "` printed no QOS table (" + e.getMessage()
-                    + "). Run it on this node to see what it prints, and check that the sacctmgr on PATH is SLURM's"
-                    + " (`sacctmgr --version`)");
+            throw garbled(SlurmTool.SACCTMGR, Allowlist.SACCTMGR_QOS, "no QOS table", e);
         }
     }
 }

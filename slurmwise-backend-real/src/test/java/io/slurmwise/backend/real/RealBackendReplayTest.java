@@ -348,6 +348,26 @@ class RealBackendReplayTest {
         assertThat(RealBackend.create(fake.config()).dependency(job)).isEmpty();
     }
 
+    /** An answer that is not SLURM's table is an error saying what came and how to look, never a guess. */
+    @Test
+    void aGarbledAllocationOrAssociationAnswerIsAnErrorThatSaysSo() {
+        fake.printing("sshare", "<html>proxy error</html>\n", "", 0);
+        fake.printing("sacctmgr", "<html>proxy error</html>\n", "", 0);
+        RealBackend b = RealBackend.create(fake.config());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> b.accountUsage("genomics"))
+                .isInstanceOf(SlurmCommandException.class)
+                .hasMessageContaining("`sshare -n -P -o Account,User,GrpTRESMins,GrpTRESRaw,TRESRunMins -A genomics` printed"
+                        + " no share table (line 1 is no sshare row")
+                .hasMessageContaining("check that the sshare on PATH is SLURM's (`sshare --version`)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> b.associations("alice"))
+                .isInstanceOf(SlurmCommandException.class)
+                .hasMessageContaining("`sacctmgr -n -P show assoc where user=alice format=Account,User,Partition,QOS`"
+                        + " printed no association table (line 1 is no association row");
+        // a failure is not kept: the next call asks again
+        fake.printing("sacctmgr", "lab|alice||normal\n", "", 0);
+        assertThat(b.associations("alice")).extracting(io.slurmwise.job.Association::account).containsExactly("lab");
+    }
+
     static void copy(Path from, Path to) {
         try {
             Files.copy(from, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
