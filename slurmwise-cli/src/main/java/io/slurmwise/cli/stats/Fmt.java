@@ -9,13 +9,14 @@ final class Fmt {
     }
 
     /**
-     * One decimal; a small amount that one decimal would show as nothing gets two, or {@code <0.01} (the real lab's
-     * "0.0 CPU-hours of failed jobs (88% of the CPU-hours of ended jobs)"; an outside audit).
+     * One decimal; a small amount that one decimal would show as nothing keeps two significant digits ({@code 0.0028}):
+     * the real lab's "0.0 CPU-hours of failed jobs (88% of the CPU-hours of ended jobs)" (an outside audit). Digits
+     * only, so the text is safe in HTML and SVG as it is.
      */
     static String one(double v) {
         double a = Math.abs(v);
         if (a > 0 && a < 0.05) {
-            return a < 0.005 ? (v < 0 ? "-" : "") + "<0.01" : String.format(Locale.ROOT, "%.2f", v);
+            return new java.math.BigDecimal(v).round(new java.math.MathContext(2)).stripTrailingZeros().toPlainString();
         }
         return String.format(Locale.ROOT, "%.1f", v);
     }
