@@ -95,13 +95,10 @@ public final class FixFitter {
      * for longer jobs, {@code --qos=gpu} for GPU work), so the patch's one value is not written into each (1057's note
      * read "--qos=normal for longer jobs, --qos=normal for GPU work").
      */
-    private static final java.util.Set<String> NAMES = java.util.Set.of("qos", "partition", "account", "constraint");
+    static final java.util.Set<String> NAME_OPTIONS = java.util.Set.of("qos", "partition", "account", "constraint");
 
     /** Options whose {@code <slot>} in a fix is the value the patch writes: the node to leave out is that node. */
     private static final java.util.Set<String> SLOTS_THE_PATCH_FILLS = java.util.Set.of("exclude");
-
-    /** {@code --time=17:00:00 (was 08:00:00)}, {@code --requeue and --signal=B:USR1@300}: an option and its value. */
-    private static final Pattern SET_OPTION = Pattern.compile("(?<![\\w-])--([a-z][a-z-]*)=([^\\s,;()`]+)");
 
     /** The options a patch sets (or would set), by name: {@code time -> 17:00:00}; empty without a patch. */
     static Map<String, String> patchOptions(Patch patch) {
@@ -110,10 +107,7 @@ public final class FixFitter {
             return out;
         }
         for (Patch.Change c : patch.changes()) {
-            Matcher m = SET_OPTION.matcher(c.what());
-            while (m.find()) {
-                out.putIfAbsent(m.group(1), m.group(2));
-            }
+            out.putAll(c.sets()); // a later change of the same option (a time capped again) is the script's value
         }
         return out;
     }
@@ -126,7 +120,7 @@ public final class FixFitter {
     static String agree(String piece, Map<String, String> options) {
         String out = piece;
         for (Map.Entry<String, String> o : options.entrySet()) {
-            if (!out.contains("--" + o.getKey()) || NAMES.contains(o.getKey())) {
+            if (!out.contains("--" + o.getKey()) || NAME_OPTIONS.contains(o.getKey())) {
                 continue;
             }
             String slot = SLOTS_THE_PATCH_FILLS.contains(o.getKey()) ? "" : "<|";

@@ -24,8 +24,19 @@ public sealed interface Patch permits Patch.Suggested, Patch.NotSuggested {
     /** Exactly one function runs; a new kind of patch adds a parameter, so no caller can skip it silently. */
     <R> R fold(Function<? super Suggested, ? extends R> suggested, Function<? super NotSuggested, ? extends R> notSuggested);
 
-    /** One change in words: {@code --mem 32G -> 48G} and why. */
-    record Change(String what, String why) {
+    /**
+     * One change in words ({@code --mem=48G (was 32G)}) and why, with the sbatch options it sets and their new values
+     * ({@code mem -> 48G}; a flag such as {@code --requeue} is not listed): read from the script before and after the
+     * change, so advice that agrees with the patch never parses the wording.
+     */
+    record Change(String what, String why, java.util.Map<String, String> sets) {
+        public Change {
+            sets = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(sets));
+        }
+
+        public Change(String what, String why) {
+            this(what, why, java.util.Map.of());
+        }
     }
 
     /**

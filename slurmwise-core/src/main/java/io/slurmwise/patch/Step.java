@@ -26,8 +26,24 @@ public record Step(BatchScript script, List<Patch.Change> changes, List<String> 
     /** This step, then the script replaced by {@code next} and the change said in words. */
     public Step change(BatchScript next, String what, String why) {
         List<Patch.Change> c = new ArrayList<>(changes);
-        c.add(new Patch.Change(what, why));
+        c.add(new Patch.Change(what, why, sets(script, next)));
         return new Step(next, c, advice, warnings);
+    }
+
+    /** The options {@code after} gives a value {@code before} did not have (the last occurrence is the one sbatch reads). */
+    static java.util.Map<String, String> sets(BatchScript before, BatchScript after) {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (BatchScript.Option o : after.options()) {
+            String now = after.option(o.name()).map(BatchScript.Option::value).orElse(null);
+            if (now == null || now.isBlank() || out.containsKey(o.name())) {
+                continue;
+            }
+            String was = before.option(o.name()).map(BatchScript.Option::value).orElse(null);
+            if (!now.equals(was)) {
+                out.put(o.name(), now);
+            }
+        }
+        return out;
     }
 
     /** This step with one more piece of advice (duplicates are kept once). */

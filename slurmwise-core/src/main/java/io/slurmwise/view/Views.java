@@ -163,7 +163,12 @@ public final class Views {
         m.put("script", p.fold(Patch.Suggested::scriptName, n -> null));
         m.put("reason", p.fold(s -> null, Patch.NotSuggested::reason));
         // a fixed key order: the same diagnosis prints the same JSON in every process
-        m.put("changes", p.changes().stream().map(c -> pair("what", c.what(), "why", c.why())).toList());
+        // "sets": the options a change gives a value ({"time": "17:00:00"}), for a tool that edits its own template
+        m.put("changes", p.changes().stream().map(c -> {
+            Map<String, Object> change = pair("what", c.what(), "why", c.why());
+            change.put("sets", c.sets());
+            return change;
+        }).toList());
         m.put("diff", p.fold(Patch.Suggested::diff, n -> null));
         m.put("patched_script", p.fold(Patch.Suggested::patched, n -> null));
         m.put("advice", p.advice());

@@ -276,7 +276,7 @@ class FittedAdviceTest {
             // partition) in a note is an example for a need ("--qos=long for longer jobs, --qos=gpu for GPU work"),
             // which the patch's one choice does not replace
             for (var o : FixFitter.patchOptions(patch).entrySet()) {
-                if (java.util.Set.of("qos", "partition", "account", "constraint").contains(o.getKey())) {
+                if (FixFitter.NAME_OPTIONS.contains(o.getKey())) {
                     continue;
                 }
                 Pattern named = Pattern.compile("(?<![\\w-])--" + Pattern.quote(o.getKey()) + "[= ](?!<|0(?![\\w.]))([^\\s`)\\],;]+)");
