@@ -107,10 +107,11 @@ public final class DiagnosisWorkflow {
         List<Partition> partitions = partitions(notices);
         Optional<String> script = suggestPatch ? batchScript(job, notices) : Optional.empty();
         Supplier<List<Qos>> qos = qosOnce(notices);
-        Patch patch = suggestPatch ? patcher.suggest(job, finding, logs, script, partitions, qos, allowedQosOnce(job))
+        Supplier<Optional<java.util.Set<String>>> allowedQos = allowedQosOnce(job);
+        Patch patch = suggestPatch ? patcher.suggest(job, finding, logs, script, partitions, qos, allowedQos)
                 : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
                 + job.id() + "` for it", List.of(), List.of());
-        List<FixNote> fixes = fittedFixes(finding, job, partitions, qos, patch, script);
+        List<FixNote> fixes = fittedFixes(finding, job, partitions, qos, allowedQos, patch, script);
         spentAllocation(job).ifPresent(notices::add);
         Explanation explanation = explainer.explain(job, finding, fixes);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
@@ -217,23 +218,15 @@ public final class DiagnosisWorkflow {
      * piece of advice names a QOS; unknown (nothing marked) when the backend cannot say.
      */
     private Supplier<Optional<java.util.Set<String>>> allowedQosOnce(JobRecord job) {
-        return new Supplier<>() {
-            private Optional<java.util.Set<String>> known;
-
-            @Override
-            public synchronized Optional<java.util.Set<String>> get() {
-                if (known == null) {
-                    try {
-                        String partition = job.partition() == null ? "" : job.partition().split(",")[0];
-                        known = io.slurmwise.job.Association.allowedQos(backend.associations(job.user()), job.user(),
-                                job.account(), partition);
-                    } catch (BackendException e) {
-                        known = Optional.empty();
-                    }
-                }
-                return known;
+        return io.slurmwise.backend.Lazy.of(() -> {
+            try {
+                String partition = job.partition() == null ? "" : job.partition().split(",")[0];
+                return io.slurmwise.job.Association.allowedQos(backend.associations(job.user()), job.user(),
+                        job.account(), partition);
+            } catch (BackendException e) {
+                return Optional.<java.util.Set<String>>empty();
             }
-        };
+        });
     }
 
     /** A job with several records (a requeued job's runs): the last is diagnosed, and the notice says so. */
@@ -287,15 +280,16 @@ public final class DiagnosisWorkflow {
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
             List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
             Supplier<List<Qos>> qos = qosOnce(notices);
+            Supplier<Optional<java.util.Set<String>>> allowedQos = allowedQosOnce(job);
             if (m.startability() == PendingReasons.Startability.NEVER) {
                 meaning = withFacts(meaning, beyond(job, reason, partitions, qos));
             }
             // a job that can never start as submitted gets the nearest request that can, as a patch
             boolean patchIt = suggestPatch && m.startability() == PendingReasons.Startability.NEVER && !finding.isUnknown();
             Optional<String> script = patchIt ? batchScript(job, notices) : Optional.empty();
-            Patch patch = patchIt ? patcher.suggest(job, finding, List.of(), script, partitions, qos, allowedQosOnce(job))
+            Patch patch = patchIt ? patcher.suggest(job, finding, List.of(), script, partitions, qos, allowedQos)
                     : null;
-            List<FixNote> fixes = finding.isUnknown() ? List.of() : fittedFixes(finding, job, partitions, qos, patch, script);
+            List<FixNote> fixes = finding.isUnknown() ? List.of() : fittedFixes(finding, job, partitions, qos, allowedQos, patch, script);
             if (m.startability() == PendingReasons.Startability.WILL) {
                 fixes = FixOrder.forWaiting(fixes); // it needs no change: waiting is the first advice
             }
@@ -343,10 +337,11 @@ public final class DiagnosisWorkflow {
      * its place to the next best, so a diagnosis still shows {@code fixCount} notes.
      */
     private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions,
-                                      Supplier<List<Qos>> qos, Patch patch, Optional<String> script) {
+                                      Supplier<List<Qos>> qos, Supplier<Optional<java.util.Set<String>>> allowedQos,
+                                      Patch patch, Optional<String> script) {
         List<FixNote> fitted = FixOrder.byEvidence(fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
                 new JobAdviceFacts(job, partitions).withScript(script.orElse(null)).withQos(qos)
-                        .withAllowedQos(allowedQosOnce(job))
+                        .withAllowedQos(allowedQos)
                         .withCanceller(UserNames.cancelledBy(job.status()).stream().boxed().findFirst()
                                 .flatMap(backend::userName).orElse(null))
                         .withLogLines(finding.evidence().stream().map(io.slurmwise.classify.Evidence::text).toList()), patch),

@@ -81,18 +81,10 @@ public record Qos(String name, TimeLimit maxWall, Set<String> preempts) {
      * a null answer is an empty table.
      */
     public static java.util.function.Supplier<List<Qos>> once(java.util.function.Supplier<List<Qos>> read) {
-        return new java.util.function.Supplier<>() {
-            private List<Qos> known;
-
-            @Override
-            public synchronized List<Qos> get() {
-                if (known == null) {
-                    List<Qos> q = read.get();
-                    known = q == null ? List.of() : List.copyOf(q);
-                }
-                return known;
-            }
-        };
+        return io.slurmwise.backend.Lazy.of(() -> {
+            List<Qos> q = read.get();
+            return q == null ? List.<Qos>of() : List.copyOf(q);
+        });
     }
 
     /** The QOS named {@code name} (as sacct records a job's, any case), if listed. */

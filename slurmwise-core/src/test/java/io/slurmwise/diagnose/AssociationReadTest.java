@@ -1,0 +1,80 @@
+package io.slurmwise.diagnose;
+
+import io.slurmwise.Slurmwise;
+import io.slurmwise.backend.BackendException;
+import io.slurmwise.backend.JobLookup;
+import io.slurmwise.backend.JobQuery;
+import io.slurmwise.backend.LogStream;
+import io.slurmwise.backend.LogTail;
+import io.slurmwise.backend.SlurmBackend;
+import io.slurmwise.job.Association;
+import io.slurmwise.job.JobId;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.Partition;
+import io.slurmwise.testing.FixtureCluster;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The user's associations ({@code sacctmgr show assoc}) are asked once per diagnosis, by the patch and the fixes
+ * together, and a read that fails leaves the advice unchecked, never wrong or missing.
+ */
+class AssociationReadTest {
+
+    /** The fixture cluster whose association read is counted, and fails when {@code refused}. */
+    static SlurmBackend counting(AtomicInteger reads, boolean refused) {
+        FixtureCluster c = new FixtureCluster();
+        return new SlurmBackend() {
+            public String name() { return "fixture"; }
+            public JobLookup lookup(JobId id) { return c.lookup(id); }
+            public Stream<JobRecord> jobs(JobQuery q) { return c.jobs(q); }
+            public LogTail logTail(JobRecord j, LogStream s, int n) { return c.logTail(j, s, n); }
+            public Optional<String> batchScript(JobRecord j) { return c.batchScript(j); }
+            public List<Partition> partitions() { return c.partitions(); }
+            public List<io.slurmwise.job.Qos> qos() { return c.qos(); }
+            public List<Association> associations(String user) {
+                reads.incrementAndGet();
+                if (refused) {
+                    throw new BackendException("sacctmgr show assoc failed: Access/permission denied");
+                }
+                return c.associations(user);
+            }
+        };
+    }
+
+    @Test
+    void aDiagnosisAsksTheUsersAssociationsOnce() {
+        AtomicInteger reads = new AtomicInteger();
+        // 1016's patch moves it to partition long and QOS long, and its fixes name QOSes: both ask
+        Diagnosis d = Slurmwise.builder().backend(counting(reads, false)).build().diagnose("1016");
+        assertThat(d).isInstanceOf(Diagnosis.Failed.class);
+        assertThat(reads).hasValue(1);
+        // a pending job whose patch moves its QOS (1057), likewise
+        reads.set(0);
+        Slurmwise.builder().backend(counting(reads, false)).build().diagnose("1057");
+        assertThat(reads).hasValue(1);
+    }
+
+    @Test
+    void aRefusedReadLeavesTheAdviceUncheckedAndTheDiagnosisWhole() {
+        AtomicInteger reads = new AtomicInteger();
+        Diagnosis.Failed refused = (Diagnosis.Failed) Slurmwise.builder().backend(counting(reads, true)).build()
+                .diagnose("1016");
+        Diagnosis.Failed read = (Diagnosis.Failed) Slurmwise.builder().backend(counting(new AtomicInteger(), false))
+                .build().diagnose("1016");
+        assertThat(reads).hasValue(1);
+        assertThat(refused.finding().kindId()).isEqualTo(read.finding().kindId());
+        assertThat(refused.patch().changes()).extracting(c -> c.sets()).isEqualTo(read.patch().changes().stream()
+                .map(c -> c.sets()).toList());
+        String advice = String.join("\n", refused.fixes().stream().map(f -> f.text() + "\n"
+                + String.join("\n", f.items())).toList()) + String.join("\n", refused.patch().advice());
+        assertThat(advice).doesNotContain("not one your account may use").doesNotContain("Yours with account");
+        assertThat(refused.fixes()).hasSameSizeAs(read.fixes());
+    }
+}
