@@ -256,9 +256,9 @@ class RealBackendReplayTest {
                         + " -S 2026-11-01T00:00:00 -E 2026-11-30T12:00:30 -a",
                 "sacct -X -P --delimiter=^_| -j 46 -o " + header.replace('|', ','));
         List<JobRecord> failed = b.jobs(JobQuery.window(since, until).withStates(Set.of(JobState.FAILED))
-                .withUser("slurmtest").withPartition("cpu")).toList();
+                .withUser(ME).withPartition("cpu")).toList(); // a user this host knows, as the backend checks
         assertThat(failed).extracting(j -> j.id().toString()).containsExactly("45");
-        assertThat(fake.calls()).anyMatch(c -> c.startsWith("sacct -P --delimiter=^_|") && c.endsWith("-u slurmtest -r cpu -s FAILED"));
+        assertThat(fake.calls()).anyMatch(c -> c.startsWith("sacct -P --delimiter=^_|") && c.endsWith("-u " + ME + " -r cpu -s FAILED"));
         List<JobRecord> gpuPending = b.jobs(JobQuery.window(since, until).withPartition("gpuA100x4")
                 .withStates(Set.of(JobState.PENDING))).toList();
         assertThat(gpuPending).extracting(j -> j.id().toString()).as("46 is in partition cpu").containsExactly("55");
