@@ -181,6 +181,10 @@ class CliTest {
             }
         }
         assertThat(dep).as("a pending job that can never start").isNotNull();
+        // one that will start is told so, not that its request was refused (1052 waits out a maintenance reservation)
+        assertThat(run("diagnose", "1052").out()).contains("yes, without changes").contains("a wait, not a failure")
+                .doesNotContain("refused");
+        assertThat(run("diagnose", "1056").out()).contains("never, as submitted").contains("Job request refused");
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.slurmwise.diagnose.Diagnosis;
 import io.slurmwise.diagnose.Explanation;
 import io.slurmwise.diagnose.FixNote;
 import io.slurmwise.diagnose.PendingInfo;
+import io.slurmwise.diagnose.PendingReasons;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.patch.Patch;
@@ -98,7 +99,11 @@ public final class DiagnosisRenderer {
         panel.row("Can start", can);
         panel.row("Asks", TerminalText.line(request(so.job())));
         if (p.finding() != null) {
-            panel.row("Kind", p.finding().kind().title() + " (" + p.finding().kindId() + ")");
+            // a job that will start is not refused: the kind's title ("Job request refused") beside "yes, without
+            // changes" told two answers (1052 waits for a maintenance reservation; an outside audit)
+            panel.row("Kind", p.startability() == PendingReasons.Startability.WILL
+                    ? "a wait, not a failure; if it is too long, see the " + p.finding().kindId() + " fixes below"
+                    : p.finding().kind().title() + " (" + p.finding().kindId() + ")");
         }
         // the fix first: the patch (when the request can never start as it is), then the notes
         p.optPatch().ifPresent(patch -> addPatch(panel, patch));
