@@ -180,12 +180,12 @@ public final class DiagnosisWorkflow {
      * account's TRES minutes, what sshare says of them.
      */
     private List<String> beyond(JobRecord job, String reason, List<Partition> partitions, Supplier<List<Qos>> qos) {
-        List<String> out = new java.util.ArrayList<>(new JobAdviceFacts(job, partitions).partition()
-                .map(p -> p.exceededBy(job)).orElse(List.of()));
+        Optional<Partition> partition = new JobAdviceFacts(job, partitions).partition();
+        List<String> out = new java.util.ArrayList<>(partition.map(p -> p.exceededBy(job)).orElse(List.of()));
         if (reason.startsWith("QOSMaxWall")) {
-            job.timeLimit().limit().ifPresent(t -> Qos.named(qos.get(), job.qos()).filter(q -> !q.allows(t))
-                    .ifPresent(q -> out.add("time " + SlurmTime.format(t) + " (QOS " + q.name() + " MaxWall "
-                            + q.maxWall() + ")")));
+            // the QOS whose MaxWall caps the time, as the patch reads it (a partition's own QOS before the job's)
+            job.timeLimit().limit().ifPresent(t -> Qos.timeCap(qos, Qos.named(qos.get(), job.qos()),
+                    partition.orElse(null)).flatMap(q -> q.tooShortFor(t)).ifPresent(out::add));
         }
         if (reason.startsWith("AssocGrp") && reason.contains("Minutes") && job.account() != null) {
             // "used up" to an account that never had any (the real lab's GrpTRESMins=cpu=0; an outside audit)

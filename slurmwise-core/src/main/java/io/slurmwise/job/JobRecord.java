@@ -144,6 +144,16 @@ public record JobRecord(
         return Math.max(1, n);
     }
 
+    /** The CPUs one node of the job holds: its CPUs shared by its nodes, rounded up (as slurmctld must place them). */
+    public int cpusPerNode() {
+        return (cpus() + nodes() - 1) / nodes();
+    }
+
+    /** The GPUs one node of the job holds: its GPUs shared by its nodes, rounded up. */
+    public int gpusPerNode() {
+        return (gpus() + nodes() - 1) / nodes();
+    }
+
     /**
      * The memory of the whole job: the TRES {@code mem=} (AllocTRES, else ReqTRES: always the job's total), else
      * ReqMem scaled by its unit ({@link MemoryRequest#total}). Zero means "no limit given" and is skipped.

@@ -117,18 +117,13 @@ public record Partition(String name, boolean isDefault, TimeLimit maxTime, int n
     public java.util.List<String> exceededBy(JobRecord job) {
         java.util.List<String> out = new java.util.ArrayList<>();
         int nodesAsked = job.nodes();
-        if (cpusPerNode > 0 && job.cpus() > 0) {
-            int per = (job.cpus() + nodesAsked - 1) / nodesAsked;
-            if (per > cpusPerNode) {
-                out.add(per + " CPUs per node (a " + name + " node has " + cpusPerNode + ")");
-            }
-        }
+        tooManyCpus(job).ifPresent(out::add);
         if (memoryPerNode != null && memoryPerNode.bytes() > 0) {
             job.memoryPerNode().filter(m -> m.bytes() > memoryPerNode.bytes())
                     .ifPresent(m -> out.add(m + " per node (a " + name + " node has " + memoryPerNode + ")"));
         }
         if (job.gpus() > 0) {
-            int per = (job.gpus() + nodesAsked - 1) / nodesAsked;
+            int per = job.gpusPerNode();
             if (!hasGpus()) {
                 out.add(per + " GPU" + (per == 1 ? "" : "s") + " per node (" + name + " has none)");
             } else if (per > gpusPerNode()) {
@@ -141,6 +136,13 @@ public record Partition(String name, boolean isDefault, TimeLimit maxTime, int n
         job.timeLimit().limit().ifPresent(t -> maxTimeLimit().filter(m -> t.compareTo(m) > 0)
                 .ifPresent(m -> out.add("time " + SlurmTime.format(t) + " (MaxTime " + maxTime + ")")));
         return out;
+    }
+
+    /** {@code 16 CPUs per node (a cpu node has 2)} when a node of this partition has fewer CPUs than the job asks of one. */
+    public Optional<String> tooManyCpus(JobRecord job) {
+        int per = job.cpusPerNode();
+        return cpusPerNode > 0 && job.cpus() > 0 && per > cpusPerNode
+                ? Optional.of(per + " CPUs per node (a " + name + " node has " + cpusPerNode + ")") : Optional.empty();
     }
 
     /** How advice names it: {@code gpuH100x8 (MaxTime 2-00:00:00, gpu:h100:8)}. */

@@ -37,6 +37,12 @@ public record Qos(String name, TimeLimit maxWall, Set<String> preempts) {
         return maxWall.kind() == TimeLimit.Kind.UNLIMITED || maxWall.limit().map(m -> m.compareTo(need) >= 0).orElse(false);
     }
 
+    /** {@code time 1-12:00:00 (QOS gpu MaxWall 1-00:00:00)} when its MaxWall does not allow a run of {@code need}. */
+    public Optional<String> tooShortFor(Duration need) {
+        return allows(need) ? Optional.empty()
+                : Optional.of("time " + SlurmTime.format(need) + " (QOS " + name + " MaxWall " + maxWall + ")");
+    }
+
     /** How advice names it: {@code long (no MaxWall)}, {@code normal (MaxWall 2-00:00:00)}. */
     public String describe() {
         return name + (maxWallLimit().isEmpty() ? " (no MaxWall)" : " (MaxWall " + maxWall + ")");

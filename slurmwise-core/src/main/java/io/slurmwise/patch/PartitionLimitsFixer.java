@@ -200,13 +200,13 @@ final class PartitionLimitsFixer implements Fixer {
         if (cx.job() != null && !s.has("cpus-per-task") && !s.has("ntasks-per-node") && !s.has("ntasks")) {
             // the CPUs the record asks that the script does not: sbatch's command line, which no patch edits (the real
             // lab's -c 16 on a 2-CPU node was told only "no mechanical change"; an outside audit)
-            int asked = (cx.job().cpus() + cx.job().nodes() - 1) / cx.job().nodes();
-            if (asked > cpus) {
-                return step.advise("Job " + cx.job().id() + " asks " + asked + " CPUs per node and a " + p.name()
-                        + " node has " + cpus + "; its script sets no --cpus-per-task, --ntasks or --ntasks-per-node, so"
-                        + " they came from the sbatch command line (-c, -n) or an SBATCH_* variable, which override"
-                        + " #SBATCH lines: resubmit asking at most " + cpus + " per node there (`sbatch -c " + cpus
-                        + " ...` for one task), or to a partition with larger nodes (`sinfo -o \"%P %c %m\"`).");
+            Optional<String> over = p.tooManyCpus(cx.job());
+            if (over.isPresent()) {
+                return step.advise("Job " + cx.job().id() + " asks " + over.get() + "; its script sets no"
+                        + " --cpus-per-task, --ntasks or --ntasks-per-node, so they came from the sbatch command line"
+                        + " (-c, -n) or an SBATCH_* variable, which override #SBATCH lines: resubmit asking at most "
+                        + cpus + " per node there (`sbatch -c " + cpus + " ...` for one task), or to a partition with"
+                        + " larger nodes (`sinfo -o \"%P %c %m\"`).");
             }
         }
         int perTask = count(s, "cpus-per-task").orElse(1);

@@ -33,6 +33,11 @@ class PartitionFitTest {
         assertThat(A100.exceededBy(asking("cpu=128,mem=400G,node=1,gres/gpu:a100=8", "12:00:00")))
                 .containsExactly("128 CPUs per node (a gpuA100x4 node has 64)", "400G per node (a gpuA100x4 node has 250G)",
                         "8 GPUs per node (a gpuA100x4 node has 4)");
+        // 129 CPUs on 2 nodes: one of them holds 65, one more than a node has
+        JobRecord odd = asking("cpu=129,mem=4G,node=2", "01:00:00");
+        assertThat(odd.cpusPerNode()).isEqualTo(65);
+        assertThat(A100.tooManyCpus(odd)).hasValue("65 CPUs per node (a gpuA100x4 node has 64)");
+        assertThat(A100.tooManyCpus(asking("cpu=128,mem=4G,node=2", "01:00:00"))).isEmpty();
         // nothing known on either side: nothing said
         assertThat(new Partition("x", false, TimeLimit.UNKNOWN, 0, 0, null, "", true)
                 .exceededBy(asking("cpu=4096,mem=9T,node=64", "UNLIMITED"))).isEmpty();

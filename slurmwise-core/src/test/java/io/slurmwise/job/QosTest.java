@@ -78,5 +78,10 @@ class QosTest {
         // a partition QOS without a MaxWall, or one the table does not list, sets no time: the job's caps
         assertThat(Qos.timeCap(() -> table, normal, cpu.withQos("nolimit"))).isEqualTo(normal);
         assertThat(Qos.timeCap(() -> table, normal, cpu.withQos("unlisted"))).isEqualTo(normal);
+        // what a pending job's Waiting line and the patch read alike: the capping QOS's MaxWall against the time
+        java.time.Duration day3 = java.time.Duration.ofDays(3);
+        assertThat(Qos.timeCap(() -> table, normal, cpu.withQos("plong")).flatMap(q -> q.tooShortFor(day3))).isEmpty();
+        assertThat(normal.flatMap(q -> q.tooShortFor(day3))).hasValue("time 3-00:00:00 (QOS normal MaxWall 2-00:00:00)");
+        assertThat(Qos.named(table, "nolimit").flatMap(q -> q.tooShortFor(day3))).isEmpty();
     }
 }

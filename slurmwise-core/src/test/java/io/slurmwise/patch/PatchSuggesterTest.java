@@ -97,7 +97,7 @@ class PatchSuggesterTest {
         JobRecord job = CLUSTER.get("1056").toBuilder().allocCpus(0)
                 .reqTres(io.slurmwise.job.Tres.parse("billing=256,cpu=256,mem=200G,node=1")).build();
         Patch p = suggest(job, "resources_unavailable", "", "#!/bin/bash\n#SBATCH --partition=cpu\n./cesm\n");
-        assertThat(p.advice()).anyMatch(a -> a.startsWith("Job 1056 asks 256 CPUs per node and a cpu node has 128; its"
+        assertThat(p.advice()).anyMatch(a -> a.startsWith("Job 1056 asks 256 CPUs per node (a cpu node has 128); its"
                 + " script sets no --cpus-per-task, --ntasks or --ntasks-per-node") && a.contains("`sbatch -c 128 ...`"));
         // a script that sets them is edited instead, as before
         assertThat(((Diagnosis.StatusOnly) SW.diagnose("1056")).pending().patch().advice())
