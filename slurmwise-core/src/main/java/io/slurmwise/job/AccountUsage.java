@@ -75,36 +75,16 @@ public record AccountUsage(String account, Map<String, Long> limits, Map<String,
      *                                  taken for the account's usage
      */
     public static Optional<AccountUsage> parse(String text, String account) {
-        int n = 0;
-        AccountUsage found = null;
-        for (String line : text.split("\\R")) {
-            n++;
-            if (line.isBlank()) {
-                continue;
-            }
-            String[] f = line.split("\\|", -1);
-            if (f.length == 5 && f[0].strip().equalsIgnoreCase("Account") && f[1].strip().equalsIgnoreCase("User")) {
-                continue; // the header
-            }
-            if (f.length != 5) {
-                throw noRow(n, line);
-            }
+        // every row is checked, so a cut answer is refused even when the account's row came before the cut
+        record Row(String account, String user, AccountUsage usage) {
+        }
+        return PipeTable.rows(text, FORMAT, "sshare", f -> {
             Map<String, Long> limits = tres(f[2]);
             Map<String, Long> used = tres(f[3]);
             Map<String, Long> running = tres(f[4]);
-            if (limits == null || used == null || running == null) {
-                throw noRow(n, line);
-            }
-            if (found == null && f[1].isBlank() && f[0].strip().equals(account)) {
-                found = new AccountUsage(account, limits, used, running);
-            }
-        }
-        return Optional.ofNullable(found);
-    }
-
-    private static IllegalArgumentException noRow(int n, String line) {
-        return new IllegalArgumentException("line " + n + " is no sshare row (" + FORMAT.replace(',', '|') + "): `"
-                + Excerpt.of(line, 80) + "`");
+            return limits == null || used == null || running == null ? null
+                    : new Row(f[0].strip(), f[1].strip(), new AccountUsage(f[0].strip(), limits, used, running));
+        }).stream().filter(r -> r.user().isEmpty() && r.account().equals(account)).map(Row::usage).findFirst();
     }
 
     /** {@code cpu=10,gres/gpu=2} by name; null when it is no such list (an empty column is an empty map). */

@@ -1,6 +1,5 @@
 package io.slurmwise.job;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -38,32 +37,15 @@ public record Association(String account, String user, String partition, Set<Str
      *                                  answer is not taken for the user's QOSes
      */
     public static List<Association> parse(String text) {
-        List<Association> out = new ArrayList<>();
-        int n = 0;
-        for (String line : text.split("\\R")) {
-            n++;
-            if (line.isBlank()) {
-                continue;
-            }
-            String[] f = line.split("\\|", -1);
-            if (f.length == 4 && f[0].strip().equalsIgnoreCase("Account") && f[3].strip().equalsIgnoreCase("QOS")) {
-                continue; // the header
-            }
-            if (f.length != 4 || !name(f[0]) || f[0].isBlank() || !name(f[1]) || !name(f[2])
-                    || !Arrays.stream(f[3].split(",", -1)).allMatch(Association::name)) {
-                throw new IllegalArgumentException("line " + n + " is no association row (" + FORMAT.replace(',', '|')
-                        + "): `" + Excerpt.of(line, 80) + "`");
+        return List.copyOf(PipeTable.rows(text, FORMAT, "association", f -> {
+            if (!PipeTable.name(f[0]) || f[0].isBlank() || !PipeTable.name(f[1]) || !PipeTable.name(f[2])
+                    || !Arrays.stream(f[3].split(",", -1)).allMatch(PipeTable::name)) {
+                return null;
             }
             Set<String> qos = Arrays.stream(f[3].split(",")).map(q -> q.strip().toLowerCase(Locale.ROOT))
                     .filter(q -> !q.isEmpty()).collect(Collectors.toSet());
-            out.add(new Association(f[0].strip(), f[1].strip(), f[2].strip(), qos));
-        }
-        return List.copyOf(out);
-    }
-
-    /** A column of names: printable, without spaces. */
-    private static boolean name(String s) {
-        return s.strip().chars().allMatch(c -> c > ' ' && c < 127);
+            return new Association(f[0].strip(), f[1].strip(), f[2].strip(), qos);
+        }));
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.slurmwise.job;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -56,30 +55,17 @@ public record Qos(String name, TimeLimit maxWall, Set<String> preempts) {
      *                                  MaxWall that is no time), so a cut or foreign answer is not taken for the QOSes
      */
     public static List<Qos> parse(String text) {
-        List<Qos> out = new ArrayList<>();
-        int n = 0;
-        for (String line : text.split("\\R")) {
-            n++;
-            if (line.isBlank()) {
-                continue;
-            }
-            String[] f = line.split("\\|", -1);
-            if (f.length == 3 && f[0].strip().equalsIgnoreCase("Name") && f[1].strip().equalsIgnoreCase("MaxWall")) {
-                continue; // the header
-            }
+        return List.copyOf(PipeTable.rows(text, FORMAT, "QOS", f -> {
             String name = f[0].strip();
-            TimeLimit wall = f.length == 3 ? (f[1].isBlank() ? new TimeLimit(TimeLimit.Kind.UNLIMITED, null)
-                    : TimeLimit.parse(f[1])) : TimeLimit.UNKNOWN;
-            if (f.length != 3 || name.isEmpty() || !name.chars().allMatch(c -> c > ' ' && c < 127)
-                    || wall.kind() == TimeLimit.Kind.UNKNOWN || wall.kind() == TimeLimit.Kind.PARTITION_LIMIT) {
-                throw new IllegalArgumentException("line " + n + " is no QOS row (Name|MaxWall|Preempt): `"
-                        + Excerpt.of(line, 80) + "`");
+            TimeLimit wall = f[1].isBlank() ? new TimeLimit(TimeLimit.Kind.UNLIMITED, null) : TimeLimit.parse(f[1]);
+            if (name.isEmpty() || !PipeTable.name(name) || wall.kind() == TimeLimit.Kind.UNKNOWN
+                    || wall.kind() == TimeLimit.Kind.PARTITION_LIMIT) {
+                return null;
             }
             Set<String> preempts = f[2].isBlank() ? Set.of() : Arrays.stream(f[2].split(","))
                     .map(String::strip).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
-            out.add(new Qos(name, wall, preempts));
-        }
-        return List.copyOf(out);
+            return new Qos(name, wall, preempts);
+        }));
     }
 
     /**
