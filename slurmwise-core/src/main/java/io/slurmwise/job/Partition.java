@@ -17,12 +17,65 @@ import java.util.regex.Pattern;
  * @param gres       generic resources of its nodes, e.g. {@code gpu:a100:4} ("" when none)
  * @param qos        its own QOS ({@code scontrol show partition}'s {@code QoS=}), whose limits slurmctld takes before
  *                   the job's QOS's; "" when it has none or it is not known
+ * @param qosAccess  the job QOSes it admits ({@code AllowQos=} or {@code DenyQos=}); {@link QosAccess#UNKNOWN} when not read
  */
 public record Partition(String name, boolean isDefault, TimeLimit maxTime, int nodes, int cpusPerNode,
-                        DataSize memoryPerNode, String gres, boolean up, String qos) {
+                        DataSize memoryPerNode, String gres, boolean up, String qos, QosAccess qosAccess) {
 
     /** {@code scontrol show partition}'s partition name and QOS fields. */
-    private static final Pattern SCONTROL_FIELD = Pattern.compile("(?:^|\\s)(PartitionName|QoS)=(\\S*)");
+    private static final Pattern SCONTROL_FIELD = Pattern.compile("(?:^|\\s)(PartitionName|QoS|AllowQos|DenyQos)=(\\S*)");
+
+    /**
+     * Which job QOSes a partition admits, as {@code scontrol show partition} prints it: {@code AllowQos=ALL},
+     * {@code AllowQos=long,normal} (only those), or {@code DenyQos=scavenger} (all but those; SLURM prints one of the
+     * two). slurmctld refuses a job whose QOS its partition does not admit ("Job's QOS not permitted to use this
+     * partition"), so a patch that moves a job to a partition or a QOS checks it.
+     *
+     * @param known whether scontrol said (false: nothing is known, every QOS is to be checked)
+     * @param allow the QOSes {@code AllowQos} lists, lower case; empty for ALL
+     * @param deny  the QOSes {@code DenyQos} lists, lower case
+     */
+    public record QosAccess(boolean known, java.util.Set<String> allow, java.util.Set<String> deny) {
+
+        public static final QosAccess UNKNOWN = new QosAccess(false, java.util.Set.of(), java.util.Set.of());
+        public static final QosAccess ALL = new QosAccess(true, java.util.Set.of(), java.util.Set.of());
+
+        public QosAccess {
+            allow = lower(allow);
+            deny = lower(deny);
+        }
+
+        private static java.util.Set<String> lower(java.util.Set<String> names) {
+            java.util.Set<String> out = new java.util.TreeSet<>();
+            for (String n : names) {
+                String v = n.strip().toLowerCase(Locale.ROOT);
+                if (!v.isEmpty()) {
+                    out.add(v);
+                }
+            }
+            return java.util.Collections.unmodifiableSet(out);
+        }
+
+        /** Whether a job of QOS {@code qos} may run there; empty when scontrol did not say. */
+        public Optional<Boolean> admits(String qos) {
+            if (!known || qos == null || qos.isBlank()) {
+                return Optional.empty();
+            }
+            String q = qos.strip().toLowerCase(Locale.ROOT);
+            return Optional.of(allow.isEmpty() ? !deny.contains(q) : allow.contains(q));
+        }
+
+        /** Whether it is known to refuse QOS {@code qos}. */
+        public boolean refuses(String qos) {
+            return admits(qos).map(a -> !a).orElse(false);
+        }
+
+        /** How advice names it: {@code AllowQos=long,normal}, {@code DenyQos=scavenger}, {@code AllowQos=ALL}. */
+        public String describe() {
+            return !known ? "AllowQos not known" : !allow.isEmpty() ? "AllowQos=" + String.join(",", allow)
+                    : !deny.isEmpty() ? "DenyQos=" + String.join(",", deny) : "AllowQos=ALL";
+        }
+    }
 
     /** A GPU entry of a GRES column: {@code gpu:a100:4(S:0-1)}, {@code gpu:4}, {@code gpu} (one). */
     private static final Pattern GRES_GPU = Pattern.compile("(?:^|,)gpu(?::([A-Za-z][\\w.-]*))?(?::(\\d+))?(?=$|,|\\()");
@@ -30,17 +83,65 @@ public record Partition(String name, boolean isDefault, TimeLimit maxTime, int n
     public Partition {
         gres = gres == null ? "" : gres;
         qos = qos == null ? "" : qos.strip();
+        qosAccess = qosAccess == null ? QosAccess.UNKNOWN : qosAccess;
     }
 
-    /** A partition as sinfo reports it, its own QOS not known. */
+    /** A partition as sinfo reports it, its own QOS and the QOSes it admits not known. */
     public Partition(String name, boolean isDefault, TimeLimit maxTime, int nodes, int cpusPerNode,
                      DataSize memoryPerNode, String gres, boolean up) {
-        this(name, isDefault, maxTime, nodes, cpusPerNode, memoryPerNode, gres, up, "");
+        this(name, isDefault, maxTime, nodes, cpusPerNode, memoryPerNode, gres, up, "", QosAccess.UNKNOWN);
     }
 
     /** The same partition with its own QOS ("" for none). */
     public Partition withQos(String partitionQos) {
-        return new Partition(name, isDefault, maxTime, nodes, cpusPerNode, memoryPerNode, gres, up, partitionQos);
+        return new Partition(name, isDefault, maxTime, nodes, cpusPerNode, memoryPerNode, gres, up, partitionQos,
+                qosAccess);
+    }
+
+    /** The same partition admitting the QOSes {@code access} says. */
+    public Partition withQosAccess(QosAccess access) {
+        return new Partition(name, isDefault, maxTime, nodes, cpusPerNode, memoryPerNode, gres, up, qos, access);
+    }
+
+    /**
+     * sinfo's partitions with what only {@code scontrol show partition} says of them: each one's own QOS and the
+     * QOSes it admits (a partition scontrol does not list is left as it was).
+     */
+    public static java.util.List<Partition> withScontrol(java.util.List<Partition> partitions, String scontrolShowPartition) {
+        Map<String, String> own = qosOf(scontrolShowPartition);
+        Map<String, QosAccess> access = qosAccessOf(scontrolShowPartition);
+        return partitions.stream().map(p -> {
+            Partition out = own.containsKey(p.name()) ? p.withQos(own.get(p.name())) : p;
+            return access.containsKey(p.name()) ? out.withQosAccess(access.get(p.name())) : out;
+        }).toList();
+    }
+
+    /**
+     * Each partition's QOS access from {@code scontrol show partition}: {@code AllowQos=ALL}, a list, or
+     * {@code DenyQos=}; a partition whose block has neither is left out (not known).
+     */
+    public static Map<String, QosAccess> qosAccessOf(String scontrolShowPartition) {
+        Map<String, QosAccess> out = new LinkedHashMap<>();
+        String partition = null;
+        Matcher m = SCONTROL_FIELD.matcher(scontrolShowPartition == null ? "" : scontrolShowPartition);
+        while (m.find()) {
+            String field = m.group(1);
+            String value = m.group(2);
+            if (field.equals("PartitionName")) {
+                partition = value.isEmpty() ? null : value;
+            } else if (partition != null && field.equals("AllowQos")) {
+                java.util.Set<String> names = new java.util.HashSet<>(java.util.Arrays.asList(value.split(",")));
+                boolean all = value.isEmpty() || names.stream().anyMatch(n -> n.equalsIgnoreCase("ALL"));
+                QosAccess was = out.getOrDefault(partition, QosAccess.ALL);
+                out.put(partition, new QosAccess(true, all ? java.util.Set.of() : names, was.deny()));
+            } else if (partition != null && field.equals("DenyQos")) {
+                QosAccess was = out.getOrDefault(partition, QosAccess.ALL);
+                boolean none = value.isEmpty() || value.equalsIgnoreCase("(null)") || value.equalsIgnoreCase("NONE");
+                out.put(partition, new QosAccess(true, was.allow(), none ? java.util.Set.of()
+                        : new java.util.HashSet<>(java.util.Arrays.asList(value.split(",")))));
+            }
+        }
+        return out;
     }
 
     /**
@@ -54,7 +155,8 @@ public record Partition(String name, boolean isDefault, TimeLimit maxTime, int n
         while (m.find()) {
             if (m.group(1).equals("PartitionName")) {
                 partition = m.group(2).isEmpty() ? null : m.group(2);
-            } else if (partition != null && !m.group(2).isEmpty() && !m.group(2).equalsIgnoreCase("N/A")) {
+            } else if (m.group(1).equals("QoS") && partition != null && !m.group(2).isEmpty()
+                    && !m.group(2).equalsIgnoreCase("N/A")) {
                 out.put(partition, m.group(2));
             }
         }

@@ -51,12 +51,24 @@ public record FixContext(JobRecord job, Finding finding, List<String> logLines, 
      */
     public Optional<Qos> qosFor(java.time.Duration need, String partition, String besides) {
         Optional<java.util.Set<String>> mine = allowedQos.get();
+        // a QOS the partition is known not to admit (AllowQos/DenyQos) would be refused there
+        java.util.function.Predicate<Qos> admitted = q -> partitions.stream().filter(p -> p.name().equals(partition))
+                .noneMatch(p -> p.qosAccess().refuses(q.name()));
         Optional<Qos> named = Qos.forPartition(qos.get(), need, partition, besides)
-                .filter(q -> mine.map(m -> m.contains(q.name().toLowerCase(java.util.Locale.ROOT))).orElse(true));
+                .filter(q -> mine.map(m -> m.contains(q.name().toLowerCase(java.util.Locale.ROOT))).orElse(true))
+                .filter(admitted);
         if (named.isPresent() || mine.isEmpty()) {
             return named;
         }
-        return qosAllowing(need, besides).stream().findFirst();
+        return qosAllowing(need, besides).stream().filter(admitted).findFirst();
+    }
+
+    /**
+     * Whether partition {@code p} is known to refuse the job's QOS (its AllowQos does not list it, or its DenyQos
+     * does): a move there must change the QOS too.
+     */
+    public boolean refusesJobQos(Partition p) {
+        return job != null && p != null && p.qosAccess().refuses(job.qos());
     }
 
     /**

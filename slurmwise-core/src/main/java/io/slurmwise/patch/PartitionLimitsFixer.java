@@ -62,7 +62,16 @@ final class PartitionLimitsFixer implements Fixer {
             // longerFitting takes only when it allows the time): the move needs a QOS that allows it (the QOS named
             // like that partition), else the longest run it can have is on this partition within both limits
             Optional<Qos> there = longer.flatMap(o -> cx.timeQos(Optional.of(o))).filter(q -> !q.allows(asked.get()));
-            Optional<Qos> moveQos = there.isPresent()
+            boolean thereShort = there.isPresent();
+            // a partition that does not admit the job's QOS (AllowQos/DenyQos) takes the job only with another QOS
+            boolean refused = longer.isPresent() && cx.refusesJobQos(longer.get());
+            if (refused && there.isEmpty()) {
+                there = cx.jobQos();
+                if (there.isEmpty()) {
+                    longer = Optional.empty(); // the job's QOS is not in the table: no QOS to name in its place
+                }
+            }
+            Optional<Qos> moveQos = there.isPresent() && longer.isPresent()
                     ? cx.qosFor(asked.get(), longer.get().name(), there.get().name()) : Optional.empty();
             if (there.isPresent() && moveQos.isEmpty()) {
                 longer = Optional.empty();
@@ -94,7 +103,8 @@ final class PartitionLimitsFixer implements Fixer {
                 if (moveQos.isPresent()) {
                     next = next.withOption("qos", moveQos.get().name());
                     what += ", --qos=" + moveQos.get().name() + " (was " + qos.get().name() + ")";
-                    why += "; " + QosWallFixer.cap(qos.get(), null) + ", " + QosWallFixer.allowance(moveQos.get());
+                    why += "; " + (thereShort ? QosWallFixer.cap(qos.get(), null) : QosWallFixer.refusal(o, qos.get()))
+                            + ", " + QosWallFixer.allowance(moveQos.get());
                 }
                 target = o;
                 step = step.change(next, what, why).advise("To stay on " + p.name() + ", ask for at most " + cap

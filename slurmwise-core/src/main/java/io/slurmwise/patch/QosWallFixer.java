@@ -59,6 +59,11 @@ final class QosWallFixer implements Fixer {
                 + " (MaxWall)" : "its QOS " + q.name() + " allows at most " + q.maxWall() + " (MaxWall) on every partition";
     }
 
+    /** A partition that does not admit a QOS, in the words of a why: {@code partition long admits AllowQos=long, not QOS normal}. */
+    static String refusal(Partition p, Qos q) {
+        return "partition " + p.name() + " admits " + p.qosAccess().describe() + ", not QOS " + q.name();
+    }
+
     /** What a QOS allows, in the words of a why: {@code QOS long has no MaxWall}, {@code QOS x allows 3-00:00:00}. */
     static String allowance(Qos q) {
         return "QOS " + q.name() + (q.maxWallLimit().isEmpty() ? " has no MaxWall" : " allows " + q.maxWall());
@@ -67,14 +72,16 @@ final class QosWallFixer implements Fixer {
     /**
      * {@code step}, which moves the job to QOS {@code to} on partition {@code on}, with what is left to check: that the
      * QOS is open to the account, unless the user's associations are known (the patch then named one of theirs), and
-     * that the partition admits it, unless the QOS is named like the partition (the site's for it): a partition's
-     * AllowQos or DenyQos, which slurmwise does not read, may refuse a QOS the account may use.
+     * that the partition admits it, unless the QOS is named like the partition (the site's for it) or the partition's
+     * AllowQos/DenyQos were read (scontrol show partition; the patch then named one it admits).
      */
     static Step access(Step step, FixContext cx, Qos to, Qos from, String on) {
         Step out = cx.knowsOwnQos() ? step : step.advise(access(to, from));
-        return on == null || on.isBlank() || to.name().equalsIgnoreCase(on) ? out : out.advise("Partition " + on
-                + " must admit QOS " + to.name() + ": `scontrol show partition " + on + "` shows AllowQos (ALL, or a"
-                + " list naming it) and DenyQos.");
+        // a partition whose AllowQos/DenyQos were read admits the QOS (the patch picks only one it admits)
+        boolean known = cx.partitions().stream().anyMatch(p -> p.name().equals(on) && p.qosAccess().known());
+        return on == null || on.isBlank() || to.name().equalsIgnoreCase(on) || known ? out : out.advise("Partition "
+                + on + " must admit QOS " + to.name() + ": `scontrol show partition " + on + "` shows AllowQos (ALL,"
+                + " or a list naming it) and DenyQos.");
     }
 
     /** A QOS a patch names may be closed to the job's account: how to check, and what to do if it is. */

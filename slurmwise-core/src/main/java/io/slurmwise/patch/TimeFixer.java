@@ -115,9 +115,16 @@ final class TimeFixer implements Fixer {
         Optional<Qos> there = move.isPresent() ? cx.timeQos(move) : Optional.empty();
         boolean thereOwn = there.isPresent() && Qos.isOwnQos(there.get(), move.get());
         boolean thereShort = there.isPresent() && !there.get().allows(need);
-        Optional<Qos> moveQos = move.isPresent() && thereShort && !thereOwn
+        // a partition that does not admit the job's QOS (AllowQos/DenyQos) takes the job only with another QOS
+        Optional<Qos> refused = move.isPresent() && cx.refusesJobQos(move.get()) ? cx.jobQos() : Optional.empty();
+        boolean unmovable = move.isPresent() && cx.refusesJobQos(move.get()) && refused.isEmpty();
+        if (refused.isPresent() && !thereShort) {
+            there = refused;
+        }
+        Optional<Qos> moveQos = move.isPresent() && ((thereShort && !thereOwn) || refused.isPresent())
                 ? cx.qosFor(need, move.get().name(), there.get().name()) : Optional.empty();
-        if (move.isPresent() && (!thereShort || moveQos.isPresent())) {
+        if (move.isPresent() && !unmovable && (!thereShort || moveQos.isPresent())
+                && (refused.isEmpty() || moveQos.isPresent())) {
             Partition o = move.get();
             BatchScript next = s.withOption("partition", o.name()).withOption("time", SlurmTime.format(need));
             String what = "--partition=" + o.name() + " (was " + pname + "), --time=" + SlurmTime.format(need) + was;
@@ -132,7 +139,8 @@ final class TimeFixer implements Fixer {
             if (moveQos.isPresent()) {
                 next = next.withOption("qos", moveQos.get().name());
                 what += ", --qos=" + moveQos.get().name() + " (was " + there.get().name() + ")";
-                whyMove += "; " + QosWallFixer.cap(there.get(), null) + ", " + QosWallFixer.allowance(moveQos.get());
+                whyMove += "; " + (thereShort ? QosWallFixer.cap(there.get(), null) : QosWallFixer.refusal(o,
+                        there.get())) + ", " + QosWallFixer.allowance(moveQos.get());
             } else if (thereOwn) {
                 whyMove += ", and its own QOS " + there.get().name() + " allows " + there.get().maxWall() + " (it comes"
                         + " before the job's QOS there)";

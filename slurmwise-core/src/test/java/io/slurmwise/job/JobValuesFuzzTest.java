@@ -228,7 +228,8 @@ class JobValuesFuzzTest {
         for (String text : Fuzz.inputs(r -> {
             StringBuilder sb = new StringBuilder();
             for (int i = r.nextInt(9); i > 0; i--) {
-                sb.append(r.nextBoolean() ? row.apply(r) : (r.nextBoolean() ? "QoS=" : "PartitionName=") + field.apply(r))
+                sb.append(r.nextBoolean() ? row.apply(r) : List.of("QoS=", "PartitionName=", "AllowQos=", "DenyQos=")
+                                .get(r.nextInt(4)) + field.apply(r))
                         .append(r.nextBoolean() ? "\n" : " ");
             }
             return sb.toString();
@@ -236,6 +237,11 @@ class JobValuesFuzzTest {
             Fuzz.neverThrows("Partition.qosOf", text, () -> Partition.qosOf(text).forEach((p, q) -> {
                 assertThat(p).isNotEmpty().doesNotContain(" ", "\n", "\t", "\r");
                 assertThat(q).isNotEmpty().isNotEqualToIgnoringCase("N/A");
+            }));
+            Fuzz.neverThrows("Partition.qosAccessOf", text, () -> Partition.qosAccessOf(text).forEach((p, a) -> {
+                assertThat(a.known()).isTrue();
+                assertThat(a.allow()).allMatch(n -> !n.isEmpty() && !n.equalsIgnoreCase("all"));
+                a.admits("normal"); // answers for any name
             }));
         }
     }

@@ -69,6 +69,25 @@ class QosTest {
         assertThat(Partition.qosOf(scontrol)).containsExactly(java.util.Map.entry("long", "plong"));
         assertThat(Partition.qosOf("")).isEmpty();
         assertThat(Partition.qosOf(null)).isEmpty();
+        // the QOSes each admits: SLURM prints AllowQos (ALL or a list) or, when only a deny list is set, DenyQos
+        java.util.Map<String, Partition.QosAccess> access = Partition.qosAccessOf(scontrol
+                + "\nPartitionName=gpu\n   AllowGroups=ALL AllowAccounts=ALL AllowQos=gpu,Normal\n"
+                + "\nPartitionName=debug\n   AllowGroups=ALL DenyAccounts=guests DenyQos=scavenger\n"
+                + "\nPartitionName=old\n   AllowGroups=ALL\n");
+        assertThat(access.keySet()).containsExactly("cpu", "long", "gpu", "debug");
+        assertThat(access.get("cpu").admits("anything")).hasValue(true);
+        assertThat(access.get("gpu").admits("normal")).hasValue(true);
+        assertThat(access.get("gpu").refuses("scavenger")).isTrue();
+        assertThat(access.get("gpu").describe()).isEqualTo("AllowQos=gpu,normal");
+        assertThat(access.get("debug").admits("normal")).hasValue(true);
+        assertThat(access.get("debug").refuses("SCAVENGER")).isTrue();
+        // a block without either field, or a partition scontrol did not list, is not known: nothing refused
+        assertThat(Partition.QosAccess.UNKNOWN.admits("normal")).isEmpty();
+        assertThat(Partition.QosAccess.UNKNOWN.refuses("normal")).isFalse();
+        Partition sinfoCpu = new Partition("cpu", true, TimeLimit.parse("2-00:00:00"), 1, 1, null, "", true);
+        Partition sinfoOther = new Partition("other", false, TimeLimit.parse("2-00:00:00"), 1, 1, null, "", true);
+        assertThat(Partition.withScontrol(List.of(sinfoCpu, sinfoOther), scontrol))
+                .extracting(p -> p.qosAccess().known()).containsExactly(true, false);
         java.util.List<Qos> table = Qos.parse("normal|2-00:00:00|\nplong|7-00:00:00|\nnolimit||\n");
         java.util.Optional<Qos> normal = Qos.named(table, "normal");
         Partition cpu = new Partition("cpu", true, TimeLimit.parse("2-00:00:00"), 1, 1, null, "", true);

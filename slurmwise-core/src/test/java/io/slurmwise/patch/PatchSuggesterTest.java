@@ -197,7 +197,7 @@ class PatchSuggesterTest {
     /**
      * A job's QOS caps its time on every partition: 1057 pends for ever with QOSMaxWallDurationPerJobLimit (36 h asked,
      * QOS gpu allows 1 day, the partition 2). Its user's association (chen, cfd-sim) lists normal, which allows the
-     * whole run: the patch moves it there and says to check the partition admits it. Without the associations the
+     * whole run, and the partition admits it (AllowQos): the patch moves it there. Without the associations the
      * nearest request that starts is 1 day, and the QOSes that would allow the whole run are named for the user to
      * check, never one that others preempt (scavenger).
      */
@@ -207,8 +207,16 @@ class PatchSuggesterTest {
         assertThat(p.changes()).extracting(Patch.Change::what).containsExactly("--qos=normal (was gpu)");
         assertThat(p.changes().get(0).why()).contains("QOS normal allows 2-00:00:00 and is one your account may use");
         assertThat(p.patched()).contains("#SBATCH --qos=normal\n").contains("#SBATCH --time=36:00:00\n");
-        assertThat(String.join(" ", p.advice())).contains("Partition gpuH100x8 must admit QOS normal")
+        // the fixture's scontrol says gpuH100x8 admits gpu, normal and scavenger: nothing left to check; a partition
+        // whose AllowQos was not read is named to check
+        assertThat(String.join(" ", p.advice())).doesNotContain("must admit QOS")
                 .doesNotContain("must be open to your account");
+        List<io.slurmwise.job.Partition> unread = CLUSTER.partitions().stream()
+                .map(x -> x.withQosAccess(io.slurmwise.job.Partition.QosAccess.UNKNOWN)).toList();
+        Patch unchecked = new PatchSuggester(TAXONOMY).suggest(CLUSTER.get("1057"), new Finding(TAXONOMY.kind("qos_limit"),
+                0.9, List.of(), List.of()), List.of(), FixtureCluster.script("1057"), unread, CLUSTER::qos,
+                () -> Optional.of(java.util.Set.of("gpu", "long", "normal")));
+        assertThat(String.join(" ", unchecked.advice())).contains("Partition gpuH100x8 must admit QOS normal");
         JobRecord j = CLUSTER.get("1057");
         Patch unknown = new PatchSuggester(TAXONOMY).suggest(j, new Finding(TAXONOMY.kind("qos_limit"), 0.9, List.of(),
                 List.of()), List.of(), FixtureCluster.script("1057"), CLUSTER.partitions(), CLUSTER::qos);
@@ -327,6 +335,56 @@ class PatchSuggesterTest {
                 "resources_unavailable", "", script);
         assertThat(none.changes()).extracting(Patch.Change::what).containsExactly("--time=2-00:00:00 (was 8-00:00:00)");
         assertThat(String.join(" ", none.advice())).contains("As its QOS normal allows at most 2-00:00:00 (MaxWall) on every partition, no partition gives it 8-00:00:00");
+    }
+
+    /**
+     * A partition admits only the job QOSes its AllowQos lists (or all but its DenyQos): slurmctld refuses any other
+     * ("Job's QOS not permitted to use this partition"). 1016 moving to a long that admits only QOS long moves its QOS
+     * too; to a long that admits neither it is no move; and a QOS move picks only a QOS the partition admits.
+     */
+    @Test
+    void aPartitionThatDoesNotAdmitTheJobsQosTakesItOnlyWithOneItAdmits() {
+        JobRecord gatk = CLUSTER.get("1016");
+        List<LogTail> logs = List.of(CLUSTER.logTail(gatk, LogStream.STDERR, 300));
+        Finding f = SW.classifier().classify(JobFacts.of(gatk), logs);
+        java.util.function.Function<String, List<io.slurmwise.job.Partition>> longAdmitting = allow -> CLUSTER.partitions()
+                .stream().map(p -> p.name().equals("long") ? p.withQosAccess(io.slurmwise.job.Partition.qosAccessOf(
+                        "PartitionName=long\n   AllowGroups=ALL AllowAccounts=ALL AllowQos=" + allow).get("long")) : p)
+                .toList();
+        java.util.function.Supplier<List<io.slurmwise.job.Qos>> unlimited = () -> io.slurmwise.job.Qos.parse(
+                "normal||\nlong||\n");
+        Patch open = new PatchSuggester(TAXONOMY).suggest(gatk, f, logs, FixtureCluster.script("1016"),
+                longAdmitting.apply("ALL"), unlimited);
+        assertThat(open.changes()).extracting(Patch.Change::what)
+                .containsExactly("--partition=long (was cpu), --time=5-16:00:00 (was 2-00:00:00)");
+        Patch onlyLong = new PatchSuggester(TAXONOMY).suggest(gatk, f, logs, FixtureCluster.script("1016"),
+                longAdmitting.apply("long"), unlimited);
+        assertThat(onlyLong.changes()).extracting(Patch.Change::what)
+                .containsExactly("--partition=long (was cpu), --time=5-16:00:00 (was 2-00:00:00), --qos=long (was normal)");
+        assertThat(onlyLong.changes().get(0).why()).contains("partition long admits AllowQos=long, not QOS normal");
+        assertThat(onlyLong.changes().get(0).sets()).containsEntry("qos", "long");
+        // read, so no line says to check it
+        assertThat(String.join(" ", onlyLong.advice())).doesNotContain("must admit QOS");
+        Patch neither = new PatchSuggester(TAXONOMY).suggest(gatk, f, logs, FixtureCluster.script("1016"),
+                longAdmitting.apply("premium"), unlimited);
+        assertThat(neither.changes()).extracting(Patch.Change::what).noneMatch(w -> w.contains("--partition=long"));
+        // a QOS move on the job's own partition takes only a QOS that partition admits: 1057 (QOS gpu's MaxWall
+        // 1-00:00:00 under its 1-12:00:00) goes to normal where gpuH100x8 admits it, and is cut where it admits only gpu
+        JobRecord amgx = CLUSTER.get("1057");
+        Finding qf = new Finding(TAXONOMY.kind("qos_limit"), 0.9, List.of(), List.of());
+        java.util.function.Supplier<Optional<java.util.Set<String>>> chens = () -> Optional.of(java.util.Set.of("gpu",
+                "long", "normal"));
+        Patch toNormal = new PatchSuggester(TAXONOMY).suggest(amgx, qf, List.of(), FixtureCluster.script("1057"),
+                CLUSTER.partitions(), CLUSTER::qos, chens);
+        assertThat(toNormal.changes()).extracting(Patch.Change::what).containsExactly("--qos=normal (was gpu)");
+        assertThat(String.join(" ", toNormal.advice())).doesNotContain("must admit QOS");
+        List<io.slurmwise.job.Partition> gpuOnly = CLUSTER.partitions().stream().map(p -> p.name().equals("gpuH100x8")
+                ? p.withQosAccess(new io.slurmwise.job.Partition.QosAccess(true, java.util.Set.of("gpu"), java.util.Set.of()))
+                : p).toList();
+        Patch cut = new PatchSuggester(TAXONOMY).suggest(amgx, qf, List.of(), FixtureCluster.script("1057"), gpuOnly,
+                CLUSTER::qos, chens);
+        assertThat(cut.changes()).extracting(Patch.Change::what).noneMatch(w -> w.contains("--qos"))
+                .anyMatch(w -> w.startsWith("--time=1-00:00:00"));
     }
 
     /**

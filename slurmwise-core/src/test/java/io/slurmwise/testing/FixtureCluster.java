@@ -41,7 +41,8 @@ public final class FixtureCluster implements SlurmBackend {
     public FixtureCluster() {
         try (Stream<JobRecord> s = SacctReader.stream(Files.newBufferedReader(DIR.resolve("sacct.psv")))) {
             s.forEach(j -> jobs.put(j.id().toString(), j));
-            partitions = SinfoParser.parse(Files.readString(DIR.resolve("partitions.psv")));
+            partitions = Partition.withScontrol(SinfoParser.parse(Files.readString(DIR.resolve("partitions.psv"))),
+                    Files.readString(DIR.resolve("scontrol_partition.txt")));
             qos = io.slurmwise.job.Qos.parse(Files.readString(DIR.resolve("qos.psv")));
             try (var in = Files.newBufferedReader(DIR.resolve("cluster.properties"))) {
                 properties.load(in);

@@ -37,7 +37,8 @@ import java.util.stream.Stream;
 
 /**
  * A SLURM cluster replayed from files: {@code sacct.psv} (what {@code sacct -P} prints, steps included),
- * {@code partitions.psv} (sinfo), an optional {@code qos.psv} ({@code sacctmgr -P show qos format=Name,MaxWall,Preempt}),
+ * {@code partitions.psv} (sinfo), an optional {@code scontrol_partition.txt} ({@code scontrol show partition}: own
+ * QOS, AllowQos/DenyQos), an optional {@code qos.psv} ({@code sacctmgr -P show qos format=Name,MaxWall,Preempt}),
  * {@code logs/<jobid>.out|.err}, {@code scripts/<jobid>.sh}, and an optional
  * {@code cluster.properties}. A folder without {@code logs/<jobid>.*} reads the job's StdOut/StdErr where its record
  * says, only when that file belongs to the job's user. With {@code replay.shift-to-now=true} timestamps are moved so the newest job ends
@@ -86,9 +87,12 @@ public final class MockBackend implements SlurmBackend {
         });
         this.properties = props;
         open().close(); // a file that is no sacct export is said at once, not at the first query
-        this.partitions = source.read("partitions.psv")
+        // scontrol show partition (optional) says what sinfo cannot: each partition's own QOS and the QOSes it admits
+        List<Partition> sinfo = source.read("partitions.psv")
                 .map(b -> SinfoParser.parse(new String(b, StandardCharsets.UTF_8)))
                 .orElse(List.of());
+        this.partitions = source.read("scontrol_partition.txt")
+                .map(b -> Partition.withScontrol(sinfo, new String(b, StandardCharsets.UTF_8))).orElse(sinfo);
         this.qos = source.read("qos.psv").map(b -> {
             try {
                 return io.slurmwise.job.Qos.parse(new String(b, StandardCharsets.UTF_8));

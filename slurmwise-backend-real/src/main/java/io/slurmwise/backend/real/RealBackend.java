@@ -422,7 +422,7 @@ public final class RealBackend implements SlurmBackend {
         String out = slurm.sinfo(SinfoParser.FORMAT);
         SinfoParser.Read r = SinfoParser.read(out);
         if (r.header() && r.unreadLines() == 0) {
-            return withOwnQos(r.partitions());
+            return withScontrol(r.partitions());
         }
         String first = out.strip().lines().findFirst().orElse("");
         String what = !r.header()
@@ -436,17 +436,16 @@ public final class RealBackend implements SlurmBackend {
     }
 
     /**
-     * The partitions with their own QOS from {@code scontrol show partition} (sinfo has no field for it); when scontrol
-     * cannot say, the partitions as sinfo gave them (their own QOS unknown: the advice reads the job's QOS alone).
+     * The partitions with their own QOS and the QOSes they admit (AllowQos/DenyQos) from {@code scontrol show partition}
+     * (sinfo has no field for them); when scontrol cannot say, the partitions as sinfo gave them (both unknown: the
+     * advice reads the job's QOS alone and says to check what a partition admits).
      */
-    private List<Partition> withOwnQos(List<Partition> partitions) {
-        java.util.Map<String, String> own;
+    private List<Partition> withScontrol(List<Partition> partitions) {
         try {
-            own = Partition.qosOf(slurm.scontrolPartitions());
+            return Partition.withScontrol(partitions, slurm.scontrolPartitions());
         } catch (SlurmCommandException e) {
             return partitions;
         }
-        return partitions.stream().map(p -> own.containsKey(p.name()) ? p.withQos(own.get(p.name())) : p).toList();
     }
 
     /**

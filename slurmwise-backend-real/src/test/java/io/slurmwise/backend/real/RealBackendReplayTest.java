@@ -296,15 +296,22 @@ class RealBackendReplayTest {
     @Test
     void partitionsOwnQosFromScontrol() {
         fake.printing("sinfo", RealCaptures.output("sinfo_format.txt"), "", 0);
-        fake.printing("scontrol", RealCaptures.output("scontrol_partition.txt").replaceFirst("QoS=N/A", "QoS=labcpu"), "", 0);
+        fake.printing("scontrol", RealCaptures.output("scontrol_partition.txt").replaceFirst("QoS=N/A", "QoS=labcpu")
+                .replaceFirst("AllowQos=ALL", "AllowQos=normal,labcpu"), "", 0);
         List<Partition> parts = RealBackend.create(fake.config()).partitions();
         assertThat(parts).extracting(Partition::name, Partition::qos)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("cpu", "labcpu"),
                         org.assertj.core.groups.Tuple.tuple("gpuA100x4", ""));
+        // and the QOSes each admits: cpu only normal and labcpu, gpuA100x4 all (the capture's AllowQos=ALL)
+        assertThat(parts.get(0).qosAccess().refuses("short")).isTrue();
+        assertThat(parts.get(0).qosAccess().admits("normal")).hasValue(true);
+        assertThat(parts.get(1).qosAccess().admits("short")).hasValue(true);
         assertThat(fake.calls()).containsExactly("sinfo -o %P|%l|%D|%c|%m|%G|%a", "scontrol show partition");
         // scontrol failing says nothing of the partitions' QOS: they stay as sinfo gave them
         fake.printing("scontrol", "", "slurm_load_partitions: Unexpected message received\n", 1);
         assertThat(RealBackend.create(fake.config()).partitions()).extracting(Partition::qos).containsExactly("", "");
+        assertThat(RealBackend.create(fake.config()).partitions()).extracting(p -> p.qosAccess().known())
+                .containsExactly(false, false);
     }
 
     /**

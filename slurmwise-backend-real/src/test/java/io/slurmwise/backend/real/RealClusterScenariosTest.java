@@ -243,6 +243,8 @@ class RealClusterScenariosTest {
         assertThat(parts.get(1).gres()).contains("gpu:a100:4");
         // cpu's own QOS (setup.sh's QOS=labcpu), which sinfo does not show: read from scontrol show partition
         assertThat(parts).extracting(Partition::qos).containsExactly("labcpu", "");
+        // and the QOSes they admit: the lab sets no AllowQos, so scontrol prints AllowQos=ALL for both
+        assertThat(parts).extracting(p -> p.qosAccess().describe()).containsExactly("AllowQos=ALL", "AllowQos=ALL");
     }
 
     /** setup.sh adds QOS short (MaxWall 00:10:00); slurmdbd makes normal, without a MaxWall, with the cluster. */
