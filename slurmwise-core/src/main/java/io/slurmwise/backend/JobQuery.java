@@ -90,7 +90,12 @@ public record JobQuery(LocalDateTime since, LocalDateTime until, Set<JobState> s
      * whole, or a window open to now, leaves it as it is.
      */
     public JobRecord atWindowEnd(JobRecord j) {
-        if (until == null || j.end() == null || !j.end().isAfter(until)) {
+        // ended after the window, or still running but started after it (an outside audit: a job running now that
+        // started after --until counted as running in that window)
+        boolean endedAfter = until != null && j.end() != null && j.end().isAfter(until);
+        boolean startedAfter = until != null && j.end() == null && j.start() != null && !j.start().isBefore(until)
+                && j.outcome() == io.slurmwise.job.Outcome.RUNNING;
+        if (!endedAfter && !startedAfter) {
             return j;
         }
         boolean started = j.start() != null && j.start().isBefore(until);

@@ -811,7 +811,7 @@ public final class FleetStats {
      */
     private TreeMap<LocalDate, Tally> byDay() {
         LocalDate lo = since == null ? null : since.toLocalDate();
-        LocalDate hi = until == null ? null : until.toLocalDate();
+        LocalDate hi = until == null ? null : lastDay(since, until);
         TreeMap<LocalDate, Tally> out = new TreeMap<>();
         days.forEach((d, t) -> out.computeIfAbsent(lo != null && d.isBefore(lo) ? lo : hi != null && d.isAfter(hi) ? hi : d,
                 x -> new Tally()).merge(t));
@@ -821,6 +821,16 @@ public final class FleetStats {
             }
         }
         return out;
+    }
+
+    /**
+     * The last day a window reaches: a window that ends at midnight ({@code --until 2026-11-08}) ends with the day
+     * before, not with a day of which it holds no moment (an outside audit: a 7-day window had 8 day rows).
+     */
+    static LocalDate lastDay(LocalDateTime since, LocalDateTime until) {
+        boolean midnight = until.toLocalTime().equals(java.time.LocalTime.MIDNIGHT);
+        return midnight && (since == null || since.toLocalDate().isBefore(until.toLocalDate()))
+                ? until.toLocalDate().minusDays(1) : until.toLocalDate();
     }
 
     /** The figures in the user's units. */

@@ -144,6 +144,13 @@ class FleetScanTest {
         assertThat(JobQuery.window(T0.plusHours(1), T0.plusHours(2)).atWindowEnd(jobs.get(1)).state())
                 .isEqualTo(io.slurmwise.job.JobState.PENDING);
         assertThat(JobQuery.window(T0, null).atWindowEnd(jobs.get(0))).isSameAs(jobs.get(0));
+        // running now, but started after the window's end: the window saw it pending (an outside audit counted it
+        // running in a window it never ran in)
+        JobRecord runningNow = Jobs.job("9", "RUNNING", "cpu", "ann", 4, 0, null, 1, 13).end(null).build();
+        assertThat(hour.atWindowEnd(runningNow).state()).isEqualTo(io.slurmwise.job.JobState.PENDING);
+        assertThat(hour.atWindowEnd(runningNow).elapsed()).isZero();
+        assertThat(JobQuery.window(T0, T0.plusHours(12).plusMinutes(30)).atWindowEnd(runningNow).state())
+                .isEqualTo(io.slurmwise.job.JobState.RUNNING);
     }
 
     @Test

@@ -435,6 +435,24 @@ class FleetStatsTest {
         assertThat(days.stream().mapToLong(FleetReport.Breakdown::jobs).sum()).isEqualTo(s.report().total().jobs());
     }
 
+    /**
+     * A window that ends at midnight ends with the day before: {@code --until 2026-11-03} holds no moment of November
+     * 3rd, so no day row is dated then (an outside audit: a 7-day window had 8 day rows).
+     */
+    @Test
+    void aWindowEndingAtMidnightEndsWithTheDayBefore() {
+        FleetStats s = FleetStats.builder().build();
+        s.coverWindow(Jobs.T0, Jobs.T0.plusDays(2));
+        s.add(Jobs.cpuJob("1", "FAILED", 1, 10), "oom");
+        s.add(Jobs.job("2", "PENDING", "cpu", "ann", 4, 0, null, 0, 48).start(null).end(null)
+                .submit(Jobs.T0.plusDays(2)).build(), null);
+        assertThat(s.report().byDay()).extracting(FleetReport.Breakdown::key).containsExactly(
+                Jobs.T0.toLocalDate().toString(), Jobs.T0.toLocalDate().plusDays(1).toString());
+        assertThat(FleetStats.lastDay(Jobs.T0, Jobs.T0.plusDays(2))).isEqualTo(Jobs.T0.toLocalDate().plusDays(1));
+        assertThat(FleetStats.lastDay(Jobs.T0, Jobs.T0.plusDays(2).plusHours(3))).isEqualTo(Jobs.T0.toLocalDate().plusDays(2));
+        assertThat(FleetStats.lastDay(null, Jobs.T0)).isEqualTo(Jobs.T0.toLocalDate().minusDays(1));
+    }
+
     /** Seven MIG slices of one A100 for 10 hours are 10 GPU-hours of one board, not 70 of seven. */
     @Test
     void aMigSliceCountsItsShareOfTheGpu() {
