@@ -204,7 +204,7 @@ public final class FleetStats {
         if (lastRun != null && isEarlierRun(lastRun.job(), job)) {
             refile(lastRun);
         }
-        Figures f = account(job, o, kind, n);
+        Figures f = account(job, o, kind, n, n, true);
         lastRun = new Run(job, o, kind, n, f);
         if (job.id().isArrayTask()) {
             addTask(job, o, kind, f.seconds(), f.gpus(), f.cpus(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
@@ -306,9 +306,11 @@ public final class FleetStats {
 
     /**
      * Counts one row in every group under outcome {@code o}, as {@code n} jobs (0 for a heterogeneous job's further
-     * components: their resources count, the job once), and returns its figures.
+     * components: their resources count, the job once), in its partition as {@code inPartition} jobs (a heterogeneous
+     * job is in each partition it has a component on: a partition's hours never stand without its job), and returns
+     * its figures; {@code completedJob} counts a completed job's efficiency as a job (its first component).
      */
-    private Figures account(JobRecord job, Outcome o, String kind, long n) {
+    private Figures account(JobRecord job, Outcome o, String kind, long n, long inPartition, boolean completedJob) {
         long seconds = o.isEnded() && job.elapsed() != null ? Math.max(0, job.elapsed().toSeconds()) : 0;
         int gpus = job.gpus();
         int cpus = job.cpus();
@@ -319,14 +321,15 @@ public final class FleetStats {
         }
         long joules = seconds > 0 ? energy.itJoules(job, seconds) : 0;
         Long measured = o.isEnded() ? job.consumedEnergyJoules() : null;
+        Tally partition = tally(partitions, key(job.partition()));
         for (Tally t : groups(job)) {
-            t.add(o, n, gpuSeconds, cpuSeconds, joules, measured);
+            t.add(o, t == partition ? inPartition : n, gpuSeconds, cpuSeconds, joules, measured);
         }
         if (kind != null) {
             tally(kinds, kind).add(o, Math.min(1, n), gpuSeconds, cpuSeconds, joules, measured);
         }
-        if (o == Outcome.COMPLETED && n > 0) {
-            efficiency(job, seconds, cpus);
+        if (o == Outcome.COMPLETED) {
+            efficiency(job, seconds, cpus, completedJob); // every component's cores and memory, the job once
         }
         return new Figures(seconds, gpus, cpus, gpuSeconds, cpuSeconds, joules, measured);
     }
@@ -358,9 +361,10 @@ public final class FleetStats {
         Long measured = null;
         LocalDateTime end = null;
         java.util.Set<String> where = new java.util.LinkedHashSet<>();
+        java.util.Set<String> counted = new java.util.HashSet<>();
         for (int i = 0; i < parts.size(); i++) {
             JobRecord j = parts.get(i).job();
-            Figures f = account(j, o, kind, i == 0 ? 1 : 0);
+            Figures f = account(j, o, kind, i == 0 ? 1 : 0, counted.add(key(j.partition())) ? 1 : 0, i == 0);
             seconds = Math.max(seconds, f.seconds());
             gpus += f.gpus();
             cpus += f.cpus();
@@ -396,15 +400,20 @@ public final class FleetStats {
         return s == null || s.isBlank() ? UNKNOWN_KEY : s;
     }
 
-    private void efficiency(JobRecord job, long seconds, int cpus) {
-        effort.completed++;
+    /**
+     * A completed job's (or component's) use of what it reserved; {@code job} counts it as a job (a heterogeneous job's
+     * further components add their cores and memory to the totals, and are judged low or not with its first).
+     */
+    private void efficiency(JobRecord job, long seconds, int cpus, boolean asJob) {
+        int one = asJob ? 1 : 0;
+        effort.completed += one;
         if (job.totalCpu() != null && seconds > 0 && cpus > 0) {
             long reserved = seconds * cpus * 1000;
             long used = Math.min(job.totalCpu().toMillis(), reserved);
-            effort.cpuJobs++;
+            effort.cpuJobs += one;
             effort.cpuUsedMillis += used;
             effort.cpuReservedMillis += reserved;
-            if (used < LOW_EFFICIENCY * reserved) {
+            if (asJob && used < LOW_EFFICIENCY * reserved) {
                 effort.cpuLow++;
             }
         }
@@ -413,12 +422,12 @@ public final class FleetStats {
         if (rss != null && limit != null && limit.bytes() > 0 && seconds > 0) {
             long limitMib = Math.max(1, Math.round(limit.bytes() / MIB));
             long usedMib = Math.min(limitMib, Math.round(rss.bytes() / MIB));
-            effort.memJobs++;
+            effort.memJobs += one;
             effort.memUsedMib += usedMib;
             effort.memLimitMib += limitMib;
             effort.memReservedMibSeconds += limitMib * seconds;
             effort.memUnusedMibSeconds += (limitMib - usedMib) * seconds;
-            if (rss.bytes() < LOW_EFFICIENCY * limit.bytes()) { // in bytes: a whole MiB would move the edge
+            if (asJob && rss.bytes() < LOW_EFFICIENCY * limit.bytes()) { // in bytes: a whole MiB would move the edge
                 effort.memLow++;
             }
         }

@@ -179,10 +179,16 @@ class FleetStatsTest {
         // both components' hours are the failure's waste, each on its own partition
         assertThat(r.total().wastedCpuHours()).isEqualTo(3.0 * 24 + 8);
         assertThat(r.total().wastedGpuHours()).isEqualTo(12.0);
+        // and the job is in each partition it has a component on: a partition's waste never stands beside "0 of 0
+        // jobs failed" (an outside audit's "cpu - (0/0) 640.0 CPU-hours")
         assertThat(r.byPartition()).filteredOn(b -> b.key().equals("gpu")).singleElement()
-                .satisfies(b -> assertThat(b.wastedGpuHours()).isEqualTo(12.0));
+                .satisfies(b -> assertThat(b.wastedGpuHours()).isEqualTo(12.0))
+                .satisfies(b -> assertThat(b.jobs()).isEqualTo(1))
+                .satisfies(b -> assertThat(b.failed()).isEqualTo(1));
         assertThat(r.byPartition()).filteredOn(b -> b.key().equals("cpu")).singleElement()
-                .satisfies(b -> assertThat(b.jobs()).as("the job counts once, on its first component's").isEqualTo(2));
+                .satisfies(b -> assertThat(b.jobs()).isEqualTo(2));
+        assertThat(r.byUser()).filteredOn(b -> b.key().equals("eve")).singleElement()
+                .satisfies(b -> assertThat(b.jobs()).as("once for its user").isEqualTo(1));
         assertThat(r.byKind()).filteredOn(b -> b.key().equals("nccl")).singleElement()
                 .satisfies(b -> assertThat(b.failed()).isEqualTo(1));
         List<FleetReport.TopEntry> top = r.topJobs();
@@ -197,6 +203,14 @@ class FleetStatsTest {
         FleetStats b = FleetStats.builder().build();
         b.add(Jobs.cpuJob("77", "FAILED", 1, 5), "segfault");
         assertThat(a.merge(b).report().total()).isEqualTo(r.total());
+        // a completed het job's efficiency holds every component's cores, the job once
+        FleetStats done = FleetStats.builder().build();
+        done.add(Jobs.job("6000+0", "COMPLETED", "gpu", "eve", 8, 1, "a100", 10, 10).totalCpu(Duration.ofHours(40)).build(), null);
+        done.add(Jobs.job("6000+1", "COMPLETED", "cpu", "eve", 64, 0, null, 10, 10).totalCpu(Duration.ofHours(320)).build(), null);
+        FleetReport.Efficiency e = done.report().efficiency();
+        assertThat(e.completedJobs()).isEqualTo(1);
+        assertThat(e.cpuJobs()).isEqualTo(1);
+        assertThat(e.reservedCpuHours()).isEqualTo(720.0);
     }
 
     @Test
