@@ -80,6 +80,8 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
 
         /** Reads a header line with the one separator rule. */
         public static Header of(String line) {
+            // a file saved by an editor or a spreadsheet may begin with a UTF-8 byte order mark: it is no part of JobID
+            line = line.startsWith("\uFEFF") ? line.substring(1) : line;
             String sep = SacctReader.separator(line, true);
             return new Header(Arrays.asList(split(line, sep)), sep);
         }

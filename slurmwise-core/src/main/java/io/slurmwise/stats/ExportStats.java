@@ -314,6 +314,9 @@ public final class ExportStats {
                 }
             }
             pool.give(buf);
+        } catch (java.io.EOFException e) {
+            // a compressed file cut short: its source says what to do
+            throw new ExportException("cannot read " + s.name() + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new ExportException("cannot read " + s.name() + ": " + e.getMessage()
                     + " (check that it is a readable sacct export, plain, .gz or .zst)", e);

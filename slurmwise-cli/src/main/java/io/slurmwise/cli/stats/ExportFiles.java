@@ -60,10 +60,15 @@ final class ExportFiles {
 
     static InputStream open(Path f) throws IOException {
         String name = f.getFileName().toString().toLowerCase(Locale.ROOT);
-        InputStream raw = Files.newInputStream(f);
+        InputStream raw = new BufferedInputStream(Files.newInputStream(f), BUFFER);
         try {
-            if (name.endsWith(".gz")) {
-                return new GZIPInputStream(raw, BUFFER);
+            // by its first bytes, not only its name: a gzip file named .psv printed its binary as "no JobID column"
+            // (an outside audit), and one cut short is said to be cut, not a zlib message
+            raw.mark(2);
+            boolean gzip = raw.read() == 0x1f && raw.read() == 0x8b;
+            raw.reset();
+            if (gzip || name.endsWith(".gz")) {
+                return new CutGzip(new GZIPInputStream(raw, BUFFER), f);
             }
             if (name.endsWith(".zst") || name.endsWith(".zstd")) {
                 return new BufferedInputStream(new ZstdInputStream(new BufferedInputStream(raw, BUFFER)), BUFFER);
@@ -72,6 +77,43 @@ final class ExportFiles {
         } catch (IOException | RuntimeException e) {
             raw.close();
             throw e;
+        }
+    }
+
+    /** A gzip stream whose early end says the file is cut short and what to do, not zlib's words alone. */
+    private static final class CutGzip extends java.io.FilterInputStream {
+        private final Path file;
+
+        CutGzip(InputStream in, Path file) {
+            super(in);
+            this.file = file;
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                return super.read();
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                throw cut(e);
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return super.read(b, off, len);
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                throw cut(e);
+            }
+        }
+
+        /** An end of file: the reader says it as it is, without its generic hint. */
+        private IOException cut(IOException e) {
+            java.io.EOFException out = new java.io.EOFException("it is a gzip file cut short or damaged ("
+                    + e.getMessage() + "): copy or export it again (`gzip -t " + file.getFileName() + "` checks it),"
+                    + " or leave it out of --input");
+            out.initCause(e);
+            return out;
         }
     }
 }

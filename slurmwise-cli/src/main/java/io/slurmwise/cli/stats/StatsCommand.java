@@ -215,6 +215,18 @@ public final class StatsCommand implements Callable<Integer> {
                     + " a field count other than the header's (first: " + c.firstMalformed() + "); export again with"
                     + " sacct -P and the header (a --delimiter no job name holds, e.g. $'\\x1f|')");
         }
+        if (r.stats().report().total().jobs() == 0 && (q.user() != null || q.partition() != null)) {
+            // a name the export never holds is a typo, not an empty window (an outside audit: --partition nope printed
+            // a report of zeros and exit 0, which cron's --prometheus would publish); read again without the filters
+            FleetReport whole;
+            try {
+                whole = b.build().run(sources, new JobQuery(null, null, null, null, true, null)).stats().report();
+            } catch (ExportStats.ExportException e) {
+                throw new UserError(ExitCodes.INPUT, e.getMessage());
+            }
+            absent("partition", q.partition(), whole.byPartition(), sources.size());
+            absent("user", q.user(), whole.byUser(), sources.size());
+        }
         if (c.repeated() > 0) {
             cli.notice(c.repeated() + " job row" + (c.repeated() == 1 ? "" : "s") + " of the export"
                     + (c.files() == 1 ? "" : "s") + " repeat" + (c.repeated() == 1 ? "s" : "") + " a job already read"
@@ -229,6 +241,19 @@ public final class StatsCommand implements Callable<Integer> {
         }
         return new StatsContext(r.stats().report(), q, sliceLength, 1, false,
                 StatsContext.exportOrigin(sources.get(0).name(), c), cli.taxonomy());
+    }
+
+    /** A --partition or --user the exports never name: a usage error naming those they do. */
+    private static void absent(String what, String name, List<FleetReport.Breakdown> present, int files) {
+        if (name == null || present.stream().anyMatch(b -> b.key().equals(name))) {
+            return;
+        }
+        List<String> names = present.stream().map(FleetReport.Breakdown::key).sorted().toList();
+        String listed = names.size() <= 20 ? String.join(", ", names)
+                : String.join(", ", names.subList(0, 20)) + " and " + (names.size() - 20) + " more";
+        throw new UserError(ExitCodes.USAGE, "no job of " + what + " '" + name + "' in the export" + (files == 1 ? "" : "s")
+                + " (at any time); " + (names.isEmpty() ? "they name no " + what : "the " + what + "s there: " + listed)
+                + ". Check the name (--" + what + " takes one as sacct prints it)");
     }
 
     private void writeHtml(Cli cli, StatsContext ctx) {

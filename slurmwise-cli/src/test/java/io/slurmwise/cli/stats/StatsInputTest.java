@@ -142,6 +142,53 @@ class StatsInputTest {
         assertThat(logs.code()).isEqualTo(ExitCodes.USAGE);
     }
 
+    /**
+     * How exports really arrive (an outside audit): saved with a byte order mark, gzipped under a plain name, cut short
+     * in transfer; and a --partition or --user the export never names is a typo, not a window without jobs.
+     */
+    @Test
+    void exportsAsTheyArriveAndNamesTheyDoNotHold() throws IOException {
+        String text = repeated(1);
+        JsonNode plain = StatsRun.run(Map.of(), args("stats", "--input", write("plain.psv", text).toString(), "--json"))
+                .json();
+        Path bom = write("bom.psv", "\uFEFF" + text);
+        assertThat(figures(StatsRun.run(Map.of(), args("stats", "--input", bom.toString(), "--json")).json()))
+                .isEqualTo(figures(plain));
+        Path misnamed = tmp.resolve("misnamed.psv");
+        try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(misnamed))) {
+            o.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+        assertThat(figures(StatsRun.run(Map.of(), args("stats", "--input", misnamed.toString(), "--json")).json()))
+                .isEqualTo(figures(plain));
+        byte[] gz = Files.readAllBytes(misnamed);
+        Path cut = tmp.resolve("cut.psv.gz");
+        Files.write(cut, java.util.Arrays.copyOf(gz, gz.length / 2));
+        StatsRun.Result cutShort = StatsRun.run(Map.of(), "stats", "--input", cut.toString());
+        assertThat(cutShort.code()).isEqualTo(ExitCodes.INPUT);
+        assertThat(cutShort.err()).contains("cut.psv.gz").contains("gzip file cut short or damaged")
+                .contains("copy or export it again").doesNotContain("\tat ");
+        StatsRun.Result typo = StatsRun.run(Map.of(), args("stats", "--input", plain(text).toString(), "--partition",
+                "gpuA100x44"));
+        assertThat(typo.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(typo.err()).contains("no job of partition 'gpuA100x44' in the export").contains("gpuA100x4, ");
+        StatsRun.Result nobody = StatsRun.run(Map.of(), args("stats", "--input", plain(text).toString(), "--user", "alcie"));
+        assertThat(nobody.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(nobody.err()).contains("no job of user 'alcie'").contains("alice");
+        // a name the export holds, in a window where it has no job: an empty window, as before
+        StatsRun.Result quiet = StatsRun.run(Map.of(), "stats", "--input", plain(text).toString(), "--partition",
+                "largemem", "--since", "2020-01-01", "--until", "2020-01-02");
+        assertThat(quiet.code()).as(quiet.err()).isZero();
+        assertThat(quiet.out()).contains("no jobs in this window");
+    }
+
+    private Path write(String name, String text) throws IOException {
+        return Files.writeString(tmp.resolve(name), text);
+    }
+
+    private Path plain(String text) throws IOException {
+        return write("plain.psv", text);
+    }
+
     @Test
     void overlappingExportsCountEachJobOnceAndSaySo() throws IOException {
         String text = repeated(2);
