@@ -99,10 +99,13 @@ final class StatsPanel {
                 + " ended jobs; cancelled and preempted are not failures)");
         // used = ended jobs' hours: a job still running has used hours that count when it ends (an outside audit)
         // the share of the resource the waste is in: CPU-hours when no GPU-hours were wasted
-        String share = t.usedGpuHours() > 0 && t.wastedGpuHours() > 0 ? " (" + pct(t.wastedGpuHours() / t.usedGpuHours()) + " of the GPU-hours of ended jobs)"
-                : t.usedCpuHours() > 0 ? " (" + pct(t.wastedCpuHours() / t.usedCpuHours()) + " of the CPU-hours of ended jobs)" : "";
-        row("Waste", st.bold(one(t.wastedGpuHours()) + " wasted GPU-hours") + " · " + one(t.wastedCpuHours())
-                + " CPU-hours of failed jobs" + share);
+        // beside the figure it is a share of (it followed the CPU-hours while it spoke of GPU-hours; an outside audit)
+        String gpuShare = t.usedGpuHours() > 0 && t.wastedGpuHours() > 0
+                ? " (" + pct(t.wastedGpuHours() / t.usedGpuHours()) + " of ended jobs' GPU-hours)" : "";
+        String cpuShare = gpuShare.isEmpty() && t.usedCpuHours() > 0
+                ? " (" + pct(t.wastedCpuHours() / t.usedCpuHours()) + " of ended jobs' CPU-hours)" : "";
+        row("Waste", st.bold(one(t.wastedGpuHours()) + " wasted GPU-hours") + gpuShare + " · " + one(t.wastedCpuHours())
+                + " CPU-hours of failed jobs" + cpuShare);
         row("Energy", st.bold(one(t.wastedKwh()) + " kWh (~" + one(t.wastedCo2Kg()) + " kg CO2e)")
                 + " wasted by failed jobs, estimated · " + measured(t.measuredWastedKwh(), t.measuredWastedJobs(), t.failed()));
         if (t.interrupted() > 0) {
