@@ -262,7 +262,9 @@ final class StatsPanel {
                     .map(x -> x.getValue() + " " + x.getKey()).collect(Collectors.joining(", ")) : e.state();
             tb.row(TerminalText.line(e.label()), TerminalText.line(nz(e.name())), TerminalText.line(nz(e.user())), TerminalText.line(nz(e.partition())), outcome, kinds(e.kinds()),
                     Fmt.duration(e.elapsedSeconds()), one(e.wastedGpuHours()), one(e.wastedCpuHours()), one(e.wastedKwh()));
-            narrow.row(TerminalText.line(e.label()), TerminalText.line(nz(e.user())), outcome, kinds(e.kinds()),
+            // narrow: how many tasks failed is what the cut kept out ("27 tasks: 17 …"; an outside audit)
+            String brief = e.array() ? e.tasks().getOrDefault("failed", 0L) + "/" + e.taskCount() + " failed" : e.state();
+            narrow.row(TerminalText.line(e.label()), TerminalText.line(nz(e.user())), brief, kinds(e.kinds()),
                     one(e.wastedGpuHours()), one(e.wastedCpuHours()), one(e.wastedKwh()));
         }
         table(tb.fitsCuttingFreeTextOnly() ? tb : narrow);
