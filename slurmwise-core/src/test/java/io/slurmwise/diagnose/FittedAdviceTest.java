@@ -656,6 +656,29 @@ class FittedAdviceTest {
                 .endsWith("Yours with account climate-model: long, normal.");
     }
 
+    /**
+     * A job that ended DEADLINE was ended by its --deadline, not its --time: it is not told to ask for more time (which
+     * makes it miss the deadline sooner) and its patch changes no --time; a TIMEOUT job is never told of deadlines.
+     */
+    @Test
+    void aDeadlineIsNoTimeLimit() {
+        JobRecord timeout = CLUSTER.get("1018");
+        JobRecord deadline = timeout.toBuilder().status(io.slurmwise.job.JobStatus.of(io.slurmwise.job.JobState.DEADLINE))
+                .build();
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(deadline, "time_limit"), deadline, 1).get(0);
+        String forDeadline = String.join("\n", new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(deadline,
+                CLUSTER.partitions())).get(0).items());
+        assertThat(forDeadline).contains("ended `DEADLINE` (`sacct -j 1018 -o JobID,State,Elapsed`)")
+                .doesNotContain("Ask for more time");
+        String forTimeout = String.join("\n", new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(timeout,
+                CLUSTER.partitions())).get(0).items());
+        assertThat(forTimeout).contains("Ask for more time").doesNotContain("DEADLINE");
+        io.slurmwise.patch.Patch p = new io.slurmwise.patch.PatchSuggester(TAXONOMY).suggest(deadline,
+                finding(deadline, "time_limit"), List.of(), FixtureCluster.script("1018"), CLUSTER.partitions());
+        assertThat(p.changes()).isEmpty();
+        assertThat(String.join(" ", p.advice())).contains("Job 1018 ended DEADLINE").contains("no --time is changed");
+    }
+
     private static Finding finding(JobRecord job, String kind) {
         return new Finding(TAXONOMY.kind(kind), 0.9, List.of(), List.of());
     }
