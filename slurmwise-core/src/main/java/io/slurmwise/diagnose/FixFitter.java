@@ -298,7 +298,8 @@ public final class FixFitter {
      * {@code piece} with each QOS it names that the cluster's QOS table does not list marked so, and the cluster's
      * QOSes named once after it (a note's {@code --qos=long} on a cluster with no QOS long would be refused); a QOS the
      * cluster has but the job's user may not use with its account ({@code sacctmgr show assoc}) is marked so, with
-     * theirs (the real lab's user, allowed normal and short, would be refused {@code --qos=long}). The piece as it is
+     * theirs (the real lab's user, allowed normal and short, would be refused {@code --qos=long}); and one the job's
+     * partition does not admit (AllowQos/DenyQos) is marked so, with what it admits. The piece as it is
      * when it names no QOS or the QOSes are unknown (only then are the tables asked for).
      */
     static String unlisted(String piece, JobAdviceFacts facts) {
@@ -310,21 +311,27 @@ public final class FixFitter {
             return piece;
         }
         Optional<java.util.Set<String>> allowed = facts.allowedQos().get();
+        // the job's partition, when scontrol said which QOSes it admits (AllowQos/DenyQos)
+        Optional<io.slurmwise.job.Partition> on = facts.partition().filter(p -> p.qosAccess().known());
         Matcher m = QOS_OPTION.matcher(piece);
         StringBuilder sb = new StringBuilder();
         boolean unknown = false;
         boolean refused = false;
+        boolean barred = false;
         while (m.find()) {
             String name = m.group(1) != null ? m.group(1) : m.group(2);
             boolean listed = io.slurmwise.job.Qos.named(table, name).isPresent();
             boolean yours = allowed.map(a -> a.contains(name.toLowerCase(java.util.Locale.ROOT))).orElse(true);
+            boolean admitted = on.map(p -> !p.qosAccess().refuses(name)).orElse(true);
             unknown |= !listed;
             refused |= listed && !yours;
+            barred |= listed && yours && !admitted;
             m.appendReplacement(sb, Matcher.quoteReplacement(m.group() + (!listed ? " (not a QOS of this cluster)"
-                    : !yours ? " (not one your account may use)" : "")));
+                    : !yours ? " (not one your account may use)"
+                    : !admitted ? " (not one partition " + on.get().name() + " admits)" : "")));
         }
         m.appendTail(sb);
-        if (!unknown && !refused) {
+        if (!unknown && !refused && !barred) {
             return piece;
         }
         String out = sb.toString().stripTrailing();
@@ -335,6 +342,10 @@ public final class FixFitter {
         }
         if (allowed.isPresent() && (refused || unknown)) {
             out += " Yours with account " + facts.job().account() + ": " + String.join(", ", new java.util.TreeSet<>(allowed.get())) + ".";
+        }
+        if (barred) {
+            out += " Partition " + on.get().name() + " admits " + on.get().qosAccess().describe() + " (scontrol show"
+                    + " partition).";
         }
         return out;
     }

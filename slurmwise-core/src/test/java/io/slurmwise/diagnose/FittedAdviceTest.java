@@ -646,6 +646,14 @@ class FittedAdviceTest {
                         CLUSTER.associations(j.user()), j.user(), j.account(), j.partition())))
                 .get(0).items().stream().filter(i -> i.contains("--qos=long")).findFirst().orElseThrow();
         assertThat(own).doesNotContain("not one your account").doesNotContain("Yours with");
+        // but 1057's partition gpuH100x8 admits gpu, normal and scavenger (the fixture's scontrol): long would be
+        // refused there ("Job's QOS not permitted to use this partition")
+        assertThat(own).contains("`#SBATCH --qos=long` (not one partition gpuH100x8 admits)")
+                .endsWith("Partition gpuH100x8 admits AllowQos=gpu,normal,scavenger (scontrol show partition).");
+        String unread = new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(j, CLUSTER.partitions().stream()
+                .map(p -> p.withQosAccess(io.slurmwise.job.Partition.QosAccess.UNKNOWN)).toList()).withQos(CLUSTER::qos))
+                .get(0).items().stream().filter(i -> i.contains("--qos=long")).findFirst().orElseThrow();
+        assertThat(unread).doesNotContain("admits");
         // the same job under erik's climate-model (long and normal): gpu is not his
         JobRecord erik = j.toBuilder().user("erik").account("climate-model").build();
         String his = new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(erik, CLUSTER.partitions())
@@ -653,7 +661,7 @@ class FittedAdviceTest {
                         CLUSTER.associations("erik"), "erik", "climate-model", erik.partition())))
                 .get(0).items().stream().filter(i -> i.contains("--qos=long")).findFirst().orElseThrow();
         assertThat(his).contains("`#SBATCH --qos=gpu` (not one your account may use)")
-                .endsWith("Yours with account climate-model: long, normal.");
+                .contains("Yours with account climate-model: long, normal.");
     }
 
     /**
@@ -783,7 +791,8 @@ class FittedAdviceTest {
         Diagnosis.StatusOnly d = (Diagnosis.StatusOnly) SW.diagnose("1057");
         String qos = d.pending().fixes().stream().filter(n -> n.kindId().equals("qos_limit") && n.section().equals("Fixes"))
                 .findFirst().orElseThrow().items().stream().filter(i -> i.contains("--qos=gpu")).findFirst().orElseThrow();
-        assertThat(qos).contains("`#SBATCH --qos=gpu` (the job's QOS already)").contains("`#SBATCH --qos=long` for");
+        assertThat(qos).contains("`#SBATCH --qos=gpu` (the job's QOS already)")
+                .contains("`#SBATCH --qos=long` (not one partition gpuH100x8 admits) for");
         assertThat(FixFitter.already("use `#SBATCH --qos=gpu2`", "qos", "gpu", "x")).isEqualTo("use `#SBATCH --qos=gpu2`");
     }
 
