@@ -89,8 +89,17 @@ final class SupportedGpuFixer implements Fixer {
         Step step = Step.none(s).change(next, what, why);
         Optional<BatchScript.Option> qos = s.option("qos");
         if (qos.isPresent() && qos.get().value() != null) {
-            step = step.advise("The script's --qos=" + qos.get().value().strip() + " must be allowed on " + o.name()
-                    + " too: `sacctmgr show assoc user=$USER format=partition,qos` lists what you may use.");
+            // the job ran with its QOS, so its association has it; what is left is whether the partition admits it
+            // (AllowQos/DenyQos), said when scontrol said it (an outside audit: 1038 was told to check what was known)
+            String q = qos.get().value().strip();
+            if (o.qosAccess().refuses(q)) {
+                step = step.warn("Partition " + o.name() + " admits " + o.qosAccess().describe() + ", not the script's"
+                        + " --qos=" + q + ": change --qos to one of those that your account may use (`sacctmgr show"
+                        + " assoc user=$USER format=account,qos` lists yours).");
+            } else if (!o.qosAccess().known()) {
+                step = step.advise("The script's --qos=" + q + " must be allowed on " + o.name() + " too: `scontrol"
+                        + " show partition " + o.name() + "` shows its AllowQos and DenyQos.");
+            }
         }
         return step;
     }

@@ -565,8 +565,19 @@ class PatchSuggesterTest {
         assertThat(p.changes().get(0).why()).isEqualTo("no kernels for the h100's sm_90; gpuA100x4's a100 (sm_80) is among"
                 + " the GPUs the framework was built for (sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86), so it runs there now;"
                 + " the lasting fix is a build for the h100 (the first fix)");
-        assertThat(String.join(" ", p.advice())).contains("--qos=gpu must be allowed on gpuA100x4");
+        // the fixture's scontrol says gpuA100x4 admits gpu: nothing to check; unread, the check; refused, a warning
+        assertThat(String.join(" ", p.advice())).doesNotContain("must be allowed on").doesNotContain("admits");
         JobRecord job = CLUSTER.get("1038");
+        List<LogTail> logs = List.of(CLUSTER.logTail(job, LogStream.STDERR, 300));
+        Finding f = SW.classifier().classify(JobFacts.of(job), logs);
+        java.util.function.Function<io.slurmwise.job.Partition.QosAccess, Patch> with = a -> new PatchSuggester(TAXONOMY)
+                .suggest(job, f, logs, FixtureCluster.script("1038"), CLUSTER.partitions().stream()
+                        .map(x -> x.name().equals("gpuA100x4") ? x.withQosAccess(a) : x).toList());
+        assertThat(String.join(" ", with.apply(io.slurmwise.job.Partition.QosAccess.UNKNOWN).advice()))
+                .contains("--qos=gpu must be allowed on gpuA100x4 too: `scontrol show partition gpuA100x4`");
+        assertThat(String.join(" ", with.apply(new io.slurmwise.job.Partition.QosAccess(true, java.util.Set.of("normal"),
+                java.util.Set.of())).advice())).startsWith("Partition gpuA100x4 admits AllowQos=normal, not the script's"
+                + " --qos=gpu");
         String script = FixtureCluster.script("1038").orElseThrow();
         Patch withSm90 = suggest(job, "no_kernel_image", "The current PyTorch install supports CUDA capabilities sm_80 sm_90.",
                 script);
