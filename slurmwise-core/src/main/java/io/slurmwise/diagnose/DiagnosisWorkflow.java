@@ -107,12 +107,13 @@ public final class DiagnosisWorkflow {
         List<Partition> partitions = partitions(notices);
         Optional<String> script = suggestPatch ? batchScript(job, notices) : Optional.empty();
         Supplier<List<Qos>> qos = qosOnce(notices);
-        Supplier<Optional<java.util.Set<String>>> allowedQos = allowedQosOnce(job);
+        Supplier<List<io.slurmwise.job.Association>> associations = associationsOnce(job);
+        Supplier<Optional<java.util.Set<String>>> allowedQos = allowedQos(job, associations);
         Patch patch = suggestPatch ? patcher.suggest(job, finding, logs, script, partitions, qos, allowedQos)
                 : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
                 + job.id() + "` for it", List.of(), List.of());
         List<FixNote> fixes = fittedFixes(finding, job, partitions, qos, allowedQos, patch, script);
-        spentAllocation(job).ifPresent(notices::add);
+        spentAllocation(job, associations).ifPresent(notices::add);
         Explanation explanation = explainer.explain(job, finding, fixes);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
@@ -124,7 +125,7 @@ public final class DiagnosisWorkflow {
      * moved to partition long while his account genomics had no billing minutes left; an outside audit). Best effort:
      * nothing when the backend cannot say.
      */
-    private Optional<String> spentAllocation(JobRecord job) {
+    private Optional<String> spentAllocation(JobRecord job, Supplier<List<io.slurmwise.job.Association>> associations) {
         if (job.account() == null || job.account().isBlank()) {
             return Optional.empty();
         }
@@ -134,8 +135,26 @@ public final class DiagnosisWorkflow {
         } catch (BackendException e) {
             return Optional.empty();
         }
-        return usage.flatMap(u -> u.describeSpent().map(d -> d + ": a rerun under it waits (" + u.pendingReason().orElse("")
-                + ") until it is raised or renewed, or runs under another account of yours (`#SBATCH --account=<account>`)"));
+        return usage.flatMap(u -> u.describeSpent().map(d -> d + ": a " + (job.state() == JobState.PENDING
+                ? "job" : "rerun") + " under it waits (" + u.pendingReason().orElse("") + ") until it is raised or"
+                + " renewed" + otherAccounts(job, associations.get())));
+    }
+
+    /**
+     * Where else the job's user may run, from their associations: another account named, or that there is none (an
+     * outside audit: users with one account were told to use "another account of yours").
+     */
+    private static String otherAccounts(JobRecord job, List<io.slurmwise.job.Association> mine) {
+        if (mine.isEmpty()) {
+            return ", or runs under another account of yours (`#SBATCH --account=<account>`)";
+        }
+        List<String> others = mine.stream().filter(a -> job.user().equals(a.user()))
+                .map(io.slurmwise.job.Association::account)
+                .filter(a -> !a.equals(job.account())).distinct().sorted().toList();
+        return others.isEmpty() ? "; " + job.user() + " has no other account (sacctmgr show assoc), so ask the account's"
+                + " PI or your allocation office"
+                : ", or runs under another account of yours (`#SBATCH --account=" + others.get(0) + "`; "
+                + String.join(", ", others) + ")";
     }
 
     /** The job's batch script, best effort: without it the patch says why and the fixes are not checked against it. */
@@ -214,19 +233,25 @@ public final class DiagnosisWorkflow {
     }
 
     /**
-     * The QOSes the job's user may use with its account on its partition, best effort: asked once, and only when a
-     * piece of advice names a QOS; unknown (nothing marked) when the backend cannot say.
+     * The job's user's associations ({@code sacctmgr show assoc}), best effort: asked once, and only when a piece of
+     * advice names a QOS or an account; empty (nothing checked) when the backend cannot say.
      */
-    private Supplier<Optional<java.util.Set<String>>> allowedQosOnce(JobRecord job) {
+    private Supplier<List<io.slurmwise.job.Association>> associationsOnce(JobRecord job) {
         return io.slurmwise.backend.Lazy.of(() -> {
             try {
-                String partition = job.partition() == null ? "" : job.partition().split(",")[0];
-                return io.slurmwise.job.Association.allowedQos(backend.associations(job.user()), job.user(),
-                        job.account(), partition);
+                return job.user() == null ? List.<io.slurmwise.job.Association>of() : backend.associations(job.user());
             } catch (BackendException e) {
-                return Optional.<java.util.Set<String>>empty();
+                return List.<io.slurmwise.job.Association>of();
             }
         });
+    }
+
+    /** The QOSes the job's user may use with its account on its partition, from its associations; unknown when they are. */
+    private static Supplier<Optional<java.util.Set<String>>> allowedQos(JobRecord job,
+                                                                        Supplier<List<io.slurmwise.job.Association>> rows) {
+        String partition = job.partition() == null ? "" : job.partition().split(",")[0];
+        return io.slurmwise.backend.Lazy.of(() -> io.slurmwise.job.Association.allowedQos(rows.get(), job.user(),
+                job.account(), partition));
     }
 
     /** A job with several records (a requeued job's runs): the last is diagnosed, and the notice says so. */
@@ -280,7 +305,8 @@ public final class DiagnosisWorkflow {
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
             List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
             Supplier<List<Qos>> qos = qosOnce(notices);
-            Supplier<Optional<java.util.Set<String>>> allowedQos = allowedQosOnce(job);
+            Supplier<List<io.slurmwise.job.Association>> associations = associationsOnce(job);
+            Supplier<Optional<java.util.Set<String>>> allowedQos = allowedQos(job, associations);
             if (m.startability() == PendingReasons.Startability.NEVER) {
                 meaning = withFacts(meaning, beyond(job, reason, partitions, qos));
             }
@@ -299,8 +325,12 @@ public final class DiagnosisWorkflow {
                         case MAY -> "; it may start if the cluster changes.";
                         case NEVER -> "; it can never start as submitted.";
                     };
+            // its account's spent allocation holds it next, whatever its reason now (1056's patch, under climate-model's
+            // used-up minutes, would wait again; an outside audit), unless the reason already says so
+            List<String> held = reason.startsWith("AssocGrp") && reason.contains("Minutes") ? List.of()
+                    : spentAllocation(job, associations).map(n -> List.of(n)).orElse(List.of());
             return new Diagnosis.StatusOnly(job, summary, new PendingInfo(reason, m.startability(), meaning,
-                    finding.isUnknown() ? null : finding, fixes, patch));
+                    finding.isUnknown() ? null : finding, fixes, patch, held));
         }
         String time = job.elapsed() == null ? "" : " after " + SlurmTime.format(job.elapsed());
         String summary = switch (s) {

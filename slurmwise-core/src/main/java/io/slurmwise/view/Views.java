@@ -183,6 +183,7 @@ public final class Views {
         m.put("finding", p.finding() == null ? null : finding(p.finding()));
         m.put("fixes", p.fixes().stream().map(Views::fix).toList());
         m.put("patch", p.optPatch().map(Views::patch).orElse(null));
+        m.put("notices", p.notices());
         return m;
     }
 

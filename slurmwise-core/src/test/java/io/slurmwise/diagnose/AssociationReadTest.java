@@ -38,6 +38,7 @@ class AssociationReadTest {
             public Optional<String> batchScript(JobRecord j) { return c.batchScript(j); }
             public List<Partition> partitions() { return c.partitions(); }
             public List<io.slurmwise.job.Qos> qos() { return c.qos(); }
+            public Optional<io.slurmwise.job.AccountUsage> accountUsage(String a) { return c.accountUsage(a); }
             public List<Association> associations(String user) {
                 reads.incrementAndGet();
                 if (refused) {
@@ -51,7 +52,8 @@ class AssociationReadTest {
     @Test
     void aDiagnosisAsksTheUsersAssociationsOnce() {
         AtomicInteger reads = new AtomicInteger();
-        // 1016's patch moves it to partition long and QOS long, and its fixes name QOSes: both ask
+        // 1016's patch moves it to partition long and QOS long, its fixes name QOSes, and its spent account's notice
+        // names bob's other accounts (none): all three ask
         Diagnosis d = Slurmwise.builder().backend(counting(reads, false)).build().diagnose("1016");
         assertThat(d).isInstanceOf(Diagnosis.Failed.class);
         assertThat(reads).hasValue(1);
@@ -69,6 +71,9 @@ class AssociationReadTest {
         Diagnosis.Failed read = (Diagnosis.Failed) Slurmwise.builder().backend(counting(new AtomicInteger(), false))
                 .build().diagnose("1016");
         assertThat(reads).hasValue(1);
+        // unread, the spent account's notice says what it can: another account of the user's, if any
+        assertThat(refused.notices()).anyMatch(n -> n.contains("another account of yours (`#SBATCH --account=<account>`)"));
+        assertThat(read.notices()).anyMatch(n -> n.contains("bob has no other account"));
         assertThat(refused.finding().kindId()).isEqualTo(read.finding().kindId());
         assertThat(refused.patch().changes()).extracting(c -> c.sets()).isEqualTo(read.patch().changes().stream()
                 .map(c -> c.sets()).toList());

@@ -760,8 +760,18 @@ class FittedAdviceTest {
     void aRerunUnderASpentAccountIsSaidToWait() {
         Diagnosis.Failed spent = (Diagnosis.Failed) SW.diagnose("1016");
         assertThat(spent.job().account()).isEqualTo("genomics");
+        // bob has genomics alone (associations.psv): no "another account of yours" (an outside audit)
         assertThat(spent.notices()).anyMatch(n -> n.startsWith("account genomics has used its allocation (billing")
-                && n.contains("waits (AssocGrpBillingMinutes)") && n.contains("--account=<account>"));
+                && n.contains("a rerun under it waits (AssocGrpBillingMinutes)")
+                && n.endsWith("; bob has no other account (sacctmgr show assoc), so ask the account's PI or your"
+                + " allocation office"));
+        // a pending job under a spent account is told so, whatever it waits for now: 1056 (PartitionConfig) would
+        // wait again once its request fits; 1050 waits for the allocation itself and is not told twice
+        Diagnosis.StatusOnly cesm = (Diagnosis.StatusOnly) SW.diagnose("1056");
+        assertThat(cesm.pending().notices()).singleElement().asString()
+                .startsWith("account climate-model has used its allocation").contains("a job under it waits");
+        assertThat(((Diagnosis.StatusOnly) SW.diagnose("1050")).pending().notices()).isEmpty();
+        assertThat(((Diagnosis.StatusOnly) SW.diagnose("1061")).pending().notices()).isEmpty();
         // llm-lab has minutes left: nothing said
         Diagnosis.Failed left = (Diagnosis.Failed) SW.diagnose("1001");
         assertThat(left.job().account()).isEqualTo("llm-lab");

@@ -110,6 +110,9 @@ public final class DiagnosisRenderer {
         if (p.finding() != null) {
             addFixes(panel, p.fixes(), p.finding().kind().note());
         }
+        for (String n : p.notices()) {
+            panel.row("Note", style.yellow(TerminalText.text(n)));
+        }
         panel.footer("rules · pending reason from the scheduler").print(out);
     }
 
