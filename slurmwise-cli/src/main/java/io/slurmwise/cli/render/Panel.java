@@ -380,7 +380,8 @@ public final class Panel {
 
     /**
      * Word-wraps each line of {@code text} to {@code width} columns, keeping existing line breaks and the leading
-     * indent of each line. Inline code is never split; only a single word wider than the whole line is broken.
+     * indent of each line. Inline code is never split; only a single word wider than the whole line is broken, and
+     * a code span so broken goes on under {@code ↪} (joined where it was cut).
      */
     public static List<String> wrap(String text, int width) {
         List<String> out = new ArrayList<>();
@@ -405,15 +406,24 @@ public final class Panel {
                     line.append(lead);
                 }
                 // a word wider than a whole line (a long URL): broken as a last resort
+                boolean broken = false;
                 while (visibleLength(line.toString()) + visibleLength(word) > w && word.length() > w - lead.length()) {
                     int room = w - visibleLength(line.toString());
                     // not a line of bare punctuation after it (1021's "`), or cancel it"): break at the span's last space
                     int space = word.lastIndexOf(' ', room - 1);
                     boolean bare = !word.substring(room).codePoints().anyMatch(Character::isLetterOrDigit);
+                    int tick = word.indexOf('`');
+                    boolean code = broken || tick >= 0 && tick < room; // the cut falls inside a code span
                     out.add(line + word.substring(0, bare && space > 0 ? space : room));
                     word = bare && space > 0 ? word.substring(space + 1) : word.substring(room);
                     line.setLength(0);
                     line.append(lead);
+                    // a command cut inside its code span goes on under ↪, as a diff line does: copied, its pieces
+                    // join where it was cut (an outside audit copied `wait $PI` and `D`); a bare tail needs none
+                    if (code && !(bare && space > 0)) {
+                        line.append("↪ ");
+                        broken = true;
+                    }
                 }
                 line.append(word);
             }

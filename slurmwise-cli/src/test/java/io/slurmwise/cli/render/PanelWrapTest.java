@@ -19,6 +19,23 @@ class PanelWrapTest {
         assertThat(lines).allSatisfy(l -> assertThat(Panel.visibleLength(l)).isLessThanOrEqualTo(64));
     }
 
+    /**
+     * A command in a code span wider than the line goes on under {@code ↪}, as a diff line does: an outside audit
+     * copied {@code wait $PI} and {@code D} from two lines that said nothing of being one.
+     */
+    @Test
+    void aCommandCutInsideItsCodeSpanGoesOnUnderAnArrow() {
+        String command = "`srun ./prog & PID=$!; trap 'kill -TERM $PID; wait $PID' TERM; wait $PID`";
+        List<String> lines = Panel.wrap("run it in the background (" + command + "), and resume", 60);
+        String joined = String.join("\n", lines);
+        assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(60));
+        assertThat(lines.stream().filter(l -> l.startsWith("↪ "))).isNotEmpty();
+        // the pieces joined where the arrows are give the command back whole
+        assertThat(joined.replace("\n↪ ", "").replace("\n", " ")).contains(command);
+        // a URL outside code is broken as before, without an arrow
+        assertThat(Panel.wrap("https://example.org/" + "a".repeat(80), 40)).noneMatch(l -> l.contains("↪"));
+    }
+
     @Test
     void aLongWordWithLettersAfterTheCutIsStillBrokenWhereTheLineEnds() {
         String url = "https://example.org/" + "a".repeat(80);
