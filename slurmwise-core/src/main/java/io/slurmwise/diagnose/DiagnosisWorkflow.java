@@ -303,7 +303,8 @@ public final class DiagnosisWorkflow {
             // the table's commands name "<jobid>": this job's id where the job is known
             String meaning = m.text().replace("<jobid>", job.id().toString()) + (suggestPatch ? waitingOn.of(job, reason) : "");
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
-            List<Partition> partitions = finding.isUnknown() ? List.of() : partitions(notices);
+            boolean defaultTime = job.timeLimit().kind() == io.slurmwise.job.TimeLimit.Kind.PARTITION_LIMIT;
+            List<Partition> partitions = finding.isUnknown() && !defaultTime ? List.of() : partitions(notices);
             Supplier<List<Qos>> qos = qosOnce(notices);
             Supplier<List<io.slurmwise.job.Association>> associations = associationsOnce(job);
             Supplier<Optional<java.util.Set<String>>> allowedQos = allowedQos(job, associations);
@@ -327,8 +328,16 @@ public final class DiagnosisWorkflow {
                     };
             // its account's spent allocation holds it next, whatever its reason now (1056's patch, under climate-model's
             // used-up minutes, would wait again; an outside audit), unless the reason already says so
-            List<String> held = reason.startsWith("AssocGrp") && reason.contains("Minutes") ? List.of()
-                    : spentAllocation(job, associations).map(n -> List.of(n)).orElse(List.of());
+            List<String> held = new ArrayList<>(reason.startsWith("AssocGrp") && reason.contains("Minutes") ? List.of()
+                    : spentAllocation(job, associations).map(n -> List.of(n)).orElse(List.of()));
+            // a job that asks no --time runs for its partition's DefaultTime: said with the value (an outside audit:
+            // 1060, 128 ranks of OpenFOAM, read only "asks the default time", and would be ended at one hour)
+            if (defaultTime) {
+                new JobAdviceFacts(job, partitions).partition().filter(p -> p.defaultTime().limit().isPresent())
+                        .ifPresent(p -> held.add("it asks no --time, so partition " + p.name() + "'s DefaultTime, "
+                                + p.defaultTime().human() + ", is its limit: a longer run is ended then; set `#SBATCH"
+                                + " --time=` to what the run needs (MaxTime " + p.maxTime().human() + ")"));
+            }
             return new Diagnosis.StatusOnly(job, summary, new PendingInfo(reason, m.startability(), meaning,
                     finding.isUnknown() ? null : finding, fixes, patch, held));
         }

@@ -18,12 +18,15 @@ import java.util.regex.Pattern;
  * @param qos        its own QOS ({@code scontrol show partition}'s {@code QoS=}), whose limits slurmctld takes before
  *                   the job's QOS's; "" when it has none or it is not known
  * @param qosAccess  the job QOSes it admits ({@code AllowQos=} or {@code DenyQos=}); {@link QosAccess#UNKNOWN} when not read
+ * @param defaultTime the time a job that asks none gets ({@code DefaultTime=}); {@link TimeLimit#UNKNOWN} when not read
+ *                   or none is set
  */
 public record Partition(String name, boolean isDefault, TimeLimit maxTime, int nodes, int cpusPerNode,
-                        DataSize memoryPerNode, String gres, boolean up, String qos, QosAccess qosAccess) {
+                        DataSize memoryPerNode, String gres, boolean up, String qos, QosAccess qosAccess,
+                        TimeLimit defaultTime) {
 
     /** {@code scontrol show partition}'s partition name and QOS fields. */
-    private static final Pattern SCONTROL_FIELD = Pattern.compile("(?:^|\\s)(PartitionName|QoS|AllowQos|DenyQos)=(\\S*)");
+    private static final Pattern SCONTROL_FIELD = Pattern.compile("(?:^|\\s)(PartitionName|QoS|AllowQos|DenyQos|DefaultTime)=(\\S*)");
 
     /**
      * Which job QOSes a partition admits, as {@code scontrol show partition} prints it: {@code AllowQos=ALL},
@@ -84,23 +87,31 @@ public record Partition(String name, boolean isDefault, TimeLimit maxTime, int n
         gres = gres == null ? "" : gres;
         qos = qos == null ? "" : qos.strip();
         qosAccess = qosAccess == null ? QosAccess.UNKNOWN : qosAccess;
+        defaultTime = defaultTime == null ? TimeLimit.UNKNOWN : defaultTime;
     }
 
     /** A partition as sinfo reports it, its own QOS and the QOSes it admits not known. */
     public Partition(String name, boolean isDefault, TimeLimit maxTime, int nodes, int cpusPerNode,
                      DataSize memoryPerNode, String gres, boolean up) {
-        this(name, isDefault, maxTime, nodes, cpusPerNode, memoryPerNode, gres, up, "", QosAccess.UNKNOWN);
+        this(name, isDefault, maxTime, nodes, cpusPerNode, memoryPerNode, gres, up, "", QosAccess.UNKNOWN,
+                TimeLimit.UNKNOWN);
     }
 
     /** The same partition with its own QOS ("" for none). */
     public Partition withQos(String partitionQos) {
         return new Partition(name, isDefault, maxTime, nodes, cpusPerNode, memoryPerNode, gres, up, partitionQos,
-                qosAccess);
+                qosAccess, defaultTime);
     }
 
     /** The same partition admitting the QOSes {@code access} says. */
     public Partition withQosAccess(QosAccess access) {
-        return new Partition(name, isDefault, maxTime, nodes, cpusPerNode, memoryPerNode, gres, up, qos, access);
+        return new Partition(name, isDefault, maxTime, nodes, cpusPerNode, memoryPerNode, gres, up, qos, access,
+                defaultTime);
+    }
+
+    /** The same partition with the time a job that asks none gets. */
+    public Partition withDefaultTime(TimeLimit time) {
+        return new Partition(name, isDefault, maxTime, nodes, cpusPerNode, memoryPerNode, gres, up, qos, qosAccess, time);
     }
 
     /**
@@ -110,10 +121,33 @@ public record Partition(String name, boolean isDefault, TimeLimit maxTime, int n
     public static java.util.List<Partition> withScontrol(java.util.List<Partition> partitions, String scontrolShowPartition) {
         Map<String, String> own = qosOf(scontrolShowPartition);
         Map<String, QosAccess> access = qosAccessOf(scontrolShowPartition);
+        Map<String, TimeLimit> defaults = defaultTimesOf(scontrolShowPartition);
         return partitions.stream().map(p -> {
             Partition out = own.containsKey(p.name()) ? p.withQos(own.get(p.name())) : p;
+            out = defaults.containsKey(p.name()) ? out.withDefaultTime(defaults.get(p.name())) : out;
             return access.containsKey(p.name()) ? out.withQosAccess(access.get(p.name())) : out;
         }).toList();
+    }
+
+    /**
+     * Each partition's {@code DefaultTime=} from {@code scontrol show partition}, the limit of a job that asks no
+     * {@code --time}; a partition without one ({@code DefaultTime=NONE}: its MaxTime applies) is left out.
+     */
+    public static Map<String, TimeLimit> defaultTimesOf(String scontrolShowPartition) {
+        Map<String, TimeLimit> out = new LinkedHashMap<>();
+        String partition = null;
+        Matcher m = SCONTROL_FIELD.matcher(scontrolShowPartition == null ? "" : scontrolShowPartition);
+        while (m.find()) {
+            if (m.group(1).equals("PartitionName")) {
+                partition = m.group(2).isEmpty() ? null : m.group(2);
+            } else if (m.group(1).equals("DefaultTime") && partition != null) {
+                TimeLimit t = TimeLimit.parse(m.group(2));
+                if (t.kind() == TimeLimit.Kind.LIMITED || t.kind() == TimeLimit.Kind.UNLIMITED) {
+                    out.put(partition, t);
+                }
+            }
+        }
+        return out;
     }
 
     /**

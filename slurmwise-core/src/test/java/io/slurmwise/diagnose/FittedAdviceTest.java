@@ -772,6 +772,9 @@ class FittedAdviceTest {
                 .startsWith("account climate-model has used its allocation").contains("a job under it waits");
         assertThat(((Diagnosis.StatusOnly) SW.diagnose("1050")).pending().notices()).isEmpty();
         assertThat(((Diagnosis.StatusOnly) SW.diagnose("1061")).pending().notices()).isEmpty();
+        // a job that asks no --time is told the partition's DefaultTime it gets (1060: cpu's 01:00:00)
+        assertThat(((Diagnosis.StatusOnly) SW.diagnose("1060")).pending().notices()).singleElement().asString()
+                .startsWith("it asks no --time, so partition cpu's DefaultTime, 01:00:00, is its limit");
         // llm-lab has minutes left: nothing said
         Diagnosis.Failed left = (Diagnosis.Failed) SW.diagnose("1001");
         assertThat(left.job().account()).isEqualTo("llm-lab");

@@ -228,8 +228,8 @@ class JobValuesFuzzTest {
         for (String text : Fuzz.inputs(r -> {
             StringBuilder sb = new StringBuilder();
             for (int i = r.nextInt(9); i > 0; i--) {
-                sb.append(r.nextBoolean() ? row.apply(r) : List.of("QoS=", "PartitionName=", "AllowQos=", "DenyQos=")
-                                .get(r.nextInt(4)) + field.apply(r))
+                sb.append(r.nextBoolean() ? row.apply(r) : List.of("QoS=", "PartitionName=", "AllowQos=", "DenyQos=",
+                                "DefaultTime=").get(r.nextInt(5)) + field.apply(r))
                         .append(r.nextBoolean() ? "\n" : " ");
             }
             return sb.toString();
@@ -243,6 +243,8 @@ class JobValuesFuzzTest {
                 assertThat(a.allow()).allMatch(n -> !n.isEmpty() && !n.equalsIgnoreCase("all"));
                 a.admits("normal"); // answers for any name
             }));
+            Fuzz.neverThrows("Partition.defaultTimesOf", text, () -> Partition.defaultTimesOf(text).forEach((p, t) ->
+                    assertThat(t.kind()).isIn(TimeLimit.Kind.LIMITED, TimeLimit.Kind.UNLIMITED)));
         }
     }
 

@@ -88,6 +88,12 @@ class QosTest {
         Partition sinfoOther = new Partition("other", false, TimeLimit.parse("2-00:00:00"), 1, 1, null, "", true);
         assertThat(Partition.withScontrol(List.of(sinfoCpu, sinfoOther), scontrol))
                 .extracting(p -> p.qosAccess().known()).containsExactly(true, false);
+        // the time a job that asks none gets: DefaultTime=NONE (the lab's) is none, the MaxTime applies
+        assertThat(Partition.defaultTimesOf("PartitionName=a\n   DefaultTime=01:00:00 DisableRootJobs=NO\n"
+                + "PartitionName=b\n   DefaultTime=NONE\nPartitionName=c\n   DefaultTime=UNLIMITED\n"))
+                .containsOnlyKeys("a", "c").containsEntry("a", TimeLimit.parse("01:00:00"));
+        assertThat(Partition.withScontrol(List.of(sinfoCpu), "PartitionName=cpu\n   DefaultTime=2:00:00\n").get(0)
+                .defaultTime().human()).isEqualTo("02:00:00");
         java.util.List<Qos> table = Qos.parse("normal|2-00:00:00|\nplong|7-00:00:00|\nnolimit||\n");
         java.util.Optional<Qos> normal = Qos.named(table, "normal");
         Partition cpu = new Partition("cpu", true, TimeLimit.parse("2-00:00:00"), 1, 1, null, "", true);

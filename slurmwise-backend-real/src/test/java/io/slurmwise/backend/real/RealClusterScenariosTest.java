@@ -245,6 +245,8 @@ class RealClusterScenariosTest {
         assertThat(parts).extracting(Partition::qos).containsExactly("labcpu", "");
         // and the QOSes they admit: the lab sets no AllowQos, so scontrol prints AllowQos=ALL for both
         assertThat(parts).extracting(p -> p.qosAccess().describe()).containsExactly("AllowQos=ALL", "AllowQos=ALL");
+        // and DefaultTime=NONE: no default time of their own (a job without --time gets the MaxTime)
+        assertThat(parts).allMatch(p -> p.defaultTime().limit().isEmpty());
     }
 
     /** setup.sh adds QOS short (MaxWall 00:10:00); slurmdbd makes normal, without a MaxWall, with the cluster. */
