@@ -344,8 +344,14 @@ public final class FixFitter {
             out += " Yours with account " + facts.job().account() + ": " + String.join(", ", new java.util.TreeSet<>(allowed.get())) + ".";
         }
         if (barred) {
-            out += " Partition " + on.get().name() + " admits " + on.get().qosAccess().describe() + " (scontrol show"
-                    + " partition).";
+            // the ones to use instead: the user's that the partition admits, when both are known (1057's list named
+            // long, which gpuH100x8 refuses, and never normal, which the patch uses; an outside audit)
+            io.slurmwise.job.Partition.QosAccess access = on.get().qosAccess();
+            List<String> usable = allowed.map(a -> a.stream().filter(q -> !access.refuses(q)).sorted().toList())
+                    .orElse(List.of());
+            out += usable.isEmpty() ? " Partition " + on.get().name() + " admits " + access.describe()
+                    + " (scontrol show partition)." : " Of yours, partition " + on.get().name() + " admits: "
+                    + String.join(", ", usable) + ".";
         }
         return out;
     }

@@ -649,7 +649,12 @@ class FittedAdviceTest {
         // but 1057's partition gpuH100x8 admits gpu, normal and scavenger (the fixture's scontrol): long would be
         // refused there ("Job's QOS not permitted to use this partition")
         assertThat(own).contains("`#SBATCH --qos=long` (not one partition gpuH100x8 admits)")
-                .endsWith("Partition gpuH100x8 admits AllowQos=gpu,normal,scavenger (scontrol show partition).");
+                .endsWith("Of yours, partition gpuH100x8 admits: gpu, normal.");
+        // without the user's associations, what the partition admits
+        String anyone = new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(j, CLUSTER.partitions())
+                .withQos(CLUSTER::qos)).get(0).items().stream().filter(i -> i.contains("--qos=long")).findFirst()
+                .orElseThrow();
+        assertThat(anyone).endsWith("Partition gpuH100x8 admits AllowQos=gpu,normal,scavenger (scontrol show partition).");
         String unread = new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(j, CLUSTER.partitions().stream()
                 .map(p -> p.withQosAccess(io.slurmwise.job.Partition.QosAccess.UNKNOWN)).toList()).withQos(CLUSTER::qos))
                 .get(0).items().stream().filter(i -> i.contains("--qos=long")).findFirst().orElseThrow();
