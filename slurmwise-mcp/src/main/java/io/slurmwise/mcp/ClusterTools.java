@@ -54,13 +54,18 @@ final class ClusterTools {
             r.put("gres", p.gres().isEmpty() ? null : p.gres());
             // its own QOS, whose limits come before the job's QOS on it (null: none, or not known)
             r.put("qos", p.qos().isEmpty() ? null : p.qos());
+            // the job QOSes it admits (AllowQos/DenyQos) and a job's time without --time (null: not known)
+            r.put("qos_access", p.qosAccess().known() ? p.qosAccess().describe() : null);
+            r.put("default_time", p.defaultTime().limit().isPresent() ? p.defaultTime().human() : null);
             rows.add(r);
             text.append(p.name()).append(p.isDefault() ? "*" : "").append(": ").append(p.up() ? "up" : "DOWN")
                     .append(", MaxTime ").append(p.maxTime()).append(", ").append(p.nodes()).append(" nodes")
                     .append(p.cpusPerNode() > 0 ? " x " + p.cpusPerNode() + " CPUs" : "")
                     .append(p.memoryPerNode() == null ? "" : ", " + r.get("memory_per_node_gb") + " GB/node")
                     .append(p.gres().isEmpty() ? "" : ", " + p.gres())
-                    .append(p.qos().isEmpty() ? "" : ", own QOS " + p.qos()).append('\n');
+                    .append(p.qos().isEmpty() ? "" : ", own QOS " + p.qos())
+                    .append(p.defaultTime().limit().isPresent() ? ", DefaultTime " + p.defaultTime().human() : "")
+                    .append(p.qosAccess().known() ? ", " + p.qosAccess().describe() : "").append('\n');
         }
         m.put("count", rows.size());
         m.put("partitions", rows);

@@ -144,7 +144,9 @@ final class DiagnosisTools {
                     + firstFix(f.fixes(), f.finding().kindId()).map(x -> "; fix: " + x).orElse("");
         }
         if (d instanceof Diagnosis.StatusOnly so) {
-            return so.summary();
+            // what else holds a pending job (a spent allocation, the DefaultTime it gets): in the text a model reads
+            return so.summary() + (so.pending() == null ? "" : so.pending().notices().stream()
+                    .map(n -> " Note: " + n + ".").collect(java.util.stream.Collectors.joining()));
         }
         return "job " + d.jobId() + ": " + ((Diagnosis.NotFound) d).message();
     }

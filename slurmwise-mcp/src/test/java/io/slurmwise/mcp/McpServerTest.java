@@ -163,10 +163,17 @@ class McpServerTest {
         JsonNode pending = call("explain_pending", Map.of());
         assertThat(pending.get("count").asInt()).isPositive();
         pending.get("jobs").forEach(j -> assertThat(j.at("/pending/reason").asText()).isNotBlank());
+        // the text a model reads carries what else holds a pending job: 1060 gets cpu's DefaultTime
+        McpSchema.CallToolResult one = client.callTool(new McpSchema.CallToolRequest("explain_pending",
+                Map.of("job_id", "1060")));
+        assertThat(((McpSchema.TextContent) one.content().get(1)).text())
+                .contains("Note: it asks no --time, so partition cpu's DefaultTime, 01:00:00, is its limit");
         JsonNode parts = call("partition_limits", Map.of());
         assertThat(parts.get("count").asInt()).isEqualTo(6);
         assertThat(parts.at("/partitions/1/max_time").asText()).isEqualTo("12:00:00");
         assertThat(parts.at("/partitions/1/gres").asText()).isEqualTo("gpu:a100:4");
+        assertThat(parts.at("/partitions/1/qos_access").asText()).isEqualTo("AllowQos=gpu,normal,scavenger");
+        assertThat(parts.at("/partitions/0/default_time").asText()).isEqualTo("01:00:00");
         assertThat(parts.at("/qos/0/name").asText()).isEqualTo("normal");
         assertThat(parts.at("/qos/0/max_wall_seconds").asLong()).isEqualTo(172_800);
         assertThat(parts.at("/qos/1/preempts/0").asText()).isEqualTo("scavenger");
