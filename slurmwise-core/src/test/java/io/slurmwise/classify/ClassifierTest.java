@@ -136,6 +136,19 @@ class ClassifierTest {
         assertThat(f.isUnknown()).isTrue();
     }
 
+    /**
+     * The README's exit-code rule: a signal ({@code 0:11}) or scontrol's {@code 139:0} decides alone; sacct's
+     * {@code 11:0}, which a program's own {@code exit 11} also gives, is weaker evidence that needs a log line beside it.
+     */
+    @Test
+    void sacctsElevenIsWeakerEvidenceThanASignal() {
+        java.util.function.Function<String, JobFacts> exit = e -> new JobFacts(JobState.FAILED, ExitCode.parse(e), null,
+                null, null, null, null, "cn001");
+        assertThat(classify(exit.apply("0:11"), "").kindId()).isEqualTo("segfault");
+        assertThat(classify(exit.apply("139:0"), "").kindId()).isEqualTo("segfault");
+        assertThat(classify(exit.apply("11:0"), "").isUnknown()).isTrue();
+    }
+
     @Test
     void aBareKilledBecomesOomOnlyWithMaxRssAtTheLimit() {
         JobFacts atLimit = new JobFacts(JobState.FAILED, ExitCode.parse("0:9"), DataSize.tryParse("31.8G").orElseThrow(),
