@@ -363,12 +363,34 @@ public final class DiagnosisWorkflow {
         }
         // a job that never started wrote no log: "moved, deleted, or not mounted" would send the user looking for it
         boolean neverStarted = job.neverStarted();
-        for (LogTail t : logs) {
+        for (int i = 0; i < logs.size(); i++) {
+            LogTail t = logs.get(i);
+            if (neverStarted && t.content().length > 0 && !submissionRefusal(t.lines())) {
+                // text at the path of a job that never ran is another job's (a fixed --output name every run reuses):
+                // its error would be said as this job's cause
+                notices.add(t.stream().label() + ": the job never started, so the text at its " + t.stream().label()
+                        + " path (" + t.path() + ") was written by another job that uses the same name: not read");
+                logs.set(i, LogTail.unavailable(t.stream(), t.path(), "written by another job: not read"));
+                continue;
+            }
+            if (neverStarted && t.content().length > 0) {
+                notices.add(t.stream().label() + ": the job never started; its file holds only the submission's"
+                        + " refusal, kept there by what submitted the job");
+            }
             t.optProblem().ifPresent(p -> notices.add(t.stream().label() + ": " + (neverStarted && t.content().length == 0
                     ? "the job never started, so it wrote no " + t.stream().label() + " file" + (t.path() == null ? ""
                     : " (" + t.path() + ")") : p)));
         }
         return logs;
+    }
+
+    /**
+     * Whether every line of a never-started job's log is a submission command's refusal ({@code sbatch: error: ...}):
+     * a wrapper that submits keeps sbatch's stderr there, the only words SLURM gave (the mock's 1034 and 1040).
+     */
+    static boolean submissionRefusal(List<String> lines) {
+        List<String> said = lines.stream().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        return !said.isEmpty() && said.stream().allMatch(l -> l.matches("(?:sbatch|salloc|srun): error: .*"));
     }
 
     /**

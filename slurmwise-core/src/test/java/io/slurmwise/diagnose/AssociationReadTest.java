@@ -2,22 +2,13 @@ package io.slurmwise.diagnose;
 
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.BackendException;
-import io.slurmwise.backend.JobLookup;
-import io.slurmwise.backend.JobQuery;
-import io.slurmwise.backend.LogStream;
-import io.slurmwise.backend.LogTail;
 import io.slurmwise.backend.SlurmBackend;
 import io.slurmwise.job.Association;
-import io.slurmwise.job.JobId;
-import io.slurmwise.job.JobRecord;
-import io.slurmwise.job.Partition;
-import io.slurmwise.testing.FixtureCluster;
+import io.slurmwise.testing.DelegatingBackend;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,22 +20,14 @@ class AssociationReadTest {
 
     /** The fixture cluster whose association read is counted, and fails when {@code refused}. */
     static SlurmBackend counting(AtomicInteger reads, boolean refused) {
-        FixtureCluster c = new FixtureCluster();
-        return new SlurmBackend() {
-            public String name() { return "fixture"; }
-            public JobLookup lookup(JobId id) { return c.lookup(id); }
-            public Stream<JobRecord> jobs(JobQuery q) { return c.jobs(q); }
-            public LogTail logTail(JobRecord j, LogStream s, int n) { return c.logTail(j, s, n); }
-            public Optional<String> batchScript(JobRecord j) { return c.batchScript(j); }
-            public List<Partition> partitions() { return c.partitions(); }
-            public List<io.slurmwise.job.Qos> qos() { return c.qos(); }
-            public Optional<io.slurmwise.job.AccountUsage> accountUsage(String a) { return c.accountUsage(a); }
+        return new DelegatingBackend() {
+            @Override
             public List<Association> associations(String user) {
                 reads.incrementAndGet();
                 if (refused) {
                     throw new BackendException("sacctmgr show assoc failed: Access/permission denied");
                 }
-                return c.associations(user);
+                return super.associations(user);
             }
         };
     }

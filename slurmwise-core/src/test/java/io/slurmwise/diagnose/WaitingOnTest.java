@@ -1,20 +1,14 @@
 package io.slurmwise.diagnose;
 
 import io.slurmwise.Slurmwise;
-import io.slurmwise.backend.JobLookup;
-import io.slurmwise.backend.JobQuery;
-import io.slurmwise.backend.LogStream;
-import io.slurmwise.backend.LogTail;
 import io.slurmwise.backend.SlurmBackend;
-import io.slurmwise.job.JobId;
 import io.slurmwise.job.JobRecord;
-import io.slurmwise.job.Partition;
+import io.slurmwise.testing.DelegatingBackend;
 import io.slurmwise.testing.FixtureCluster;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,14 +17,10 @@ class WaitingOnTest {
 
     /** The fixture cluster, with no batch script at hand and slurmctld holding {@code dependency} for every job. */
     static SlurmBackend holding(String dependency) {
-        FixtureCluster c = new FixtureCluster();
-        return new SlurmBackend() {
-            public String name() { return "fixture"; }
-            public JobLookup lookup(JobId id) { return c.lookup(id); }
-            public Stream<JobRecord> jobs(JobQuery q) { return c.jobs(q); }
-            public LogTail logTail(JobRecord j, LogStream s, int n) { return c.logTail(j, s, n); }
+        return new DelegatingBackend() {
+            @Override
             public Optional<String> batchScript(JobRecord j) { return Optional.empty(); }
-            public List<Partition> partitions() { return c.partitions(); }
+            @Override
             public Optional<String> dependency(JobRecord j) { return Optional.ofNullable(dependency); }
         };
     }
