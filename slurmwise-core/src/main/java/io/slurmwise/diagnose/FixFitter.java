@@ -385,8 +385,14 @@ public final class FixFitter {
     }
     /** What stands between two spans of one choice: "` or `", "` (or `". */
     private static final Pattern OR_BETWEEN = Pattern.compile("\\s*\\(?or\\s*");
-    /** Inline code in a fix: a command or setting it asks for. */
-    private static final Pattern CODE = Pattern.compile("`([^`\\n]{10,})`");
+    /**
+     * Inline code in a fix: a command or setting it asks for. Every span is matched, short ones too, so that the
+     * backticks pair up: a short span skipped by the pattern left its closing backtick to open the next "span" (1041's
+     * "`srun` (each task one rank), taking `" read as a command its script lacks).
+     */
+    private static final Pattern CODE = Pattern.compile("`([^`\\n]+)`");
+    /** A span shorter than this is a word, not a command or setting to compare. */
+    private static final int MIN_CODE = 10;
 
     /**
      * {@code items} with each one whose commands and settings the job's script all already has saying so, after the others:
@@ -417,6 +423,9 @@ public final class FixFitter {
             boolean choiceOpen = false; // the choice being read has a span to compare
             int lastEnd = -1;
             while (m.find()) {
+                if (m.group(1).length() < MIN_CODE) {
+                    continue;
+                }
                 boolean sameChoice = lastEnd >= 0 && OR_BETWEEN.matcher(item.substring(lastEnd, m.start())).matches();
                 if (!sameChoice) {
                     all &= !choiceOpen || choiceMet;
