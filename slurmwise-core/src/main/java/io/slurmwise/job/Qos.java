@@ -119,6 +119,16 @@ public record Qos(String name, TimeLimit maxWall, Set<String> preempts) {
     }
 
     /**
+     * The QOSes whose jobs may preempt a job under QOS {@code name} (those whose {@code Preempt} column lists it),
+     * sorted; empty when none does or the table is unknown.
+     */
+    public static List<String> preemptorsOf(List<Qos> qos, String name) {
+        return name == null ? List.of() : qos.stream()
+                .filter(q -> q.preempts().stream().anyMatch(p -> p.equalsIgnoreCase(name)))
+                .map(Qos::name).sorted().toList();
+    }
+
+    /**
      * The QOSes that allow {@code need} for a job to move to, shortest MaxWall first: not one that others preempt (a
      * scavenger QOS would trade a time limit for a preemption), nor {@code besides} (the job's own).
      */

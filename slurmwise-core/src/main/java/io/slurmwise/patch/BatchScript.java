@@ -25,6 +25,8 @@ public final class BatchScript {
             "contiguous", "parsable", "wait", "test-only", "spread-job", "use-min-nodes", "oversubscribe",
             "get-user-env", "propagate", "quiet", "verbose", "ignore-pbs", "no-kill", "reboot", "nice", "help",
             "usage", "version", "immediate", "kill-on-invalid-dep", "wrap-never");
+    /** A comment at the end of a directive line: sbatch reads no option after a {@code #} that follows a space. */
+    private static final java.util.regex.Pattern TRAILING_COMMENT = java.util.regex.Pattern.compile("\\s+#.*$");
     /** Short options that take no value. */
     private static final Set<Character> SHORT_FLAGS = Set.of('H', 'I', 'k', 'O', 'Q', 's', 'v', 'W', 'h', 'V');
     /** Short option -> its long name, for the options slurmwise reads or writes. */
@@ -239,7 +241,13 @@ public final class BatchScript {
             Option opt = o.get();
             String l = lines.get(opt.line());
             String v = value.contains(" ") ? "\"" + value + "\"" : value;
-            return withLine(opt.line(), l.substring(0, opt.valueStart()) + v + l.substring(opt.valueEnd()));
+            String rest = l.substring(opt.valueEnd());
+            // a comment after the old value speaks of it ("--qos=scavenger  # cheap, but can be preempted" read on
+            // after --qos=gpu): the changed line keeps only its options
+            if (!value.equals(opt.value())) {
+                rest = TRAILING_COMMENT.matcher(rest).replaceFirst("");
+            }
+            return withLine(opt.line(), l.substring(0, opt.valueStart()) + v + rest);
         }
         if (o.isPresent() && value == null) {
             return this;

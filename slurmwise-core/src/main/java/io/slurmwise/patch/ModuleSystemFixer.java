@@ -67,10 +67,13 @@ final class ModuleSystemFixer implements Fixer {
                     BatchScript next = cur.withLine(i, l.stripTrailing() + " || exit 1")
                             .insertLines(i, List.of(indent + "# slurmwise: '" + name + "' is unknown to the module"
                                     + " system here;", indent + "# find its current name with: module spider " + family));
-                    step = step.change(next, "module load ... || exit 1, with a comment on " + name, "'" + name
+                    // a guard, not the fix: the job as changed fails again, at the load (an outside audit read the
+                    // guard said as 1031's fix); the name only the site's module system knows is the user's to write
+                    step = step.change(next, "guard: module load ... || exit 1, with a comment on " + name, "'" + name
                             + "' is unknown on the node, and the job went on without it; with `|| exit 1` it stops at"
-                            + " the load with a clear error. Find the current name with `module spider " + family
-                            + "` and fix the line");
+                            + " the load with the module system's error").warn("This guard alone does not fix the job:"
+                            + " it fails again, at the load, until the line names a module that exists. Find the"
+                            + " current name with `module spider " + family + "` and write it on the line.");
                     break;
                 }
             }

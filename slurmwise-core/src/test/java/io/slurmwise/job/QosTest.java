@@ -40,6 +40,10 @@ class QosTest {
         assertThat(Qos.allowing(qos, Duration.ofDays(3), "normal")).extracting(Qos::name).containsExactly("long");
         assertThat(Qos.allowing(qos, Duration.ofHours(36), "gpu")).extracting(Qos::name).containsExactly("normal", "long");
         assertThat(Qos.forPartition(qos, Duration.ofDays(3), "long", "normal")).map(Qos::name).contains("long");
+        // who preempts a QOS's jobs: gpu preempts scavenger, nobody preempts gpu (names are matched as sacctmgr lists them)
+        assertThat(Qos.preemptorsOf(qos, "Scavenger")).containsExactly("gpu");
+        assertThat(Qos.preemptorsOf(qos, "gpu")).isEmpty();
+        assertThat(Qos.preemptorsOf(List.of(), "scavenger")).isEmpty();
         assertThat(Qos.forPartition(qos, Duration.ofDays(3), "cpu", "normal")).isEmpty();
         assertThat(Qos.forPartition(qos, Duration.ofDays(3), "long", "long")).isEmpty(); // the job's own
     }

@@ -55,7 +55,9 @@ class BatchScriptTest {
         String text = "#!/bin/bash\n#SBATCH --mem=32G\n#SBATCH --mem-per-cpu 1G # why\n#SBATCH -t 1:00:00\n#SBATCH --time=1-00:00:00\nrun\n";
         BatchScript s = BatchScript.parse(text);
         assertThat(s.withOption("mem", "48G").text()).contains("#SBATCH --mem=48G\n");
-        assertThat(s.withOption("mem-per-cpu", "2G").text()).contains("#SBATCH --mem-per-cpu 2G # why\n");
+        // a comment after a value speaks of that value: it goes when the value changes, stays when it does not
+        assertThat(s.withOption("mem-per-cpu", "2G").text()).contains("#SBATCH --mem-per-cpu 2G\n");
+        assertThat(s.withOption("mem-per-cpu", "1G").text()).contains("#SBATCH --mem-per-cpu 1G # why\n");
         // the last --time wins in sbatch, so that is the one changed
         BatchScript t = s.withOption("time", "2-00:00:00");
         assertThat(t.text()).contains("#SBATCH -t 1:00:00\n#SBATCH --time=2-00:00:00\n");
