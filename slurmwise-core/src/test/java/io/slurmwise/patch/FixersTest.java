@@ -171,7 +171,11 @@ class FixersTest {
      */
     @Test
     void preemptionAdviceTrapsTermAndNoPatchAddsAnUntrappedSignal() {
-        Patch p = PatchSuggesterTest.failed("1039").patch();
+        // 1039 under a QOS no other preempts (under its own scavenger it moves QOS instead: PatchSuggesterTest)
+        JobRecord job = PatchSuggesterTest.failed("1039").job().toBuilder().qos("normal").build();
+        Patch p = new PatchSuggester(PatchSuggesterTest.TAXONOMY).suggest(job, PatchSuggesterTest.failed("1039").finding(), List.of(),
+                FixtureCluster.script("1039").map(t -> t.replace("--qos=scavenger", "--qos=normal")), CLUSTER.partitions(),
+                CLUSTER::qos);
         assertThat(String.join(" ", p.advice())).contains("A preemption sends SIGTERM").contains("' TERM; wait $PID")
                 .contains("& PID=$!").contains("SLURM_RESTART_COUNT");
         for (String id : List.of("1039", "1005", "1015", "1016", "1018", "22542799")) {
@@ -200,7 +204,7 @@ class FixersTest {
         }
         // 1015 needs about 1-01:00:00 under QOS gpu (MaxWall 1-00:00:00): gpuH100x8's 2 days would not give it that,
         // so the QOS is named, not a partition to move to
-        assertThat(String.join(" ", PatchSuggesterTest.failed("1015").patch().advice())).contains("24% of the work in 04:51:06")
+        assertThat(String.join(" ", PatchSuggesterTest.failed("1015").patch().advice())).contains("24% of the work in its first 04:45:40")
                 .contains("its QOS gpu allows at most 1-00:00:00 (MaxWall) on every partition").doesNotContain("gpuH100x8");
         Patch oom = PatchSuggesterTest.failed("1001").patch();
         assertThat(oom.changes()).extracting(Patch.Change::what).noneMatch(w -> w.contains("--time"));

@@ -105,9 +105,10 @@ class PatchSuggesterTest {
     }
 
     @Test
-    void oomKeepsMemPerCpuAndItsComment() {
+    void oomKeepsMemPerCpuAndDropsTheOldValuesComment() {
+        // "# same as the coarse run (1003)" spoke of the 1G the coarse run had, not of the new value
         Patch.Suggested p = suggested("1024");
-        assertThat(p.diff()).contains("+#SBATCH --mem-per-cpu=1536M      # same as the coarse run (1003)");
+        assertThat(p.diff()).contains("+#SBATCH --mem-per-cpu=1536M\n").doesNotContain("+#SBATCH --mem-per-cpu=1536M ");
         assertThat(BatchScript.parse(p.patched()).has("mem")).isFalse();
     }
 
@@ -128,20 +129,21 @@ class PatchSuggesterTest {
     }
 
     /**
-     * 22542799 asked its partition's 12 hours and needs about 23: the patch moves it to the partition that allows
+     * 22542799 asked its partition's 12 hours and needs about 22 (epoch 7's step 1000 was 11:44:50 into the run by the
+     * log's timestamps, then the log was silent till the limit): the patch moves it to the partition that allows
      * that, with its GPU type (an outside audit: it was given --requeue, which SLURM never applies to a time limit,
      * and the move was left to prose).
      */
     @Test
     void timeLimitAboveThePartitionsMaximumMovesToThePartitionThatAllowsIt() {
         Patch.Suggested p = suggested("22542799");
-        assertThat(p.diff()).contains("+#SBATCH --time=23:00:00").contains("+#SBATCH --partition=gpuH100x8")
+        assertThat(p.diff()).contains("+#SBATCH --time=22:00:00").contains("+#SBATCH --partition=gpuH100x8")
                 .contains("gpu:h100:").doesNotContain("--requeue").doesNotContain("--signal").doesNotContain("slurmwise:");
         assertThat(p.changes()).extracting(Patch.Change::why).anyMatch(w -> w.contains("64%") && w.contains("epoch 7/10")
                 && w.contains("gpuA100x4 allows at most 12:00:00") && w.contains("gpuH100x8 allows 2-00:00:00"));
         assertThat(String.join(" ", p.advice())).contains("To stay on gpuA100x4, ask for at most 12:00:00");
         BatchScript s = BatchScript.parse(p.patched());
-        assertThat(s.option("time").orElseThrow().value()).isEqualTo("23:00:00");
+        assertThat(s.option("time").orElseThrow().value()).isEqualTo("22:00:00");
         assertThat(s.option("partition").orElseThrow().value()).isEqualTo("gpuH100x8");
     }
 
@@ -429,6 +431,10 @@ class PatchSuggesterTest {
         String why = p.changes().stream().filter(c -> c.what().contains("time")).findFirst().orElseThrow().why();
         assertThat(why).contains("about 60% of the work").contains("\"member 03 done").contains("of 5 members")
                 .doesNotContain("doubled");
+        // dated by the log's own timestamps: member 03 was done 5:57 into the run, then member 04 ran on till the cut
+        assertThat(why).contains("in its first 05:56:58 (\"member 03 done (1:59:19)\" of 5 members, by the log's"
+                + " timestamps), so the whole run needs about 12:00:00");
+        assertThat(p.patched()).contains("#SBATCH -t 12:00:00\n");
         // "sample 3 of 10" is the third begun: two done in an hour, so ten need 5h, 6h with headroom
         JobRecord job = CLUSTER.get("1030").toBuilder().status(JobStatus.of(JobState.TIMEOUT))
                 .elapsed(Duration.ofHours(1)).timeLimit(TimeLimit.of(Duration.ofHours(1))).build();
@@ -454,16 +460,39 @@ class PatchSuggesterTest {
     }
 
     /**
-     * A preempted job is requeued only where the preemption mode is REQUEUE: under CANCEL (the mock's scavenger QOS) it
-     * ends whatever it asks, so --requeue is said as conditional and the way to tell is named (an outside audit).
+     * A job preempted under a QOS that others preempt (the mock's scavenger, preempted by gpu) moves to a QOS no other
+     * preempts, that its partition admits and its association lists (an outside audit: 1039 got only --requeue, which
+     * under PreemptMode=CANCEL does nothing and otherwise brings it back to be preempted again); the QOS line's comment
+     * about the old QOS goes with it.
      */
     @Test
-    void preemptionAddsRequeueOnly() {
+    void preemptionUnderAPreemptedQosMovesToOneNonePreempts() {
         Patch.Suggested p = suggested("1039");
+        assertThat(p.changes()).extracting(Patch.Change::what).containsExactly("--qos=gpu (was scavenger)", "--requeue");
+        assertThat(p.changes().get(0).why()).isEqualTo("its QOS scavenger is preempted by the jobs of QOS gpu (sacctmgr"
+                + " show qos format=Name,Preempt); no QOS preempts gpu, which allows 1-00:00:00 and is open to your"
+                + " account (sacctmgr show assoc)");
+        assertThat(p.changes().get(0).sets()).containsEntry("qos", "gpu");
+        assertThat(p.diff()).contains("-#SBATCH --qos=scavenger      # cheap, but can be preempted\n+#SBATCH --qos=gpu\n");
+        assertThat(String.join(" ", p.advice())).doesNotContain("PreemptMode=CANCEL").doesNotContain("trap");
+    }
+
+    /**
+     * Without the QOSes' Preempt column (or under a QOS no other preempts) a preempted job is requeued only where the
+     * preemption mode is REQUEUE: --requeue is said as conditional and the way to tell is named (an outside audit).
+     */
+    @Test
+    void preemptionWithoutAPreemptedQosAddsRequeueOnly() {
+        JobRecord job = CLUSTER.get("1039");
+        String script = FixtureCluster.script("1039").orElseThrow();
+        Patch p = suggest(job, "preempted", "slurmstepd: error: *** JOB 1039 CANCELLED DUE TO PREEMPTION ***", script);
         assertThat(p.changes()).extracting(Patch.Change::what).containsExactly("--requeue");
         assertThat(p.changes().get(0).why()).startsWith("Where preempted jobs are requeued (PreemptMode=REQUEUE)");
         assertThat(String.join(" ", p.advice())).contains("Under PreemptMode=CANCEL a preempted job ends whatever it asks")
-                .contains("scontrol show config | grep -i PreemptMode");
+                .contains("scontrol show config | grep -i PreemptMode").contains("A preemption sends SIGTERM");
+        JobRecord normal = job.toBuilder().qos("normal").build();
+        Patch q = suggestWithQos(normal, "preempted", "", script.replace("--qos=scavenger", "--qos=normal"));
+        assertThat(q.changes()).extracting(Patch.Change::what).containsExactly("--requeue");
     }
 
     /**
@@ -606,6 +635,11 @@ class PatchSuggesterTest {
                 + "+# find its current name with: module spider pytorch\n+module load cuda/12.1 pytorch/2.3.0 || exit 1\n");
         assertThat(diff.lines().filter(l -> l.startsWith("+")).mapToInt(String::length).max().orElse(0))
                 .as("added lines fit 80 columns").isLessThanOrEqualTo(80);
+        // the || exit 1 is a guard, said as one, and the patch says first that the job still needs the module's name
+        Patch.Suggested p = suggested("1031");
+        assertThat(p.changes().get(0).what()).startsWith("guard: module load ... || exit 1");
+        assertThat(p.advice().get(0)).startsWith("This guard alone does not fix the job")
+                .contains("`module spider pytorch`");
     }
 
     @Test
