@@ -115,47 +115,38 @@ public record Partition(String name, boolean isDefault, TimeLimit maxTime, int n
     }
 
     /**
-     * sinfo's partitions with what only {@code scontrol show partition} says of them: each one's own QOS and the
-     * QOSes it admits (a partition scontrol does not list is left as it was).
+     * sinfo's partitions with what only {@code scontrol show partition} says of them: each one's own QOS, the QOSes
+     * it admits and its DefaultTime (a partition scontrol does not list, or a field it does not print, is left as it
+     * was). The answer is read once.
      */
     public static java.util.List<Partition> withScontrol(java.util.List<Partition> partitions, String scontrolShowPartition) {
-        Map<String, String> own = qosOf(scontrolShowPartition);
-        Map<String, QosAccess> access = qosAccessOf(scontrolShowPartition);
-        Map<String, TimeLimit> defaults = defaultTimesOf(scontrolShowPartition);
+        Map<String, Scontrol> said = scontrol(scontrolShowPartition);
         return partitions.stream().map(p -> {
-            Partition out = own.containsKey(p.name()) ? p.withQos(own.get(p.name())) : p;
-            out = defaults.containsKey(p.name()) ? out.withDefaultTime(defaults.get(p.name())) : out;
-            return access.containsKey(p.name()) ? out.withQosAccess(access.get(p.name())) : out;
+            Scontrol s = said.get(p.name());
+            if (s == null) {
+                return p;
+            }
+            Partition out = s.qos() != null ? p.withQos(s.qos()) : p;
+            out = s.defaultTime() != null ? out.withDefaultTime(s.defaultTime()) : out;
+            return s.access() != null ? out.withQosAccess(s.access()) : out;
         }).toList();
     }
 
     /**
-     * Each partition's {@code DefaultTime=} from {@code scontrol show partition}, the limit of a job that asks no
-     * {@code --time}; a partition without one ({@code DefaultTime=NONE}: its MaxTime applies) is left out.
+     * What {@code scontrol show partition} says of one partition that sinfo does not; a field it did not print (or
+     * printed as none) is null.
+     *
+     * @param qos         its own QOS ({@code QoS=long}; {@code N/A} is none)
+     * @param access      the QOSes it admits ({@code AllowQos=}, {@code DenyQos=})
+     * @param defaultTime the limit of a job that asks no --time ({@code DefaultTime=NONE} is none: its MaxTime applies)
      */
-    public static Map<String, TimeLimit> defaultTimesOf(String scontrolShowPartition) {
-        Map<String, TimeLimit> out = new LinkedHashMap<>();
-        String partition = null;
-        Matcher m = SCONTROL_FIELD.matcher(scontrolShowPartition == null ? "" : scontrolShowPartition);
-        while (m.find()) {
-            if (m.group(1).equals("PartitionName")) {
-                partition = m.group(2).isEmpty() ? null : m.group(2);
-            } else if (m.group(1).equals("DefaultTime") && partition != null) {
-                TimeLimit t = TimeLimit.parse(m.group(2));
-                if (t.kind() == TimeLimit.Kind.LIMITED || t.kind() == TimeLimit.Kind.UNLIMITED) {
-                    out.put(partition, t);
-                }
-            }
-        }
-        return out;
+    record Scontrol(String qos, QosAccess access, TimeLimit defaultTime) {
+        static final Scontrol NOTHING = new Scontrol(null, null, null);
     }
 
-    /**
-     * Each partition's QOS access from {@code scontrol show partition}: {@code AllowQos=ALL}, a list, or
-     * {@code DenyQos=}; a partition whose block has neither is left out (not known).
-     */
-    public static Map<String, QosAccess> qosAccessOf(String scontrolShowPartition) {
-        Map<String, QosAccess> out = new LinkedHashMap<>();
+    /** {@code scontrol show partition}'s answer, by partition, in one pass over its fields. */
+    static Map<String, Scontrol> scontrol(String scontrolShowPartition) {
+        Map<String, Scontrol> out = new LinkedHashMap<>();
         String partition = null;
         Matcher m = SCONTROL_FIELD.matcher(scontrolShowPartition == null ? "" : scontrolShowPartition);
         while (m.find()) {
@@ -163,19 +154,71 @@ public record Partition(String name, boolean isDefault, TimeLimit maxTime, int n
             String value = m.group(2);
             if (field.equals("PartitionName")) {
                 partition = value.isEmpty() ? null : value;
-            } else if (partition != null && field.equals("AllowQos")) {
-                java.util.Set<String> names = new java.util.HashSet<>(java.util.Arrays.asList(value.split(",")));
-                boolean all = value.isEmpty() || names.stream().anyMatch(n -> n.equalsIgnoreCase("ALL"));
-                QosAccess was = out.getOrDefault(partition, QosAccess.ALL);
-                out.put(partition, new QosAccess(true, all ? java.util.Set.of() : names, was.deny()));
-            } else if (partition != null && field.equals("DenyQos")) {
-                QosAccess was = out.getOrDefault(partition, QosAccess.ALL);
-                boolean none = value.isEmpty() || value.equalsIgnoreCase("(null)") || value.equalsIgnoreCase("NONE");
-                out.put(partition, new QosAccess(true, was.allow(), none ? java.util.Set.of()
-                        : new java.util.HashSet<>(java.util.Arrays.asList(value.split(",")))));
+                continue;
+            }
+            if (partition == null) {
+                continue;
+            }
+            Scontrol was = out.getOrDefault(partition, Scontrol.NOTHING);
+            switch (field) {
+                case "QoS" -> {
+                    if (!value.isEmpty() && !value.equalsIgnoreCase("N/A")) {
+                        out.put(partition, new Scontrol(value, was.access(), was.defaultTime()));
+                    }
+                }
+                case "AllowQos" -> {
+                    java.util.Set<String> names = new java.util.HashSet<>(java.util.Arrays.asList(value.split(",")));
+                    boolean all = value.isEmpty() || names.stream().anyMatch(n -> n.equalsIgnoreCase("ALL"));
+                    QosAccess a = was.access() == null ? QosAccess.ALL : was.access();
+                    out.put(partition, new Scontrol(was.qos(), new QosAccess(true, all ? java.util.Set.of() : names,
+                            a.deny()), was.defaultTime()));
+                }
+                case "DenyQos" -> {
+                    boolean none = value.isEmpty() || value.equalsIgnoreCase("(null)") || value.equalsIgnoreCase("NONE");
+                    QosAccess a = was.access() == null ? QosAccess.ALL : was.access();
+                    out.put(partition, new Scontrol(was.qos(), new QosAccess(true, a.allow(), none ? java.util.Set.of()
+                            : new java.util.HashSet<>(java.util.Arrays.asList(value.split(",")))), was.defaultTime()));
+                }
+                case "DefaultTime" -> {
+                    TimeLimit t = TimeLimit.parse(value);
+                    if (t.kind() == TimeLimit.Kind.LIMITED || t.kind() == TimeLimit.Kind.UNLIMITED) {
+                        out.put(partition, new Scontrol(was.qos(), was.access(), t));
+                    }
+                }
+                default -> {
+                    // a field sinfo already gives, or one advice does not read
+                }
             }
         }
         return out;
+    }
+
+    /** One field of each partition that printed it, from {@link #scontrol}. */
+    private static <T> Map<String, T> each(String scontrolShowPartition, java.util.function.Function<Scontrol, T> field) {
+        Map<String, T> out = new LinkedHashMap<>();
+        scontrol(scontrolShowPartition).forEach((p, s) -> {
+            T v = field.apply(s);
+            if (v != null) {
+                out.put(p, v);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Each partition's {@code DefaultTime=} from {@code scontrol show partition}, the limit of a job that asks no
+     * {@code --time}; a partition without one ({@code DefaultTime=NONE}: its MaxTime applies) is left out.
+     */
+    public static Map<String, TimeLimit> defaultTimesOf(String scontrolShowPartition) {
+        return each(scontrolShowPartition, Scontrol::defaultTime);
+    }
+
+    /**
+     * Each partition's QOS access from {@code scontrol show partition}: {@code AllowQos=ALL}, a list, or
+     * {@code DenyQos=}; a partition whose block has neither is left out (not known).
+     */
+    public static Map<String, QosAccess> qosAccessOf(String scontrolShowPartition) {
+        return each(scontrolShowPartition, Scontrol::access);
     }
 
     /**
@@ -183,18 +226,7 @@ public record Partition(String name, boolean isDefault, TimeLimit maxTime, int n
      * a partition without one ({@code QoS=N/A}) is left out.
      */
     public static Map<String, String> qosOf(String scontrolShowPartition) {
-        Map<String, String> out = new LinkedHashMap<>();
-        String partition = null;
-        Matcher m = SCONTROL_FIELD.matcher(scontrolShowPartition == null ? "" : scontrolShowPartition);
-        while (m.find()) {
-            if (m.group(1).equals("PartitionName")) {
-                partition = m.group(2).isEmpty() ? null : m.group(2);
-            } else if (m.group(1).equals("QoS") && partition != null && !m.group(2).isEmpty()
-                    && !m.group(2).equalsIgnoreCase("N/A")) {
-                out.put(partition, m.group(2));
-            }
-        }
-        return out;
+        return each(scontrolShowPartition, Scontrol::qos);
     }
 
     /** Its MaxTime when it has one (empty for UNLIMITED or unknown). */
