@@ -162,12 +162,16 @@ final class PartitionLimitsFixer implements Fixer {
     /**
      * The partition whose MaxTime allows {@code time} and whose nodes hold the rest of the request as written (memory
      * per node, GPUs per node): shortest MaxTime first. Empty when the request says GPUs in a form this fixer does not
-     * rewrite (--gpus-per-node with a type) and the partition lacks that type.
+     * rewrite (--gpus-per-node with a type) and the partition lacks that type. A partition known to refuse the job's
+     * QOS (AllowQos/DenyQos) is one only when it admits another QOS of the user's that allows the time: else the next
+     * one is taken (the best alone left the job with no move where the second would do).
      */
     static Optional<Partition> longerFitting(FixContext cx, Partition p, Duration time, boolean gpus, BatchScript s) {
         Optional<DataSize> mem = s.option("mem").flatMap(o -> DataSize.tryParse(o.value()));
         Optional<GpuAsk> ask = GpuAsk.of(s);
         return cx.search().besides(p.name()).allowing(time).withGpus(gpus).where(o -> cx.ownQosAllows(o, time))
+                .where(o -> !cx.refusesJobQos(o)
+                        || cx.jobQos().flatMap(q -> cx.qosFor(time, o.name(), q.name())).isPresent())
                 .where(o -> mem.isEmpty() || o.memoryPerNode() == null || mem.get().bytes() <= o.memoryPerNode().bytes())
                 .where(o -> ask.isEmpty() || fitsGpus(ask.get(), o))
                 .best(PartitionSearch.Rank.SHORTEST_MAXTIME);

@@ -342,7 +342,8 @@ class PatchSuggesterTest {
     /**
      * A partition admits only the job QOSes its AllowQos lists (or all but its DenyQos): slurmctld refuses any other
      * ("Job's QOS not permitted to use this partition"). 1016 moving to a long that admits only QOS long moves its QOS
-     * too; to a long that admits neither it is no move; and a QOS move picks only a QOS the partition admits.
+     * too; to a long that admits neither it goes to the next partition that allows the run (largemem); and a QOS move
+     * picks only a QOS the partition admits.
      */
     @Test
     void aPartitionThatDoesNotAdmitTheJobsQosTakesItOnlyWithOneItAdmits() {
@@ -369,7 +370,9 @@ class PatchSuggesterTest {
         assertThat(String.join(" ", onlyLong.advice())).doesNotContain("must admit QOS");
         Patch neither = new PatchSuggester(TAXONOMY).suggest(gatk, f, logs, FixtureCluster.script("1016"),
                 longAdmitting.apply("premium"), unlimited);
-        assertThat(neither.changes()).extracting(Patch.Change::what).noneMatch(w -> w.contains("--partition=long"));
+        // long, the best, admits no QOS of the job's: the next partition that allows the run takes it
+        assertThat(neither.changes()).extracting(Patch.Change::what)
+                .containsExactly("--partition=largemem (was cpu), --time=5-16:00:00 (was 2-00:00:00)");
         // a QOS move on the job's own partition takes only a QOS that partition admits: 1057 (QOS gpu's MaxWall
         // 1-00:00:00 under its 1-12:00:00) goes to normal where gpuH100x8 admits it, and is cut where it admits only gpu
         JobRecord amgx = CLUSTER.get("1057");
