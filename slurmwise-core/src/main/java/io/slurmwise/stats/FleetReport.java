@@ -31,16 +31,36 @@ import java.util.Map;
  *                        stay exact)
  * @param jobsWithoutCpus ended jobs that ran but whose record gives no CPU count (no AllocCPUS, NCPUS or TRES
  *                        cpu=): their CPU-hours count as 0, which every output says
+ * @param failedWithoutHours failed jobs that held no GPU or CPU time (never started, or no elapsed time): in the
+ *                        failure counts, but never among the top jobs, which rank what failures held
+ * @param dataFrom        the earliest moment of the jobs counted (a job's start; one that never started: its end,
+ *                        else its submit); null without jobs
+ * @param dataUntil       the latest moment of the jobs counted (a job's end; one still running: its start; pending:
+ *                        its submit); null without jobs
  */
 public record FleetReport(LocalDateTime since, LocalDateTime until, long records, Breakdown total,
                           List<Breakdown> byKind, List<Breakdown> byPartition, List<Breakdown> byUser,
                           List<Breakdown> byDay, List<Breakdown> byCluster, List<TopEntry> topJobs,
                           Efficiency efficiency, EnergyModel energy,
-                          boolean arraysTruncated, long jobsWithoutCpus) {
+                          boolean arraysTruncated, long jobsWithoutCpus, long failedWithoutHours,
+                          LocalDateTime dataFrom, LocalDateTime dataUntil) {
 
     /** Whether the records came from several clusters: then every output breaks the figures down by cluster. */
     public boolean severalClusters() {
         return byCluster.size() > 1;
+    }
+
+    /**
+     * The start of the window the report covers: the query's, or where it had none (an export read whole) the
+     * earliest moment of the jobs counted. Every output names this one.
+     */
+    public LocalDateTime coveredFrom() {
+        return since != null ? since : dataFrom;
+    }
+
+    /** The end of the window the report covers: the query's, or where it had none the latest moment of its jobs. */
+    public LocalDateTime coveredUntil() {
+        return until != null ? until : dataUntil;
     }
 
     public FleetReport {
@@ -57,6 +77,9 @@ public record FleetReport(LocalDateTime since, LocalDateTime until, long records
      * preempted, apart; used = every ended job.
      *
      * @param measuredWastedKwh energy SLURM measured on the failed jobs that have a measurement, null when none has
+     * @param neverStarted      ended jobs whose record says they never ran (a pending array cancelled, a job refused
+     *                          in the queue): counted as ended, in the failure rate's denominator, with no hours
+     * @param failedNeverStarted the failed ones among them (a DEADLINE or a refusal in the queue)
      */
     public record Breakdown(String key, long jobs, long completed, long failed, long cancelled, long preempted,
                             long pending, long running, long unknown,
@@ -64,7 +87,8 @@ public record FleetReport(LocalDateTime since, LocalDateTime until, long records
                             Double measuredWastedKwh, long measuredWastedJobs,
                             double interruptedGpuHours, double interruptedCpuHours, double interruptedKwh,
                             double usedGpuHours, double usedCpuHours, double usedKwh,
-                            Double measuredUsedKwh, long measuredUsedJobs) {
+                            Double measuredUsedKwh, long measuredUsedJobs, long neverStarted,
+                            long failedNeverStarted) {
 
         /** Jobs with a final outcome: completed, failed, cancelled, preempted. */
         public long ended() {

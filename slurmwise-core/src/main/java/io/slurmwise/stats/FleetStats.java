@@ -47,8 +47,13 @@ public final class FleetStats {
     private long records;
     // jobs that ran but whose record gives no CPU count: their CPU-hours are 0, and the report says how many
     private long withoutCpus;
+    // failed jobs that held nothing (never started, or no elapsed time): in the failure counts, never among the top jobs
+    private long failedWithoutHours;
     private LocalDateTime since;
     private LocalDateTime until;
+    // the earliest and latest moments of the jobs counted (see seen): the window an export read whole covers
+    private LocalDateTime dataFrom;
+    private LocalDateTime dataUntil;
     private final Tally total = new Tally();
     private final Map<String, Tally> partitions = new HashMap<>();
     // only jobs whose record names a cluster (sacct's Cluster column): exports of one or several clusters
@@ -205,6 +210,9 @@ public final class FleetStats {
             refile(lastRun);
         }
         Figures f = account(job, o, kind, n, n, true);
+        if (o == Outcome.FAILED && !f.wasted()) {
+            failedWithoutHours += n;
+        }
         lastRun = new Run(job, o, kind, n, f);
         if (job.id().isArrayTask()) {
             addTask(job, o, kind, f.seconds(), f.gpus(), f.cpus(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
@@ -236,13 +244,23 @@ public final class FleetStats {
     private void refile(Run r) {
         JobRecord job = r.job();
         Figures f = r.f();
+        boolean never = r.o().isEnded() && job.neverStarted();
         for (Tally t : groups(job)) {
             t.retract(r.o(), r.n(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
             t.add(Outcome.CANCELLED, 0, f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
+            if (never) {
+                t.neverStarted[r.o().ordinal()] -= r.n();
+            }
+        }
+        if (r.o() == Outcome.FAILED && !f.wasted()) {
+            failedWithoutHours -= r.n();
         }
         if (r.kind() != null) {
             Tally k = tally(kinds, r.kind());
             k.retract(r.o(), Math.min(1, r.n()), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
+            if (never) {
+                k.neverStarted[r.o().ordinal()] -= Math.min(1, r.n());
+            }
             if (k.isEmpty()) {
                 kinds.remove(r.kind()); // no failure of that kind is left
             }
@@ -321,17 +339,39 @@ public final class FleetStats {
         }
         long joules = seconds > 0 ? energy.itJoules(job, seconds) : 0;
         Long measured = o.isEnded() ? job.consumedEnergyJoules() : null;
+        seen(job);
+        boolean never = o.isEnded() && job.neverStarted();
         Tally partition = tally(partitions, key(job.partition()));
         for (Tally t : groups(job)) {
-            t.add(o, t == partition ? inPartition : n, gpuSeconds, cpuSeconds, joules, measured);
+            long jobs = t == partition ? inPartition : n;
+            t.add(o, jobs, gpuSeconds, cpuSeconds, joules, measured);
+            if (never) {
+                t.neverStarted[o.ordinal()] += jobs;
+            }
         }
         if (kind != null) {
-            tally(kinds, kind).add(o, Math.min(1, n), gpuSeconds, cpuSeconds, joules, measured);
+            Tally k = tally(kinds, kind);
+            k.add(o, Math.min(1, n), gpuSeconds, cpuSeconds, joules, measured);
+            if (never) {
+                k.neverStarted[o.ordinal()] += Math.min(1, n);
+            }
         }
         if (o == Outcome.COMPLETED) {
             efficiency(job, seconds, cpus, completedJob); // every component's cores and memory, the job once
         }
         return new Figures(seconds, gpus, cpus, gpuSeconds, cpuSeconds, joules, measured);
+    }
+
+    /**
+     * Widens the span of the jobs counted to this one's: from its start (a job that never started: its end, else its
+     * submit) to its end (else its start, else its submit). Without --since/--until, that span is the window an
+     * export covered, which every output names.
+     */
+    private void seen(JobRecord job) {
+        LocalDateTime first = job.start() != null ? job.start() : job.end() != null ? job.end() : job.submit();
+        LocalDateTime last = job.end() != null ? job.end() : job.start() != null ? job.start() : job.submit();
+        dataFrom = minTime(dataFrom, first);
+        dataUntil = maxTime(dataUntil, last);
     }
 
     /** Counts the heterogeneous job gathered so far as one job (see {@link #add}). */
@@ -378,6 +418,9 @@ public final class FleetStats {
             if (j.partition() != null) {
                 where.add(j.partition());
             }
+        }
+        if (o == Outcome.FAILED && joules == 0 && cpuSeconds == 0 && gpuSeconds == 0) {
+            failedWithoutHours++;
         }
         if (o == Outcome.FAILED && (joules > 0 || cpuSeconds > 0 || gpuSeconds > 0)) {
             JobRecord first = parts.get(0).job();
@@ -491,6 +534,16 @@ public final class FleetStats {
         return a.compareTo(b) <= 0 ? a : b;
     }
 
+    private static LocalDateTime minTime(LocalDateTime a, LocalDateTime b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        return a.isBefore(b) ? a : b;
+    }
+
     private static LocalDateTime maxTime(LocalDateTime a, LocalDateTime b) {
         if (a == null) {
             return b;
@@ -529,7 +582,10 @@ public final class FleetStats {
         other.flushHet();
         records += other.records;
         withoutCpus += other.withoutCpus;
+        failedWithoutHours += other.failedWithoutHours;
         coverWindow(other.since, other.until);
+        dataFrom = minTime(dataFrom, other.dataFrom);
+        dataUntil = maxTime(dataUntil, other.dataUntil);
         total.merge(other.total);
         mergeInto(partitions, other.partitions);
         mergeInto(clusters, other.clusters);
@@ -555,7 +611,8 @@ public final class FleetStats {
 
     /** Format tag of {@link #writeTo}: bump it when the encoding changes. */
     private static final int FORMAT = 0x5357_4653; // "SWFS"
-    private static final int VERSION = 2; // 2: top jobs and arrays carry their cluster
+    // 2: top jobs and arrays carry their cluster; 3: jobs that never started, failed jobs without hours, the data's span
+    private static final int VERSION = 3;
 
     /**
      * Writes every counter of this aggregate, exactly, for another process to merge ({@link #mergeFrom}): what a
@@ -569,8 +626,12 @@ public final class FleetStats {
         out.writeInt(topJobs);
         out.writeInt(arrayLimit);
         out.writeLong(records);
+        out.writeLong(withoutCpus);
+        out.writeLong(failedWithoutHours);
         writeTime(out, since);
         writeTime(out, until);
+        writeTime(out, dataFrom);
+        writeTime(out, dataUntil);
         writeTally(out, total);
         for (Map<String, Tally> m : List.of(partitions, clusters, users, kinds)) {
             out.writeInt(m.size());
@@ -653,8 +714,12 @@ public final class FleetStats {
         }
         FleetStats o = new FleetStats(energy, topJobs, arrayLimit);
         o.records = in.readLong();
+        o.withoutCpus = in.readLong();
+        o.failedWithoutHours = in.readLong();
         o.since = readTime(in);
         o.until = readTime(in);
+        o.dataFrom = readTime(in);
+        o.dataUntil = readTime(in);
         readTally(in, o.total);
         for (Map<String, Tally> m : List.of(o.partitions, o.clusters, o.users, o.kinds)) {
             for (int i = in.readInt(); i > 0; i--) {
@@ -729,6 +794,9 @@ public final class FleetStats {
         for (long c : t.outcomes) {
             out.writeLong(c);
         }
+        for (long c : t.neverStarted) {
+            out.writeLong(c);
+        }
         for (long v : new long[] {t.failedGpuSeconds, t.failedCpuSeconds, t.failedJoules, t.failedMeasuredJoules,
                 t.failedMeasuredJobs, t.interruptedGpuSeconds, t.interruptedCpuSeconds, t.interruptedJoules,
                 t.usedGpuSeconds, t.usedCpuSeconds, t.usedJoules, t.usedMeasuredJoules, t.usedMeasuredJobs}) {
@@ -744,6 +812,9 @@ public final class FleetStats {
         }
         for (int i = 0; i < n; i++) {
             t.outcomes[i] = in.readLong();
+        }
+        for (int i = 0; i < n; i++) {
+            t.neverStarted[i] = in.readLong();
         }
         t.failedGpuSeconds = in.readLong();
         t.failedCpuSeconds = in.readLong();
@@ -854,7 +925,7 @@ public final class FleetStats {
         return new FleetReport(since, until, records, breakdown("total", total), sorted(kinds, byWaste),
                 sorted(partitions, byWaste), sorted(users, byWaste), byDay, sorted(clusters, byWaste), topEntries(),
                 efficiencyReport(), energy,
-                arraysTruncated, withoutCpus);
+                arraysTruncated, withoutCpus, failedWithoutHours, dataFrom, dataUntil);
     }
 
     private List<FleetReport.Breakdown> sorted(Map<String, Tally> m, Comparator<FleetReport.Breakdown> order) {
@@ -873,7 +944,7 @@ public final class FleetStats {
                 t.failedMeasuredJobs, hours(t.interruptedGpuSeconds), hours(t.interruptedCpuSeconds),
                 energy.facilityKwh(t.interruptedJoules), hours(t.usedGpuSeconds), hours(t.usedCpuSeconds),
                 energy.facilityKwh(t.usedJoules), t.usedMeasuredJobs == 0 ? null : t.usedMeasuredJoules / 3.6e6,
-                t.usedMeasuredJobs);
+                t.usedMeasuredJobs, t.neverStarted(), t.neverStarted[Outcome.FAILED.ordinal()]);
     }
 
     private static double hours(long seconds) {

@@ -25,6 +25,12 @@ final class Tally {
     long usedJoules;
     long usedMeasuredJoules;
     long usedMeasuredJobs;
+    /**
+     * Ended jobs whose record says they never ran ({@link io.slurmwise.job.JobRecord#neverStarted}: a pending array
+     * cancelled, a job refused or past its deadline in the queue), by outcome: they count in the outcomes above as the
+     * jobs they are, and this says how many of them held nothing.
+     */
+    final long[] neverStarted = new long[Outcome.values().length];
 
     void add(Outcome o, long gpuSeconds, long cpuSeconds, long joules, Long measuredJoules) {
         add(o, 1, gpuSeconds, cpuSeconds, joules, measuredJoules);
@@ -77,6 +83,11 @@ final class Tally {
                 return false;
             }
         }
+        for (long n : neverStarted) {
+            if (n != 0) {
+                return false;
+            }
+        }
         return failedGpuSeconds == 0 && failedCpuSeconds == 0 && failedJoules == 0 && failedMeasuredJoules == 0
                 && failedMeasuredJobs == 0 && interruptedGpuSeconds == 0 && interruptedCpuSeconds == 0
                 && interruptedJoules == 0 && usedGpuSeconds == 0 && usedCpuSeconds == 0 && usedJoules == 0
@@ -86,6 +97,7 @@ final class Tally {
     void merge(Tally t) {
         for (int i = 0; i < outcomes.length; i++) {
             outcomes[i] += t.outcomes[i];
+            neverStarted[i] += t.neverStarted[i];
         }
         failedGpuSeconds += t.failedGpuSeconds;
         failedCpuSeconds += t.failedCpuSeconds;
@@ -104,6 +116,15 @@ final class Tally {
 
     long count(Outcome o) {
         return outcomes[o.ordinal()];
+    }
+
+    /** Ended jobs that never started (of every outcome). */
+    long neverStarted() {
+        long n = 0;
+        for (long c : neverStarted) {
+            n += c;
+        }
+        return n;
     }
 
     long jobs() {

@@ -14,13 +14,14 @@ public record StatsContext(FleetReport report, JobQuery query, Duration sliceLen
 
     /**
      * The window's two ends as a reader names them: the query's, or where it left an end open (an export read
-     * whole, or from --since on) the first or last day the report holds; null for an end neither gives.
+     * whole, or from --since on) the day of the jobs' earliest or latest moment ({@link FleetReport#coveredFrom}, the
+     * instant --prometheus and --json give); null for an end neither gives.
      */
     public String[] windowEnds(java.util.function.Function<java.time.LocalDateTime, String> format) {
-        java.util.List<FleetReport.Breakdown> days = report.byDay();
-        String from = report.since() != null ? format.apply(report.since()) : days.isEmpty() ? null : days.get(0).key();
+        String from = report.since() != null ? format.apply(report.since())
+                : report.dataFrom() == null ? null : report.dataFrom().toLocalDate().toString();
         String to = report.until() != null ? format.apply(report.until())
-                : days.isEmpty() ? null : days.get(days.size() - 1).key();
+                : report.dataUntil() == null ? null : report.dataUntil().toLocalDate().toString();
         return new String[] {from, to};
     }
 

@@ -26,7 +26,7 @@ public final class StatsViews {
             "wasted_energy_kwh_estimated", "wasted_co2e_kg_estimated", "wasted_energy_kwh_measured",
             "wasted_measured_jobs", "interrupted_gpu_hours", "interrupted_cpu_hours",
             "interrupted_energy_kwh_estimated", "used_gpu_hours", "used_cpu_hours", "used_energy_kwh_estimated",
-            "used_energy_kwh_measured", "used_measured_jobs");
+            "used_energy_kwh_measured", "used_measured_jobs", "never_started", "failed_never_started");
 
     private StatsViews() {
     }
@@ -40,6 +40,10 @@ public final class StatsViews {
         window.put("until", SlurmTime.iso(r.until()));
         window.put("slices", ctx.slices());
         window.put("slice_seconds", ctx.sliceLength().toSeconds());
+        // the window the figures cover: since/until, or where the query left one open (an export read whole) the
+        // earliest or latest moment of the jobs counted; what --prometheus gives as its window timestamps
+        window.put("covered_from", SlurmTime.iso(r.coveredFrom()));
+        window.put("covered_until", SlurmTime.iso(r.coveredUntil()));
         m.put("window", window);
         Map<String, Object> query = new LinkedHashMap<>();
         query.put("user", ctx.query().user());
@@ -64,6 +68,7 @@ public final class StatsViews {
         m.put("efficiency", efficiency(r.efficiency()));
         m.put("arrays_truncated", r.arraysTruncated());
         m.put("jobs_without_cpu_count", r.jobsWithoutCpus());
+        m.put("failed_jobs_without_hours", r.failedWithoutHours());
         return m;
     }
 
@@ -82,7 +87,8 @@ public final class StatsViews {
                 b.preempted(), b.pending(), b.running(), b.unknown(), b.failureRate(), b.wastedGpuHours(),
                 b.wastedCpuHours(), b.wastedKwh(), b.wastedCo2Kg(), b.measuredWastedKwh(), b.measuredWastedJobs(),
                 b.interruptedGpuHours(), b.interruptedCpuHours(), b.interruptedKwh(), b.usedGpuHours(),
-                b.usedCpuHours(), b.usedKwh(), b.measuredUsedKwh(), b.measuredUsedJobs());
+                b.usedCpuHours(), b.usedKwh(), b.measuredUsedKwh(), b.measuredUsedJobs(), b.neverStarted(),
+                b.failedNeverStarted());
     }
 
     public static Map<String, Object> top(FleetReport.TopEntry e) {

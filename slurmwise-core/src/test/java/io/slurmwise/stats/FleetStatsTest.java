@@ -427,6 +427,84 @@ class FleetStatsTest {
         assertThat(r.total().wastedCpuHours()).isEqualTo(8.0); // the cancelled tasks never ran
     }
 
+    /** A pending array's 499 tasks cancelled before any started, a job past its deadline in the queue, and some that ran. */
+    static FleetStats neverStartedMix() {
+        FleetStats s = FleetStats.builder().topJobs(5).build();
+        s.add(JobRecord.builder(io.slurmwise.job.JobId.parse("700_[1-499]")).partition("cpu").user("ann")
+                .status(io.slurmwise.job.JobStatus.parse("CANCELLED by 1001")).submit(Jobs.T0.minusDays(3))
+                .end(Jobs.T0.plusHours(30)).elapsed(Duration.ZERO).nodeList("None assigned").build(), null);
+        s.add(JobRecord.builder(io.slurmwise.job.JobId.parse("805")).partition("cpu").user("ann")
+                .status(io.slurmwise.job.JobStatus.parse("DEADLINE")).submit(Jobs.T0).end(Jobs.T0.plusHours(2))
+                .elapsed(Duration.ZERO).build(), "unknown");
+        s.add(Jobs.job("804", "FAILED", "cpu", "ann", 4, 0, null, 0, 5).build(), "unknown"); // started, failed at once
+        s.add(Jobs.cpuJob("801", "TIMEOUT", 10, 20), "time_limit"); // started T0+10h
+        s.add(Jobs.cpuJob("802", "COMPLETED", 1, 40), null); // ended T0+40h
+        return s;
+    }
+
+    /**
+     * Jobs cancelled or refused before they started are ended jobs, in the rate's denominator as before, and the report
+     * says how many of them never started (an outside audit: 499 such tasks weighed on the rate unsaid).
+     */
+    @Test
+    void endedJobsThatNeverStartedAreCountedAsEndedAndSaidApart() throws java.io.IOException {
+        FleetReport r = neverStartedMix().report();
+        assertThat(r.total().ended()).isEqualTo(503);
+        assertThat(r.total().failed()).isEqualTo(3);
+        assertThat(r.total().failureRate()).isEqualTo(3 / 503.0);
+        assertThat(r.total().neverStarted()).isEqualTo(500);
+        assertThat(r.total().failedNeverStarted()).isEqualTo(1);
+        assertThat(r.byPartition()).singleElement().satisfies(b -> assertThat(b.neverStarted()).isEqualTo(500));
+        // by kind: the kind's failed job that never started, once (kinds count jobs, not a range row's tasks)
+        FleetReport.Breakdown unknown = r.byKind().stream().filter(b -> b.key().equals("unknown")).findFirst().orElseThrow();
+        assertThat(unknown.failed()).isEqualTo(2);
+        assertThat(unknown.failedNeverStarted()).isEqualTo(1);
+        // the figures travel between processes exactly
+        assertThat(shipped(neverStartedMix(), 5).report()).isEqualTo(r);
+    }
+
+    /** A failed job that held nothing cannot rank among the top jobs, and the report counts those it leaves out. */
+    @Test
+    void failedJobsWithoutHoursAreCountedNotRanked() throws java.io.IOException {
+        FleetReport r = neverStartedMix().report();
+        assertThat(r.failedWithoutHours()).isEqualTo(2); // 805 never started, 804 failed in no time
+        assertThat(r.topJobs()).extracting(FleetReport.TopEntry::id).containsExactly("801");
+        // a run that sacct -D keeps before the job's next is taken back here too: 804 failed at once, ran again, completed
+        FleetStats s = FleetStats.builder().topJobs(5).build();
+        s.add(Jobs.job("804", "FAILED", "cpu", "ann", 4, 0, null, 0, 5).build(), "unknown");
+        assertThat(s.report().failedWithoutHours()).isEqualTo(1);
+        s.add(Jobs.job("804", "COMPLETED", "cpu", "ann", 4, 0, null, 1, 7).build(), null);
+        assertThat(s.report().failedWithoutHours()).isZero();
+        assertThat(s.report().total().failed()).isZero();
+    }
+
+    /** The count of jobs without a CPU count travels between processes (writeTo dropped it: spark's reports said 0). */
+    @Test
+    void jobsWithoutACpuCountSurviveBeingWrittenAndMerged() throws java.io.IOException {
+        FleetStats s = FleetStats.builder().topJobs(5).build();
+        s.add(JobRecord.builder(io.slurmwise.job.JobId.parse("900")).partition("cpu").user("ann")
+                .status(io.slurmwise.job.JobStatus.parse("COMPLETED")).start(Jobs.T0).end(Jobs.T0.plusHours(1))
+                .elapsed(Duration.ofHours(1)).build(), null);
+        assertThat(s.report().jobsWithoutCpus()).isEqualTo(1);
+        assertThat(shipped(s, 5).report().jobsWithoutCpus()).isEqualTo(1);
+    }
+
+    /** An export read whole has no query window: the report spans its jobs, from the earliest start to the latest end. */
+    @Test
+    void theDataSpanIsTheJobsEarliestStartAndLatestEnd() throws java.io.IOException {
+        FleetReport r = neverStartedMix().report();
+        assertThat(r.since()).isNull();
+        // 805 never started: its end, T0+2h, before 804's start (T0+5h) and 801's (T0+10h); 802 ended last, T0+40h
+        assertThat(r.dataFrom()).isEqualTo(Jobs.T0.plusHours(2));
+        assertThat(r.dataUntil()).isEqualTo(Jobs.T0.plusHours(40));
+        assertThat(r.coveredFrom()).isEqualTo(Jobs.T0.plusHours(2));
+        assertThat(r.coveredUntil()).isEqualTo(Jobs.T0.plusHours(40));
+        assertThat(shipped(neverStartedMix(), 5).report().dataFrom()).isEqualTo(Jobs.T0.plusHours(2));
+        FleetStats windowed = neverStartedMix();
+        windowed.coverWindow(Jobs.T0.plusHours(1), Jobs.T0.plusHours(48));
+        assertThat(windowed.report().coveredFrom()).isEqualTo(Jobs.T0.plusHours(1)); // a query's window wins
+    }
+
     /**
      * The days are the window's: a running job that started before it is on its first day, and the days without jobs
      * between the first and the last are rows too (a chart's mark per day).
