@@ -18,4 +18,22 @@ class FmtTest {
         assertThat(Fmt.one(-0.0123)).isEqualTo("-0.012");
         assertThat(Fmt.one(0.0001)).doesNotContain("E").matches("[0-9.]+");
     }
+
+    /** A centre's year: 2792415.4 CPU-hours read as a row of digits (an outside audit); grouped whatever the locale. */
+    @Test
+    void largeFiguresAreGroupedByThousandsWhateverTheLocale() {
+        java.util.Locale before = java.util.Locale.getDefault();
+        try {
+            java.util.Locale.setDefault(java.util.Locale.GERMANY); // 2.792.415,4 in German: not here
+            assertThat(Fmt.one(2_792_415.4)).isEqualTo("2,792,415.4");
+            assertThat(Fmt.one(999.94)).isEqualTo("999.9");
+            assertThat(Fmt.one(-1234.5)).isEqualTo("-1,234.5");
+            assertThat(Fmt.count(1_234_567)).isEqualTo("1,234,567");
+            assertThat(Fmt.count(999)).isEqualTo("999");
+            assertThat(Fmt.plural(1_000, "job")).isEqualTo("1,000 jobs");
+            assertThat(Fmt.plural(1, "job")).isEqualTo("1 job");
+        } finally {
+            java.util.Locale.setDefault(before);
+        }
+    }
 }

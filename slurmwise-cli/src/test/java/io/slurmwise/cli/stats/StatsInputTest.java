@@ -234,7 +234,7 @@ class StatsInputTest {
             String row = lines.stream().skip(top).filter(l -> l.contains(label + " ")).findFirst()
                     .orElseThrow(() -> new AssertionError(label + " is not whole at 80 columns:\n" + r.out()));
             // every figure whole, not cut with an ellipsis
-            assertThat(row).contains(String.format(java.util.Locale.ROOT, "%.1f", t.get("wasted_cpu_hours").asDouble()));
+            assertThat(row).contains(String.format(java.util.Locale.ROOT, "%,.1f", t.get("wasted_cpu_hours").asDouble()));
         }
         for (String l : lines) {
             assertThat(l.length()).as(l).isLessThanOrEqualTo(80);
