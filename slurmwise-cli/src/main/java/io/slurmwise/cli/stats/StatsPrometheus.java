@@ -72,13 +72,16 @@ final class StatsPrometheus {
     private void all(StatsContext ctx) {
         FleetReport r = ctx.report();
         Breakdown t = r.total();
-        if (r.since() != null) {
+        // the window the figures cover: --since/--until, or an export's own span where they were not given (an
+        // outside audit: --input alone published no window), as --json's covered_from/covered_until
+        if (r.coveredFrom() != null) {
             single("slurmwise_window_start_timestamp_seconds", "Start of the reporting window (Unix time; sacct's "
-                    + "local times read in this host's zone).", r.since().atZone(ZoneId.systemDefault()).toEpochSecond());
+                    + "local times read in this host's zone; an export read whole: its jobs' earliest start).",
+                    r.coveredFrom().atZone(ZoneId.systemDefault()).toEpochSecond());
         }
-        if (r.until() != null) {
-            single("slurmwise_window_end_timestamp_seconds", "End of the reporting window (Unix time).",
-                    r.until().atZone(ZoneId.systemDefault()).toEpochSecond());
+        if (r.coveredUntil() != null) {
+            single("slurmwise_window_end_timestamp_seconds", "End of the reporting window (Unix time; an export read "
+                    + "whole: its jobs' latest end).", r.coveredUntil().atZone(ZoneId.systemDefault()).toEpochSecond());
         }
         List<Sample> jobs = new ArrayList<>();
         for (Breakdown b : r.byPartition()) {
@@ -93,6 +96,17 @@ final class StatsPrometheus {
                 + "preempted, pending, running, unknown).", jobs);
         single("slurmwise_failure_ratio", "Failed jobs / ended jobs; cancelled and preempted jobs are ended but "
                 + "not failed.", t.failureRate() == null ? Double.NaN : t.failureRate());
+        List<Sample> never = new ArrayList<>();
+        for (Breakdown b : r.byPartition()) {
+            if (b.neverStarted() > 0) {
+                never.add(new Sample(labels("partition", b.key(), "outcome", "failed"), b.failedNeverStarted()));
+                never.add(new Sample(labels("partition", b.key(), "outcome", "other"),
+                        b.neverStarted() - b.failedNeverStarted()));
+            }
+        }
+        metric("slurmwise_never_started_jobs", "Ended jobs whose record says they never ran (cancelled or refused "
+                + "while queued), by partition and outcome (failed, other); counted in slurmwise_jobs and in the "
+                + "failure ratio's denominator.", never);
         metric("slurmwise_partition_failure_ratio", "Failed / ended jobs of each partition.",
                 per("partition", r.byPartition(), b -> b.failureRate() == null ? Double.NaN : b.failureRate()));
         if (r.severalClusters()) {
@@ -132,6 +146,8 @@ final class StatsPrometheus {
         metric("slurmwise_wasted_gpu_seconds_by_user", "GPU-seconds allocated to failed jobs, by user.",
                 per("user", r.byUser(), b -> b.wastedGpuHours() * 3600));
         metric("slurmwise_failed_jobs_by_user", "Failed jobs by user.", per("user", r.byUser(), Breakdown::failed));
+        single("slurmwise_failed_jobs_without_hours", "Failed jobs that held no GPU or CPU time (never started, or "
+                + "no elapsed time): failures that waste nothing.", r.failedWithoutHours());
         single("slurmwise_wasted_co2e_estimated_grams", "Estimated CO2e of the failed jobs' energy (grams).",
                 t.wastedCo2Kg() * 1000);
         single("slurmwise_wasted_energy_measured_joules", "Energy SLURM measured (ConsumedEnergy) on the failed jobs "
