@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import static io.slurmwise.cli.stats.Fmt.count;
 import static io.slurmwise.cli.stats.Fmt.one;
 import static io.slurmwise.cli.stats.Fmt.pct;
 
@@ -40,21 +41,21 @@ final class StatsHtml {
         String[] ends = ctx.windowEnds(d -> d.toLocalDate().toString());
         String window = (ends[0] == null ? "" : ends[0] + " to ") + (ends[1] == null ? "" : ends[1]);
         v.put("title", "slurmwise fleet report" + (window.isEmpty() ? "" : ", " + window));
-        v.put("subtitle", t.jobs() + " jobs · " + ctx.scope() + " · " + ctx.backend());
+        v.put("subtitle", Fmt.plural(t.jobs(), "job") + " · " + ctx.scope() + " · " + ctx.backend());
         v.put("cards", cards(t));
         v.put("chart_kind", Svg.hbars("chart-kind", byGpuHours(r.byKind()).stream()
-                .map(b -> new Svg.Bar(b.key(), b.wastedGpuHours(), one(b.wastedGpuHours()) + " GPU-h · " + b.failed()
-                        + (b.failed() == 1 ? " job" : " jobs"))).toList(), RED) + cpuOnly(r.byKind(), "kinds"));
+                .map(b -> new Svg.Bar(b.key(), b.wastedGpuHours(), one(b.wastedGpuHours()) + " GPU-h · "
+                        + Fmt.plural(b.failed(), "job"))).toList(), RED) + cpuOnly(r.byKind(), "kinds"));
         v.put("chart_partition", Svg.hbars("chart-partition", byGpuHours(r.byPartition()).stream()
                 .map(b -> new Svg.Bar(b.key(), b.wastedGpuHours(), one(b.wastedGpuHours()) + " GPU-h · "
-                        + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")")).toList(), ORANGE)
+                        + StatsPanel.rate(b))).toList(), ORANGE)
                 + cpuOnly(r.byPartition(), "partitions"));
         List<String> days = r.byDay().stream().map(Breakdown::key).toList();
         v.put("chart_rate", Svg.columns("chart-rate", days, r.byDay().stream()
                 .map(b -> b.failureRate() == null ? 0.0 : b.failureRate()).toList(), null, Fmt::pct, RED));
         v.put("chart_energy", Svg.columns("chart-energy", days, r.byDay().stream().map(Breakdown::wastedKwh).toList(),
                 null, x -> one(x), BLUE));
-        v.put("top", top(r.topJobs()));
+        v.put("top", top(r.topJobs(), r.failedWithoutHours()));
         v.put("partitions", breakdownTable("partitions", "partition", r.byPartition()));
         v.put("clusters", r.severalClusters() ? "<section><h2>By cluster</h2>"
                 + breakdownTable("clusters", "cluster", r.byCluster()) + "</section>" : "");
@@ -108,22 +109,25 @@ final class StatsHtml {
 
     private static String cards(Breakdown t) {
         List<String> c = new ArrayList<>();
-        c.add(card(pct(t.failureRate()), "failure rate (" + t.failed() + " of " + t.ended() + " ended jobs)", true));
+        c.add(card(pct(t.failureRate()), "failure rate (" + count(t.failed()) + " of " + count(t.ended()) + " ended jobs"
+                + StatsPanel.neverStarted(t) + ")", true));
         c.add(card(one(t.wastedGpuHours()), "wasted GPU-hours", false));
         c.add(card(one(t.wastedCpuHours()), "wasted CPU-hours", false));
         c.add(card(one(t.wastedKwh()) + " kWh", "~" + one(t.wastedCo2Kg()) + " kg CO2e, estimated", false));
         c.add(card(t.measuredWastedKwh() == null ? "none" : one(t.measuredWastedKwh()) + " kWh",
-                "measured by SLURM on " + t.measuredWastedJobs() + " failed jobs (apart)", false));
-        c.add(card(String.valueOf(t.interrupted()), t.cancelled() + " cancelled, " + t.preempted() + " preempted: "
+                "measured by SLURM on " + count(t.measuredWastedJobs()) + " failed jobs (apart)", false));
+        c.add(card(count(t.interrupted()), count(t.cancelled()) + " cancelled, " + count(t.preempted()) + " preempted: "
                 + one(t.interruptedGpuHours()) + " GPU-h, apart", false));
         return String.join("", c);
     }
 
-    private static String top(List<FleetReport.TopEntry> top) {
+    private static String top(List<FleetReport.TopEntry> top, long unranked) {
+        String note = unranked == 0 ? "" : "<p class=\"note\">" + Html.esc(StatsPanel.unranked(unranked)) + "</p>";
         if (top.isEmpty()) {
-            return "<p class=\"empty\">no failed job used any compute</p>";
+            return "<p class=\"empty\">no failed job used any compute</p>" + note;
         }
-        StringBuilder sb = new StringBuilder("<table id=\"top-jobs\"><tr><th>job</th><th>name</th><th>user</th>"
+        StringBuilder sb = new StringBuilder("<table id=\"top-jobs\"><caption>" + Html.esc(StatsPanel.ORDER)
+                + "; an array job is one row</caption><tr><th>job</th><th>name</th><th>user</th>"
                 + "<th>partition</th><th>outcome</th><th>kind</th><th class=\"num\">elapsed</th><th class=\"num\">GPU-h</th>"
                 + "<th class=\"num\">CPU-h</th><th class=\"num\">kWh (est.)</th><th class=\"num\">kWh (measured)</th></tr>");
         for (FleetReport.TopEntry e : top) {
@@ -139,21 +143,22 @@ final class StatsHtml {
                     .append("</td><td class=\"num\">").append(e.measuredKwh() == null ? "" : one(e.measuredKwh()))
                     .append("</td></tr>");
         }
-        return sb.append("</table>").toString();
+        return sb.append("</table>").append(note).toString();
     }
 
     private static String breakdownTable(String id, String label, List<Breakdown> rows) {
-        StringBuilder sb = new StringBuilder("<table id=\"" + id + "\"><tr><th>" + label
+        StringBuilder sb = new StringBuilder("<table id=\"" + id + "\"><caption>" + Html.esc(StatsPanel.GROUP_NOTE)
+                + "</caption><tr><th>" + label
                 + "</th><th class=\"num\">failure rate</th>"
                 + "<th class=\"num\">jobs</th><th class=\"num\">wasted GPU-h</th><th class=\"num\">wasted CPU-h</th>"
                 + "<th class=\"num\">wasted kWh (est.)</th><th class=\"num\">cancelled/preempted</th></tr>");
         for (Breakdown b : rows) {
             sb.append("<tr><td>").append(Html.esc(b.key())).append("</td><td class=\"num\">")
-                    .append(pct(b.failureRate())).append(" (").append(b.failed()).append('/').append(b.ended())
-                    .append(")</td><td class=\"num\">").append(b.jobs()).append("</td><td class=\"num\">")
+                    .append(StatsPanel.rate(b)).append("</td><td class=\"num\">").append(count(b.jobs()))
+                    .append("</td><td class=\"num\">")
                     .append(one(b.wastedGpuHours())).append("</td><td class=\"num\">").append(one(b.wastedCpuHours()))
                     .append("</td><td class=\"num\">").append(one(b.wastedKwh())).append("</td><td class=\"num\">")
-                    .append(b.interrupted()).append("</td></tr>");
+                    .append(count(b.interrupted())).append("</td></tr>");
         }
         return sb.append("</table>").toString();
     }
@@ -163,15 +168,17 @@ final class StatsHtml {
             return "<p class=\"empty\">no completed jobs in the window</p>";
         }
         StringBuilder sb = new StringBuilder("<p>");
-        sb.append(Html.esc(e.completedJobs() + " completed jobs. "));
+        sb.append(Html.esc(Fmt.plural(e.completedJobs(), "completed job") + ". "));
         if (e.cpuEfficiency() != null) {
-            sb.append(Html.esc("CPU efficiency " + pct(e.cpuEfficiency()) + " (TotalCPU / elapsed x CPUs): "
-                    + one(e.unusedCpuHours()) + " of " + one(e.reservedCpuHours()) + " CPU-hours reserved but unused; "
-                    + e.lowCpuJobs() + " jobs under " + pct(FleetStats.LOW_EFFICIENCY) + ". "));
+            sb.append(Html.esc("CPU efficiency " + pct(e.cpuEfficiency()) + " (TotalCPU / elapsed x CPUs, over "
+                    + StatsPanel.cpuJobs(e) + "): " + one(e.unusedCpuHours()) + " of " + one(e.reservedCpuHours())
+                    + " CPU-hours reserved but unused; " + count(e.lowCpuJobs()) + " jobs under "
+                    + pct(FleetStats.LOW_EFFICIENCY) + ". "));
         }
         if (e.memoryEfficiency() != null) {
-            sb.append(Html.esc("Memory efficiency " + pct(e.memoryEfficiency()) + " (MaxRSS / requested, by run time): "
-                    + one(e.unusedMemoryGbHours()) + " GB-hours reserved but unused; " + e.lowMemoryJobs()
+            sb.append(Html.esc("Memory efficiency " + pct(e.memoryEfficiency()) + " (MaxRSS / requested, by run time, over "
+                    + StatsPanel.memoryJobs(e) + "): " + one(e.unusedMemoryGbHours()) + " GB-hours reserved but unused; "
+                    + count(e.lowMemoryJobs())
                     + " jobs under " + pct(FleetStats.LOW_EFFICIENCY) + "."));
         }
         return sb.append("</p>").toString();

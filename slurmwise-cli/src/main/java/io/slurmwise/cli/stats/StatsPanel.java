@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import static io.slurmwise.cli.stats.Fmt.count;
 import static io.slurmwise.cli.stats.Fmt.one;
 import static io.slurmwise.cli.stats.Fmt.pct;
 import static io.slurmwise.cli.stats.Fmt.plural;
@@ -24,6 +25,10 @@ final class StatsPanel {
 
     private static final String SPARKS = "▁▂▃▄▅▆▇█";
     private static final int MAX_ROWS = 12;
+    /** The order of every table of groups and of the top jobs (FleetStats ranks them by estimated energy). */
+    static final String ORDER = "most kWh first";
+    /** What a group table's columns are, and its order: the same words in the panel and the HTML page. */
+    static final String GROUP_NOTE = "waste of failed jobs, " + ORDER + "; rate = failed/ended";
 
     private final Style st;
     private final StatsContext ctx;
@@ -92,11 +97,12 @@ final class StatsPanel {
                     + (wider.isEmpty() ? "" : ", or " + wider));
             return;
         }
-        row("Jobs", t.ended() + " ended: " + t.completed() + " completed, " + st.red(t.failed() + " failed") + ", "
-                + t.cancelled() + " cancelled, " + t.preempted() + " preempted · " + t.pending() + " pending, "
-                + t.running() + " running" + (t.unknown() > 0 ? ", " + t.unknown() + " in other states" : ""));
-        row("Failures", st.bold(pct(t.failureRate()) + " failure rate") + " (" + t.failed() + " of " + t.ended()
-                + " ended jobs; cancelled and preempted are not failures)");
+        row("Jobs", count(t.ended()) + " ended: " + count(t.completed()) + " completed, " + st.red(count(t.failed())
+                + " failed") + ", " + count(t.cancelled()) + " cancelled, " + count(t.preempted()) + " preempted · "
+                + count(t.pending()) + " pending, " + count(t.running()) + " running"
+                + (t.unknown() > 0 ? ", " + count(t.unknown()) + " in other states" : ""));
+        row("Failures", st.bold(pct(t.failureRate()) + " failure rate") + " (" + count(t.failed()) + " of "
+                + count(t.ended()) + " ended jobs" + neverStarted(t) + "; cancelled and preempted are not failures)");
         // used = ended jobs' hours: a job still running has used hours that count when it ends (an outside audit)
         // the share of the resource the waste is in: CPU-hours when no GPU-hours were wasted
         // beside the figure it is a share of (it followed the CPU-hours while it spoke of GPU-hours; an outside audit)
@@ -109,7 +115,7 @@ final class StatsPanel {
         row("Energy", st.bold(one(t.wastedKwh()) + " kWh (~" + one(t.wastedCo2Kg()) + " kg CO2e)")
                 + " wasted by failed jobs, estimated · " + measured(t.measuredWastedKwh(), t.measuredWastedJobs(), t.failed()));
         if (t.interrupted() > 0) {
-            row("Interrupted", plural(t.cancelled(), "cancelled job") + " and " + t.preempted() + " preempted held "
+            row("Interrupted", plural(t.cancelled(), "cancelled job") + " and " + count(t.preempted()) + " preempted held "
                     + one(t.interruptedGpuHours()) + " GPU-hours · " + one(t.interruptedCpuHours()) + " CPU-hours · "
                     + one(t.interruptedKwh()) + " kWh estimated, counted apart from failures");
         }
@@ -137,11 +143,25 @@ final class StatsPanel {
         }
     }
 
+    /**
+     * How many of the ended jobs never started (a pending array cancelled, a job refused in the queue): they are in
+     * the rate's denominator as the jobs they were, and the reader is told how many held nothing (an outside audit: a
+     * 499-task array cancelled while pending weighed on the rate unsaid). Empty when none.
+     */
+    static String neverStarted(Breakdown t) {
+        if (t.neverStarted() == 0) {
+            return "";
+        }
+        return ", " + count(t.neverStarted()) + " never started" + (t.failedNeverStarted() == 0 ? ""
+                : ", " + count(t.failedNeverStarted()) + " of those failed");
+    }
+
     private static String measured(Double kwh, long jobs, long of) {
         if (kwh == null) {
             return "SLURM measured no energy on these jobs";
         }
-        return "measured by SLURM: " + one(kwh) + " kWh on " + jobs + " of " + of + " (ConsumedEnergy, not added)";
+        return "measured by SLURM: " + one(kwh) + " kWh on " + count(jobs) + " of " + count(of)
+                + " (ConsumedEnergy, not added)";
     }
 
     private void byKind() {
@@ -149,10 +169,10 @@ final class StatsPanel {
             return;
         }
         blank();
-        lines.add(st.bold("By failure kind"));
+        lines.add(st.bold("By failure kind") + st.dim("  " + ORDER));
         Table tb = new Table(inner(), "KIND", "FAILED", "GPU-H", "CPU-H", "KWH (EST.)", "TITLE").flexible("TITLE");
         for (Breakdown b : limit(r.byKind())) {
-            tb.row(TerminalText.line(b.key()), String.valueOf(b.failed()), one(b.wastedGpuHours()), one(b.wastedCpuHours()),
+            tb.row(TerminalText.line(b.key()), count(b.failed()), one(b.wastedGpuHours()), one(b.wastedCpuHours()),
                     one(b.wastedKwh()), ctx.kindTitle(b.key()));
         }
         table(tb);
@@ -161,12 +181,12 @@ final class StatsPanel {
 
     private void byPartition() {
         blank();
-        lines.add(st.bold("By partition") + st.dim("  failure rate (failed/ended), waste of failed jobs"));
+        lines.add(st.bold("By partition") + st.dim("  " + GROUP_NOTE));
         Table tb = new Table(inner(), "PARTITION FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
         int w = keyWidth(limit(r.byPartition()));
         for (Breakdown b : limit(r.byPartition())) {
-            tb.row(padKey(TerminalText.line(b.key()), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
-                    one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), String.valueOf(b.jobs()));
+            tb.row(padKey(TerminalText.line(b.key()), w) + " " + rate(b),
+                    one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), count(b.jobs()));
         }
         table(tb);
         more(r.byPartition().size(), "partitions");
@@ -174,15 +194,20 @@ final class StatsPanel {
 
     private void byCluster() {
         blank();
-        lines.add(st.bold("By cluster") + st.dim("  failure rate (failed/ended), waste of failed jobs"));
+        lines.add(st.bold("By cluster") + st.dim("  " + GROUP_NOTE));
         Table tb = new Table(inner(), "CLUSTER FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
         int w = keyWidth(limit(r.byCluster()));
         for (Breakdown b : limit(r.byCluster())) {
-            tb.row(padKey(TerminalText.line(b.key()), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
-                    one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), String.valueOf(b.jobs()));
+            tb.row(padKey(TerminalText.line(b.key()), w) + " " + rate(b),
+                    one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), count(b.jobs()));
         }
         table(tb);
         more(r.byCluster().size(), "clusters");
+    }
+
+    /** A group's failure rate and what it divides: {@code 22% (2/9)}. */
+    static String rate(Breakdown b) {
+        return pct(b.failureRate()) + " (" + count(b.failed()) + "/" + count(b.ended()) + ")";
     }
 
     /** Keys padded to one width, so "gpuA100x4 22% (2/9)" rows line up like a column. */
@@ -196,12 +221,12 @@ final class StatsPanel {
 
     private void byUser() {
         blank();
-        lines.add(st.bold("By user"));
+        lines.add(st.bold("By user") + st.dim("  " + GROUP_NOTE));
         Table tb = new Table(inner(), "USER FAILURE RATE", "GPU-H", "CPU-H", "KWH (EST.)", "JOBS");
         int w = keyWidth(limit(r.byUser()));
         for (Breakdown b : limit(r.byUser())) {
-            tb.row(padKey(TerminalText.line(b.key()), w) + " " + pct(b.failureRate()) + " (" + b.failed() + "/" + b.ended() + ")",
-                    one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), String.valueOf(b.jobs()));
+            tb.row(padKey(TerminalText.line(b.key()), w) + " " + rate(b),
+                    one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), count(b.jobs()));
         }
         table(tb);
         more(r.byUser().size(), "users");
@@ -230,7 +255,7 @@ final class StatsPanel {
         if (failures ? best.failed() == 0 : best.wastedKwh() <= 0) {
             return "none"; // no peak of zero on the first day
         }
-        return failures ? best.failed() + " on " + TerminalText.line(best.key())
+        return failures ? count(best.failed()) + " on " + TerminalText.line(best.key())
                 : one(best.wastedKwh()) + " kWh on " + TerminalText.line(best.key());
     }
 
@@ -246,10 +271,15 @@ final class StatsPanel {
 
     private void topJobs() {
         if (r.topJobs().isEmpty()) {
+            if (r.failedWithoutHours() > 0) {
+                blank();
+                lines.add(st.bold("Most wasteful failed jobs"));
+                lines.add(st.dim("  " + unranked(r.failedWithoutHours())));
+            }
             return;
         }
         blank();
-        lines.add(st.bold("Most wasteful failed jobs") + st.dim("  an array job is one line with its tasks"));
+        lines.add(st.bold("Most wasteful failed jobs") + st.dim("  " + ORDER + "; an array job is one line"));
         Table tb = new Table(inner(), "JOB", "NAME", "USER", "PARTITION", "OUTCOME", "KIND", "ELAPSED", "GPU-H", "CPU-H", "KWH")
                 .flexible("NAME", "PARTITION", "USER").flexible("KIND", 14);
         // too narrow for that without cutting a figure or an id: the job, its owner, why and what it cost, and no figure cut short
@@ -268,6 +298,18 @@ final class StatsPanel {
                     one(e.wastedGpuHours()), one(e.wastedCpuHours()), one(e.wastedKwh()));
         }
         table(tb.fitsCuttingFreeTextOnly() ? tb : narrow);
+        if (r.failedWithoutHours() > 0) {
+            lines.add(st.dim("  " + unranked(r.failedWithoutHours())));
+        }
+    }
+
+    /**
+     * The failed jobs the top list cannot rank, as they held nothing (an outside audit: left out unsaid); the panel
+     * and the HTML page say it alike.
+     */
+    static String unranked(long n) {
+        return "not ranked: " + plural(n, "failed job") + " that held no GPU or CPU time (never started, or no"
+                + " elapsed time)";
     }
 
     static String kinds(Map<String, Long> kinds) {
@@ -289,14 +331,14 @@ final class StatsPanel {
         lines.add(st.bold("Efficiency of completed jobs") + st.dim("  (the waste that does not fail, by seff's formulas)"));
         if (e.cpuEfficiency() != null) {
             lines.add("  CPU     " + pct(e.cpuEfficiency()) + " of " + one(e.reservedCpuHours()) + " core-hours used "
-                    + "(TotalCPU / Elapsed x CPUs over " + e.cpuJobs() + " jobs): " + one(e.unusedCpuHours())
-                    + " CPU-hours reserved but unused; " + e.lowCpuJobs() + " jobs under "
+                    + "(TotalCPU / Elapsed x CPUs over " + cpuJobs(e) + "): " + one(e.unusedCpuHours())
+                    + " CPU-hours reserved but unused; " + count(e.lowCpuJobs()) + " jobs under "
                     + pct(FleetStats.LOW_EFFICIENCY));
         }
         if (e.memoryEfficiency() != null) {
             lines.add("  memory  " + pct(e.memoryEfficiency()) + " of the requested memory at peak (MaxRSS / ReqMem, weighted by requested memory x run time, over "
-                    + e.memoryJobs() + " jobs): " + one(e.unusedMemoryGbHours()) + " GB-hours reserved but unused; "
-                    + e.lowMemoryJobs() + " jobs under " + pct(FleetStats.LOW_EFFICIENCY));
+                    + memoryJobs(e) + "): " + one(e.unusedMemoryGbHours()) + " GB-hours reserved but unused; "
+                    + count(e.lowMemoryJobs()) + " jobs under " + pct(FleetStats.LOW_EFFICIENCY));
             // sacct's MaxRSS is one task's peak; seff counts every task's (x ntasks, since 24.05.5 TRESUsageInTot)
             lines.add(st.dim("          MaxRSS is the largest task's peak, so jobs of many tasks per node read low"
                     + " (seff counts every task)"));
@@ -304,6 +346,23 @@ final class StatsPanel {
         if (e.cpuEfficiency() == null && e.memoryEfficiency() == null) {
             lines.add("  " + plural(e.completedJobs(), "completed job") + ", without TotalCPU or MaxRSS in accounting");
         }
+    }
+
+    /**
+     * The completed jobs a figure is over, and what it needs of them: a job without elapsed time (or the columns the
+     * formula reads) is not in it, which is said, not left for the reader to find (an outside audit).
+     */
+    private static String over(long n, long completed, String with) {
+        return "the " + plural(n, "completed job") + " with " + with
+                + (n < completed ? ", not the " + count(completed - n) + " without" : "");
+    }
+
+    static String cpuJobs(FleetReport.Efficiency e) {
+        return over(e.cpuJobs(), e.completedJobs(), "elapsed time, CPUs and TotalCPU");
+    }
+
+    static String memoryJobs(FleetReport.Efficiency e) {
+        return over(e.memoryJobs(), e.completedJobs(), "elapsed time, MaxRSS and ReqMem");
     }
 
     private static <T> List<T> limit(List<T> l) {
