@@ -418,9 +418,13 @@ class CliTest {
             Result r = run(env, false, "diagnose", "1001");
             assertThat(r.out()).contains("Job 1001 ran out of host memory at 31.8G of 32G.").contains("rules + kb + llm:test-model")
                     .contains("(oom)");
+            // the model's words are labelled as the model's, in the short panel and with --full; the template's are not
+            assertThat(r.out()).contains("│ Why (model)  Job 1001 ran out of host memory");
+            assertThat(run(env, false, "diagnose", "1001", "--full").out()).contains("│ Why (model)");
             Result off = run(env, false, "diagnose", "1001", "--no-llm", "--full");
-            assertThat(off.out()).doesNotContain("ran out of host memory at").contains("The deciding evidence");
-            assertThat(llm.requests()).hasSize(1);
+            assertThat(off.out()).doesNotContain("ran out of host memory at").contains("The deciding evidence")
+                    .doesNotContain("Why (model)").contains("│ Why ");
+            assertThat(llm.requests()).hasSize(2);
         }
         Map<String, String> gone = Map.of("SLURMWISE_NO_LLM", "", "SLURMWISE_LLM_BASE_URL", "http://127.0.0.1:9/v1");
         Result fallback = run(gone, false, "diagnose", "1001", "--full");

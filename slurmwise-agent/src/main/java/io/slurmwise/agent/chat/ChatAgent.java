@@ -35,10 +35,12 @@ import java.util.function.Consumer;
 /**
  * A ReAct chat agent: the model reasons, calls slurmwise's read-only tools (the same ones the MCP server
  * offers, reached in-process), reads their results and answers. The conversation is kept across questions.
- * At most {@link #MAX_STEPS} tool rounds per question, so a confused model cannot loop forever. When a question
- * diagnosed one job, the answer goes through the same {@link ExplanationGuard} as an explanation: an answer that
- * names another cause, denies the rules' or puts "the real cause" elsewhere is replaced by the rules' own finding,
- * with a line that says why, so the chat never contradicts {@code slurmwise diagnose}.
+ * At most {@link #MAX_STEPS} tool rounds per question, so a confused model cannot loop forever. Every answer goes
+ * through the same {@link ExplanationGuard} as an explanation: one that tells the user to run something unsafe or
+ * claims an action is set aside; one that names another cause, denies the rules' or puts "the real cause" elsewhere
+ * for a job the question asks about or the answer names (diagnosed by the agent itself when the model did not) is
+ * replaced by the rules' own findings, with a line that says why, so the chat never contradicts
+ * {@code slurmwise diagnose}.
  *
  * <pre>{@code
  * ChatAgent agent = new ChatAgent(model, new SlurmwiseTools(sw, "backend mock"), call -> {});
@@ -92,7 +94,8 @@ public final class ChatAgent {
         for (int step = 0; step < MAX_STEPS; step++) {
             AiMessage ai = model.chat(ChatRequest.builder().messages(history).toolSpecifications(specs).build()).aiMessage();
             if (!ai.hasToolExecutionRequests()) {
-                String answer = checked(ai.text() == null ? "" : ai.text().strip(), diagnosed);
+                String said = ai.text() == null ? "" : ai.text().strip();
+                String answer = checked(said, diagnosed, question);
                 history.add(AiMessage.from(answer));
                 material.append('\n').append(answer);
                 return answer;
@@ -103,60 +106,167 @@ public final class ChatAgent {
                 history.add(ToolExecutionResultMessage.from(call, result));
                 material.append('\n').append(result);
                 if ("diagnose_job".equals(call.name())) {
-                    finding(result).ifPresent(f -> diagnosed.put(f.path("job_id").asText(), f));
+                    findings(result).forEach(f -> diagnosed.put(f.path("job_id").asText(), f));
                 }
             }
         }
         return "I stopped after " + MAX_STEPS + " tool calls without an answer; ask a narrower question.";
     }
 
+    /** A job id in a question ("job 1001", "1001_7"): three digits or more, an array task after an underscore. */
+    private static final java.util.regex.Pattern ASKED_ID = java.util.regex.Pattern.compile("\\b(\\d{3,}(?:_\\d+)?)\\b");
+    /** A job the answer speaks of: "job 1001", "Job 1008's". */
+    private static final java.util.regex.Pattern NAMED_JOB = java.util.regex.Pattern.compile("(?i)\\bjobs?\\s+(\\d{3,}(?:_\\d+)?)\\b");
+    /** Where one sentence of an answer ends. */
+    private static final java.util.regex.Pattern SENTENCE_END = java.util.regex.Pattern.compile("(?<=[.!?])\\s+|\\n+");
+    /** How many jobs an answer is checked against, at most (each one diagnosis). */
+    static final int MAX_CHECKED_JOBS = 5;
+
     /**
-     * The answer, or, when it contradicts the one diagnosis this question made, the rules' finding in its place
-     * (an answer about several jobs names several causes and is left as it is).
+     * The answer, or the rules' findings in its place when it contradicts them. Every answer is first checked for
+     * what none may say (an unsafe command, an action claimed). Then each job the question asks about or the answer
+     * names is checked, whether or not the model diagnosed it (an outside audit: an answer given without a tool, or
+     * after get_job only, named a wrong cause unchecked): the agent diagnoses it itself. An answer about several jobs
+     * is checked job by job, each against the sentences that speak of it.
      */
-    private String checked(String answer, Map<String, JsonNode> diagnosed) {
-        if (diagnosed.size() != 1 || answer.isEmpty()) {
+    private String checked(String answer, Map<String, JsonNode> diagnosed, String question) {
+        if (answer.isEmpty()) {
             return answer;
         }
-        JsonNode d = diagnosed.values().iterator().next();
-        JsonNode f = d.path("finding");
-        String kind = f.path("kind").asText();
-        if ("unknown".equals(kind)) {
-            return answer;
+        Optional<String> harm = guard.harm(answer);
+        Set<String> spoken = new java.util.LinkedHashSet<>();
+        for (java.util.regex.Matcher m = ASKED_ID.matcher(question); m.find(); ) {
+            spoken.add(m.group(1));
         }
-        Set<String> seen = new HashSet<>();
-        f.path("others").forEach(o -> seen.add(o.path("kind").asText()));
-        List<String> evidence = new ArrayList<>();
-        f.path("evidence").forEach(e -> evidence.add(e.path("text").asText()));
-        Optional<String> problem = guard.problem(answer, kind, seen, evidence, material.toString(), false);
-        if (problem.isEmpty()) {
-            return answer;
+        for (java.util.regex.Matcher m = NAMED_JOB.matcher(answer); m.find(); ) {
+            spoken.add(m.group(1));
         }
-        StringBuilder out = new StringBuilder("Job " + d.path("job_id").asText() + ": " + f.path("title").asText()
-                + " (" + kind + "), as slurmwise's rules decided from its record and logs.");
-        if (!evidence.isEmpty()) {
-            out.append("\nEvidence: ").append(evidence.get(0).strip());
+        Map<String, JsonNode> jobs = new LinkedHashMap<>();
+        for (String id : spoken) {
+            if (jobs.size() >= MAX_CHECKED_JOBS) {
+                break;
+            }
+            Optional<JsonNode> d = diagnosed.containsKey(id) ? Optional.of(diagnosed.get(id)) : diagnosis(id);
+            d.ifPresent(x -> jobs.put(id, x));
         }
-        JsonNode fix = d.path("fixes").path(0).path("text");
-        if (!fix.isMissingNode()) {
-            String first = fix.asText().strip().split("\n\\s*\n", 2)[0].replaceAll("\\s+", " ")
-                    .replaceFirst("^\\d+\\.\\s*", "");
-            out.append("\nFirst fix: ").append(first.length() > 300 ? first.substring(0, 299) + "…" : first);
+        diagnosed.forEach((id, d) -> {
+            if (jobs.size() < MAX_CHECKED_JOBS) {
+                jobs.putIfAbsent(id, d);
+            }
+        });
+        if (harm.isPresent()) {
+            return replaced(jobs, harm.get(), answer);
         }
-        out.append("\n(The model's answer was set aside: ").append(problem.get())
-                .append(". `slurmwise diagnose ").append(d.path("job_id").asText()).append("` shows the whole diagnosis.)");
+        Map<String, String> parts = jobs.size() == 1 ? Map.of(jobs.keySet().iterator().next(), answer)
+                : byJob(answer, jobs.keySet());
+        for (Map.Entry<String, String> part : parts.entrySet()) {
+            JsonNode f = jobs.get(part.getKey()).path("finding");
+            String kind = f.path("kind").asText();
+            if ("unknown".equals(kind) || part.getValue().isBlank()) {
+                continue;
+            }
+            Set<String> seen = new HashSet<>();
+            f.path("others").forEach(o -> seen.add(o.path("kind").asText()));
+            List<String> evidence = new ArrayList<>();
+            f.path("evidence").forEach(e -> evidence.add(e.path("text").asText()));
+            Optional<String> problem = guard.problem(part.getValue(), kind, seen, evidence, material.toString(), false);
+            if (problem.isPresent()) {
+                return replaced(jobs, (jobs.size() > 1 ? "about job " + part.getKey() + ", " : "") + problem.get(),
+                        answer);
+            }
+        }
+        return answer;
+    }
+
+    /**
+     * The sentences of {@code answer} by the job they speak of: a sentence that names one of {@code ids} starts that
+     * job's part, and the sentences after it belong to it until another is named; a sentence that names several, or
+     * comes before any, belongs to none.
+     */
+    static Map<String, String> byJob(String answer, Set<String> ids) {
+        Map<String, StringBuilder> out = new LinkedHashMap<>();
+        String current = null;
+        for (String sentence : SENTENCE_END.split(answer)) {
+            List<String> named = ids.stream().filter(id -> java.util.regex.Pattern.compile("(?<![\\d_])"
+                    + java.util.regex.Pattern.quote(id) + "(?![\\d_])").matcher(sentence).find()).toList();
+            if (named.size() == 1) {
+                current = named.get(0);
+            } else if (named.size() > 1) {
+                current = null;
+                continue;
+            }
+            if (current != null) {
+                out.computeIfAbsent(current, k -> new StringBuilder()).append(sentence).append(' ');
+            }
+        }
+        Map<String, String> parts = new LinkedHashMap<>();
+        out.forEach((id, sb) -> parts.put(id, sb.toString().strip()));
+        return parts;
+    }
+
+    /**
+     * The rules' findings of {@code jobs} in place of the model's answer, with why it was set aside; without a job
+     * to speak of, only why.
+     */
+    private static String replaced(Map<String, JsonNode> jobs, String problem, String answer) {
+        StringBuilder out = new StringBuilder();
+        for (JsonNode d : jobs.values()) {
+            JsonNode f = d.path("finding");
+            String id = d.path("job_id").asText();
+            out.append(out.length() == 0 ? "" : "\n\n").append("Job ").append(id).append(": ")
+                    .append(f.path("title").asText()).append(" (").append(f.path("kind").asText())
+                    .append("), as slurmwise's rules decided from its record and logs.");
+            JsonNode first = f.path("evidence").path(0).path("text");
+            if (!first.isMissingNode()) {
+                out.append("\nEvidence: ").append(first.asText().strip());
+            }
+            JsonNode fix = d.path("fixes").path(0).path("text");
+            if (!fix.isMissingNode()) {
+                String text = fix.asText().strip().split("\n\\s*\n", 2)[0].replaceAll("\\s+", " ")
+                        .replaceFirst("^\\d+\\.\\s*", "");
+                out.append("\nFirst fix: ").append(text.length() > 300 ? text.substring(0, 299) + "…" : text);
+            }
+        }
+        String ids = String.join(" ", jobs.keySet());
+        out.append(out.length() == 0 ? "" : "\n").append("(The model's answer was set aside: ").append(problem)
+                .append(ids.isEmpty() ? ". Ask again, or use `slurmwise diagnose <jobid>`.)"
+                        : ". `slurmwise diagnose " + ids + "` shows the whole diagnosis.)");
         return out.toString();
     }
 
-    /** The diagnosis in a {@code diagnose_job} result, when it has a finding. */
-    private static Optional<JsonNode> finding(String result) {
-        try {
-            JsonNode root = JSON.readTree(result);
-            JsonNode d = root.has("finding") ? root : root.findParent("finding");
-            return d == null || !d.has("job_id") || !d.path("finding").has("kind") ? Optional.empty() : Optional.of(d);
-        } catch (IOException e) {
+    /** The rules' diagnosis of job {@code id}, asked by the agent itself to check an answer; empty without a finding. */
+    private Optional<JsonNode> diagnosis(String id) {
+        if (tools.definitions().stream().noneMatch(t -> t.name().equals("diagnose_job"))) {
             return Optional.empty();
         }
+        try {
+            List<JsonNode> found = findings(JSON.writeValueAsString(tools.call("diagnose_job", Map.of("job_id", id))));
+            return found.stream().filter(f -> f.path("job_id").asText().equals(id)).findFirst();
+        } catch (IOException | IllegalArgumentException | BackendException e) {
+            return Optional.empty(); // no such job, or the cluster did not answer: nothing to check against
+        }
+    }
+
+    /** The diagnoses in a {@code diagnose_job} result (one job's, or {@code diagnoses} of several) that have a finding. */
+    private static List<JsonNode> findings(String result) {
+        List<JsonNode> out = new ArrayList<>();
+        try {
+            JsonNode root = JSON.readTree(result);
+            List<JsonNode> all = new ArrayList<>();
+            if (root.has("diagnoses")) {
+                root.path("diagnoses").forEach(all::add);
+            } else {
+                all.add(root.has("finding") ? root : root.findParent("finding"));
+            }
+            for (JsonNode d : all) {
+                if (d != null && d.has("job_id") && d.path("finding").has("kind")) {
+                    out.add(d);
+                }
+            }
+        } catch (IOException e) {
+            return out;
+        }
+        return out;
     }
 
     private String execute(ToolExecutionRequest call) {

@@ -72,6 +72,8 @@ public final class ExplanationGuard {
     private final Pattern denyAfter;
     private final Pattern override;
     private final Pattern command;
+    private final Pattern unsafe;
+    private final Pattern acted;
     private final Pattern unit;
     private final Taxonomy taxonomy;
 
@@ -95,6 +97,8 @@ public final class ExplanationGuard {
         this.denyAfter = rules.get("deny-after");
         this.override = rules.get("override");
         this.command = rules.get("command");
+        this.unsafe = rules.get("unsafe");
+        this.acted = rules.get("acted");
         this.unit = rules.get("unit");
     }
 
@@ -149,7 +153,7 @@ public final class ExplanationGuard {
             }
         }
         for (String r : List.of("claim", "claim-after", "cause-claim", "deny-claim", "clause", "negate", "negate-other", "hedge", "deny-list", "relative",
-                "deny-after", "override", "command", "unit")) {
+                "deny-after", "override", "command", "unsafe", "acted", "unit")) {
             if (!rules.containsKey(r)) {
                 throw new IllegalStateException("guard-words.txt has no '" + r + "' line; rebuild slurmwise-agent");
             }
@@ -180,6 +184,10 @@ public final class ExplanationGuard {
                                     String material, boolean mustName) {
         FailureKind kind = taxonomy.find(kindId).orElse(taxonomy.unknown());
         String own = kind.id();
+        Optional<String> harm = harm(answer);
+        if (harm.isPresent()) {
+            return harm;
+        }
         String text = masked(answer, evidence, material);
         Matcher o = override.matcher(text);
         if (o.find()) {
@@ -462,6 +470,28 @@ public final class ExplanationGuard {
         }
     }
 
+    /**
+     * Why an answer must never be shown, whatever the finding and the notes: it tells the user to do what no advice of
+     * slurmwise's may (root, a downloaded script run as is, deleting a home, killing every process), or it says it
+     * did something (slurmwise and its model act on nothing). Checked on the answer as written: a quote does not
+     * make it safe.
+     */
+    public Optional<String> harm(String answer) {
+        // the command is not quoted back: the line that says why is read too
+        if (unsafe.matcher(answer).find()) {
+            return Optional.of("it tells the user to do something unsafe (as root, a downloaded script, deleting a home"
+                    + " or every file, killing every process), which no advice of slurmwise's asks");
+        }
+        Matcher a = acted.matcher(answer);
+        if (a.find()) {
+            return Optional.of("it claims an action (\"" + a.group().strip() + "\"): slurmwise never acts on the cluster");
+        }
+        return Optional.empty();
+    }
+
+    /** {@code scontrol requeue} where the notes say only {@code scontrol show}: the subcommand is the action. */
+    private static final Pattern SUBCOMMAND = Pattern.compile("(?i)\\b(scontrol|sacctmgr)\\s+(-\\w+\\s+)*(update|requeue|requeuehold|release|hold|uhold|suspend|resume|delete|create|reconfigure|reboot|top|notify|add|modify|remove|load|archive|power|takeover|shutdown)\\b");
+
     /** A number, path, flag or command in the answer that the material does not hold. */
     private Optional<String> invented(String answer, String material) {
         Set<String> known = numbers(material);
@@ -508,6 +538,14 @@ public final class ExplanationGuard {
             boolean noteCommand = normIds.contains(JOB_ID.matcher(c).replaceAll("<jobid>"));
             if (!norm.contains(c) && !directive && !noteCommand && command.matcher(first).find()) {
                 return Optional.of("it suggests the command `" + code.group(1) + "`, which is not in the notes");
+            }
+        }
+        Matcher sub = SUBCOMMAND.matcher(answer);
+        while (sub.find()) {
+            String pair = sub.group(1) + " " + sub.group(3);
+            if (!Pattern.compile("(?i)\\b" + Pattern.quote(sub.group(1)) + "\\s+(-\\w+\\s+)*" + Pattern.quote(sub.group(3))
+                    + "\\b").matcher(material).find()) {
+                return Optional.of("it suggests `" + pair + "`, which is not in the notes");
             }
         }
         Matcher cmd = command.matcher(answer);

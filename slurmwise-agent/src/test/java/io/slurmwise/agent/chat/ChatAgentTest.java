@@ -71,6 +71,79 @@ class ChatAgentTest {
         }
     }
 
+    /** The agent over the mock cluster and a model that answers as {@code script} says. */
+    private static String ask(FakeOpenAiServer.Script script, String question) throws Exception {
+        try (FakeOpenAiServer server = new FakeOpenAiServer(script);
+             Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled()).build()) {
+            ChatAgent agent = new ChatAgent(OpenAiChatModel.builder().baseUrl(server.baseUrl()).apiKey("none")
+                    .modelName("test").timeout(Duration.ofSeconds(20)).maxRetries(0).build(),
+                    new SlurmwiseTools(sw, "backend mock"), c -> { });
+            return agent.ask(question);
+        }
+    }
+
+    /**
+     * An answer is checked against each job the question asks about or the answer names, diagnosed by the agent when
+     * the model did not (an outside audit: answers given with no tool, or after get_job only, named a wrong cause).
+     */
+    @Test
+    void anAnswerGivenWithoutTheDiagnosisIsCheckedAgainstIt() throws Exception {
+        String noTool = ask(r -> FakeOpenAiServer.Reply.text("Job 1001 hit its time limit; resubmit it with more time."),
+                "Why did job 1001 fail?");
+        assertThat(noTool).startsWith("Job 1001: Out of memory (host RAM) (oom), as slurmwise's rules decided")
+                .contains("The model's answer was set aside: it names another cause, time_limit")
+                .doesNotContain("resubmit it with more time");
+        String afterGetJob = ask(r -> {
+            JsonNode m = r.path("messages");
+            return "tool".equals(m.get(m.size() - 1).path("role").asText())
+                    ? FakeOpenAiServer.Reply.text("It failed because of a node failure; resubmit it unchanged.")
+                    : FakeOpenAiServer.Reply.toolCall("get_job", "{\"job_id\":\"1001\"}");
+        }, "Why did job 1001 fail?");
+        assertThat(afterGetJob).startsWith("Job 1001: Out of memory (host RAM) (oom)");
+        // a question about no job, answered in general words, is left as it is
+        String general = "Use squeue to see your jobs.";
+        assertThat(ask(r -> FakeOpenAiServer.Reply.text(general), "How do I see my jobs?")).isEqualTo(general);
+    }
+
+    /** What no answer may say, whatever the job: an unsafe command, or an action slurmwise never takes. */
+    @Test
+    void unsafeAdviceAndClaimedActionsAreNeverShown() throws Exception {
+        String rm = ask(r -> answerAfterTool(r, "It ran out of host memory. Free space with rm -rf ~ and resubmit with"
+                + " more memory."), "Why did job 1001 fail?");
+        assertThat(rm).doesNotContain("rm -rf").startsWith("Job 1001: Out of memory (host RAM) (oom)")
+                .contains("it tells the user to do something unsafe (as root, a downloaded script, deleting a home");
+        String acted = ask(r -> answerAfterTool(r, "It ran out of host memory; I have already resubmitted it for you"
+                + " with more memory."), "Why did job 1001 fail?");
+        assertThat(acted).doesNotContain("resubmitted it for you")
+                .contains("it claims an action (\"I have already resubmitted\"): slurmwise never acts on the cluster");
+        String sudo = ask(r -> FakeOpenAiServer.Reply.text("Run sudo sysctl vm.overcommit_memory=1 on the login node."),
+                "How do I stop out-of-memory kills?");
+        assertThat(sudo).startsWith("(The model's answer was set aside: it tells the user to do something unsafe")
+                .doesNotContain("sudo")
+                .contains("Ask again");
+    }
+
+    /** A diagnose_job of several jobs: each job's sentences are checked against that job's finding. */
+    @Test
+    void anAnswerAboutSeveralJobsIsCheckedJobByJob() throws Exception {
+        java.util.function.Function<String, FakeOpenAiServer.Script> both = text -> r -> {
+            JsonNode m = r.path("messages");
+            return "tool".equals(m.get(m.size() - 1).path("role").asText()) ? FakeOpenAiServer.Reply.text(text)
+                    : FakeOpenAiServer.Reply.toolCall("diagnose_job", "{\"job_ids\":\"1001,1008\"}");
+        };
+        String right = "Job 1001 ran out of host memory (oom). Job 1008 ran out of GPU memory (cuda_oom): lower the"
+                + " batch size.";
+        assertThat(ask(both.apply(right), "Why did jobs 1001 and 1008 fail?")).isEqualTo(right);
+        String wrong = "Job 1001 ran out of host memory. Job 1008 hit its time limit.";
+        String shown = ask(both.apply(wrong), "Why did jobs 1001 and 1008 fail?");
+        assertThat(shown).contains("Job 1001: Out of memory (host RAM) (oom)").contains("Job 1008: GPU out of memory")
+                .contains("set aside: about job 1008, it names another cause, time_limit")
+                .contains("slurmwise diagnose 1001 1008");
+        assertThat(ChatAgent.byJob("Job 1001 ran out of memory. It used 32G. Job 1008 too. Both 1001 and 1008 failed.",
+                java.util.Set.of("1001", "1008"))).containsExactly(java.util.Map.entry("1001",
+                "Job 1001 ran out of memory. It used 32G."), java.util.Map.entry("1008", "Job 1008 too."));
+    }
+
     /** Asks for diagnose_job of 1001 until a tool result is in this question's part of the conversation. */
     static FakeOpenAiServer.Reply answerAfterTool(JsonNode request, String answer) {
         JsonNode messages = request.path("messages");

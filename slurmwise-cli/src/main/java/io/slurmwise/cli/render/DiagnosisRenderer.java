@@ -132,7 +132,7 @@ public final class DiagnosisRenderer {
         } else {
             panel.row("Job", TerminalText.line(numbers(j)));
             if (f.explanation().source().startsWith("llm:")) {
-                panel.row("Why", Panel.truncateLines(TerminalText.text(f.explanation().text()), style.width() - 16, 2,
+                panel.row(whyLabel(f.explanation()), Panel.truncateLines(TerminalText.text(f.explanation().text()), style.width() - 16, 2,
                         "(--full)"));
             }
             addPatch(panel, f.patch());
@@ -417,8 +417,17 @@ public final class DiagnosisRenderer {
 
     private void addExplanation(Panel panel, Explanation e) {
         if (e != null) {
-            panel.row("Why", TerminalText.text(e.text()));
+            panel.row(whyLabel(e), TerminalText.text(e.text()));
         }
+    }
+
+    /**
+     * The explanation's row: {@code Why (model)} when a language model worded it, so its words are never read as the
+     * rules' (an outside audit: a model's advice under "Why" read as slurmwise's own, with only the footer's llm:
+     * saying otherwise).
+     */
+    static String whyLabel(Explanation e) {
+        return e.source().startsWith("llm:") ? "Why (model)" : "Why";
     }
 
     /** The columns a panel item's text gets after {@code prefix} (as {@link Panel#item} wraps it). */
