@@ -216,10 +216,7 @@ public final class ChatAgent {
             out.append(out.length() == 0 ? "" : "\n\n").append("Job ").append(id).append(": ")
                     .append(f.path("title").asText()).append(" (").append(f.path("kind").asText())
                     .append("), as slurmwise's rules decided from its record and logs.");
-            JsonNode first = f.path("evidence").path(0).path("text");
-            if (!first.isMissingNode()) {
-                out.append("\nEvidence: ").append(first.asText().strip());
-            }
+            deciding(f.path("evidence")).ifPresent(e -> out.append("\nEvidence: ").append(e));
             JsonNode fix = d.path("fixes").path(0).path("text");
             if (!fix.isMissingNode()) {
                 String text = fix.asText().strip().split("\n\\s*\n", 2)[0].replaceAll("\\s+", " ")
@@ -232,6 +229,29 @@ public final class ChatAgent {
                 .append(ids.isEmpty() ? ". Ask again, or use `slurmwise diagnose <jobid>`.)"
                         : ". `slurmwise diagnose " + ids + "` shows the whole diagnosis.)");
         return out.toString();
+    }
+
+    /**
+     * The evidence line the panel leads with: the heaviest, a log line before a record's field on a tie, with where
+     * it was read ({@code stderr:40: slurmstepd: error: Detected 1 oom-kill event...}; an outside audit read the
+     * record's {@code State=OUT_OF_MEMORY} in its place).
+     */
+    static Optional<String> deciding(JsonNode evidence) {
+        JsonNode best = null;
+        for (JsonNode e : evidence) {
+            boolean logLine = e.path("line").isNumber();
+            double w = e.path("weight").asDouble();
+            if (best == null || w > best.path("weight").asDouble()
+                    || (w == best.path("weight").asDouble() && logLine && !best.path("line").isNumber())) {
+                best = e;
+            }
+        }
+        if (best == null) {
+            return Optional.empty();
+        }
+        String where = best.path("line").isNumber() ? best.path("source").asText() + ":" + best.path("line").asInt() + ": "
+                : "";
+        return Optional.of(where + best.path("text").asText().strip());
     }
 
     /** The rules' diagnosis of job {@code id}, asked by the agent itself to check an answer; empty without a finding. */

@@ -47,7 +47,7 @@ class ChatAgentTest {
             String shown = answer.substring(0, answer.indexOf("(The model's answer was set aside"));
             assertThat(shown).doesNotContain("went offline")
                     .startsWith("Job 1001: Out of memory (host RAM) (oom), as slurmwise's rules decided")
-                    .contains("Evidence: State=OUT_OF_MEMORY")
+                    .contains("Evidence: stderr:40: slurmstepd: error: Detected 1 oom-kill event(s) in StepId=1001.batch")
                     .contains("First fix: Ask for more memory");
             assertThat(answer)
                     .contains("The model's answer was set aside: it names another cause, node_fail")
