@@ -377,6 +377,17 @@ done
 mv "$LAB_STATE/scenarios.tsv.tmp" "$LAB_STATE/scenarios.tsv"
 cp "$LAB_STATE/scenarios.tsv" "$WORK/scenarios.tsv"
 
+# a maintenance window 30 days ahead, past any job of the lab's partitions (MaxTime 2 h): the real backend reads it
+# back with `scontrol show reservation` (RealClusterScenariosTest); an admin's command, run here by the lab, never by
+# slurmwise
+scontrol delete ReservationName=slurmwise_maint >/dev/null 2>&1 || true
+if scontrol create reservation ReservationName=slurmwise_maint StartTime=now+30days Duration=120 Nodes=ALL \
+    Flags=MAINT,IGNORE_JOBS Users=root >/dev/null; then
+  say "reservation slurmwise_maint: a maintenance window 30 days ahead"
+else
+  warn "could not create reservation slurmwise_maint: RealClusterScenariosTest's reservation check will fail"
+fi
+
 bad=0
 {
   printf 'scenario\tjobid\tstate\texit_code\tnodelist\tpending_reason\tok\n'

@@ -48,6 +48,14 @@ public interface SlurmBackend extends AutoCloseable {
     Optional<String> batchScript(JobRecord job);
 
     /**
+     * The cluster's reservations ({@code scontrol show reservation}): a maintenance window a pending job waits for.
+     * Empty when there are none or the backend cannot say.
+     */
+    default List<io.slurmwise.job.Reservation> reservations() {
+        return List.of();
+    }
+
+    /**
      * A user's associations and the QOSes each may use ({@code sacctmgr show assoc}): advice naming a QOS the user's
      * association does not list would be refused. Empty when the backend cannot say.
      */

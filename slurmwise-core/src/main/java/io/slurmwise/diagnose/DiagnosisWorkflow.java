@@ -21,6 +21,7 @@ import io.slurmwise.patch.PatchSuggester;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -338,6 +339,11 @@ public final class DiagnosisWorkflow {
                                 + p.defaultTime().human() + ", is its limit: a longer run is ended then; set `#SBATCH"
                                 + " --time=` to what the run needs (MaxTime " + p.maxTime().human() + ")"));
             }
+            // a maintenance window it waits for is named with its times: when the job starts, and the longest --time
+            // that starts now (the table's meaning could only say `scontrol show reservation` shows when)
+            if (MAINTENANCE.matcher(reason).find()) {
+                maintenance(job, notices).ifPresent(held::add);
+            }
             return new Diagnosis.StatusOnly(job, summary, new PendingInfo(reason, m.startability(), meaning,
                     finding.isUnknown() ? null : finding, fixes, patch, held));
         }
@@ -351,6 +357,38 @@ public final class DiagnosisWorkflow {
                     + "; diagnose it when it has ended.";
         };
         return new Diagnosis.StatusOnly(job, summary, null);
+    }
+
+    /** A pending reason that names a maintenance reservation: {@code ReqNodeNotAvail, Reserved for maintenance}. */
+    private static final java.util.regex.Pattern MAINTENANCE = java.util.regex.Pattern.compile(
+            "(?i)Reserved[ _]for[ _]maintenance");
+
+    /**
+     * The maintenance window a pending job waits for, in words: its name, nodes and times, when the job starts, and
+     * the longest --time that would start it now (the window on its partition first, else the soonest). Empty when
+     * the cluster lists none ahead, or cannot be asked (a notice says so).
+     */
+    private Optional<String> maintenance(JobRecord job, List<String> notices) {
+        List<io.slurmwise.job.Reservation> rs;
+        try {
+            rs = backend.reservations();
+        } catch (io.slurmwise.backend.BackendException e) {
+            notices.add("reservations: " + e.getMessage());
+            return Optional.empty();
+        }
+        java.time.LocalDateTime now = java.time.LocalDateTime.now();
+        List<io.slurmwise.job.Reservation> ahead = rs.stream().filter(r -> r.maintenance() && r.endsAfter(now)).toList();
+        Optional<io.slurmwise.job.Reservation> w = ahead.stream()
+                .filter(r -> job.partition() != null && r.partition().equals(job.partition())).findFirst()
+                .or(() -> io.slurmwise.job.Reservation.nextMaintenance(ahead, now));
+        if (w.isEmpty()) {
+            return Optional.empty();
+        }
+        io.slurmwise.job.Reservation r = w.get();
+        java.time.Duration left = r.timeUntilStart(now).truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+        return Optional.of(r.describe() + (left.isZero() ? " is on now: the job starts after it ends."
+                : ": the job starts after it ends, or now with `#SBATCH --time=` at most " + SlurmTime.format(left)
+                + " (until the window starts) if the run fits in that."));
     }
 
     private List<LogTail> readLogs(JobRecord job, List<String> notices) {

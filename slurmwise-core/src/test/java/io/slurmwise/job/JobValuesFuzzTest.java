@@ -248,6 +248,32 @@ class JobValuesFuzzTest {
         }
     }
 
+    /** scontrol's reservations: blocks, fields and hostile values; only its documented refusal, a block it cannot date. */
+    @Test
+    void reservations() {
+        Function<Random, String> row = Hostile.pick("ReservationName=maint StartTime=2026-12-09T06:00:00"
+                + " EndTime=2026-12-09T18:00:00 Duration=12:00:00", "   Nodes=cn[001-064] NodeCnt=64 PartitionName=(null)"
+                + " Flags=MAINT,SPEC_NODES", "No reservations in the system", "ReservationName=", "Flags=",
+                "   Users=root Groups=(null) Accounts=(null) State=INACTIVE", "StartTime=2026-12-09T06:00:00");
+        Function<Random, String> field = Hostile.pick();
+        for (String text : Fuzz.inputs(r -> {
+            StringBuilder sb = new StringBuilder();
+            for (int i = r.nextInt(9); i > 0; i--) {
+                sb.append(r.nextBoolean() ? row.apply(r) : List.of("ReservationName=", "StartTime=", "EndTime=",
+                                "Nodes=", "PartitionName=", "Flags=").get(r.nextInt(6)) + field.apply(r))
+                        .append(r.nextBoolean() ? "\n" : " ");
+            }
+            return sb.toString();
+        })) {
+            Fuzz.rejectsOnlyWith("Reservation.parse", IllegalArgumentException.class, text, () ->
+                    Reservation.parse(text).forEach(rv -> {
+                        assertThat(rv.end()).isNotNull();
+                        rv.describe();
+                        rv.timeUntilStart(java.time.LocalDateTime.of(2026, 12, 1, 0, 0));
+                    }));
+        }
+    }
+
     /** sshare's account rows: rows, headers, tree indents, errors and hostile fields; only its documented refusal. */
     @Test
     void accountUsage() {

@@ -38,7 +38,8 @@ import java.util.stream.Stream;
 /**
  * A SLURM cluster replayed from files: {@code sacct.psv} (what {@code sacct -P} prints, steps included),
  * {@code partitions.psv} (sinfo), an optional {@code scontrol_partition.txt} ({@code scontrol show partition}: own
- * QOS, AllowQos/DenyQos), an optional {@code qos.psv} ({@code sacctmgr -P show qos format=Name,MaxWall,Preempt}),
+ * QOS, AllowQos/DenyQos), an optional {@code scontrol_reservation.txt} ({@code scontrol show reservation}), an
+ * optional {@code qos.psv} ({@code sacctmgr -P show qos format=Name,MaxWall,Preempt}),
  * {@code logs/<jobid>.out|.err}, {@code scripts/<jobid>.sh}, and an optional
  * {@code cluster.properties}. A folder without {@code logs/<jobid>.*} reads the job's StdOut/StdErr where its record
  * says, only when that file belongs to the job's user. With {@code replay.shift-to-now=true} timestamps are moved so the newest job ends
@@ -220,6 +221,27 @@ public final class MockBackend implements SlurmBackend {
     @Override
     public String name() {
         return "mock";
+    }
+
+    /**
+     * The reservations of {@code scontrol_reservation.txt} ({@code scontrol show reservation}), moved as the records
+     * are (replay.shift-to-now), so a maintenance window recorded after the newest job still lies ahead.
+     */
+    @Override
+    public List<io.slurmwise.job.Reservation> reservations() {
+        Optional<byte[]> text = source.read("scontrol_reservation.txt");
+        if (text.isEmpty()) {
+            return List.of();
+        }
+        List<io.slurmwise.job.Reservation> rs;
+        try {
+            rs = io.slurmwise.job.Reservation.parse(new String(text.get(), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            throw new BackendException("scontrol_reservation.txt of " + source.describe() + ": " + e.getMessage()
+                    + "; save it with scontrol show reservation");
+        }
+        Duration delta = shift();
+        return delta.isZero() ? rs : rs.stream().map(r -> r.shifted(delta)).toList();
     }
 
     /** Where the fixtures come from, and how many records repeat a JobID when some do. */

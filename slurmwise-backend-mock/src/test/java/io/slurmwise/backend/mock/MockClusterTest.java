@@ -114,6 +114,25 @@ class MockClusterTest {
                 .allMatch(j -> j.state() == JobState.TIMEOUT)).isTrue();
     }
 
+    /**
+     * The reservations move with the records: the maintenance window recorded after the newest job lies ahead of now,
+     * as 1052's pending reason says; the course is no maintenance. 1052's answer names the window.
+     */
+    @Test
+    void reservationsMoveWithTheRecords() {
+        LocalDateTime now = LocalDateTime.now();
+        List<io.slurmwise.job.Reservation> rs = MOCK.reservations();
+        assertThat(rs).extracting(io.slurmwise.job.Reservation::name).containsExactly("maint_long", "chen_course");
+        assertThat(rs.get(0).maintenance()).isTrue();
+        assertThat(rs.get(0).start()).isAfter(now).isBefore(now.plusDays(1));
+        try (io.slurmwise.Slurmwise sw = io.slurmwise.Slurmwise.builder().backend(MockBackend.bundled()).build()) {
+            io.slurmwise.diagnose.Diagnosis.StatusOnly d = (io.slurmwise.diagnose.Diagnosis.StatusOnly) sw.diagnose("1052");
+            assertThat(d.pending().notices()).singleElement().asString()
+                    .startsWith("maintenance reservation maint_long (cn[097-124]) from ")
+                    .contains("or now with `#SBATCH --time=` at most ");
+        }
+    }
+
     @Test
     void logsAndScriptsComeFromTheFixtures() {
         JobRecord oom = MOCK.job(JobId.parse("1001")).orElseThrow();

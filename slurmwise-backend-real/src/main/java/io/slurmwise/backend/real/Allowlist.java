@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * sacct    [-P] [--delimiter=US] [-n] [-X] [-a] [--batch-script] [-j IDS] [-S TIME] [-E TIME] [-s STATES] [-u USER] [-r PARTITION] [-o FIELDS]
- * scontrol show job ID | show partition [NAME] | show node [NAME] | write batch_script ID -
+ * scontrol show job ID | show partition [NAME] | show node [NAME] | show reservation | write batch_script ID -
  * sinfo    [-h] [-o FORMAT] [-p PARTITION]
  * squeue   [-h] [-o FORMAT] [-j IDS] [-t STATES] [-u USER] [-p PARTITION]
  * sacctmgr -n -P show qos format=Name,MaxWall,Preempt     (exactly these two: sacctmgr also adds and deletes)
@@ -152,6 +152,9 @@ public final class Allowlist {
                 jobIds(t, args, args.get(2), 1);
                 return;
             }
+            if (what.equals("reservation") && n == 2) {
+                return;
+            }
             if ((what.equals("partition") || what.equals("node")) && (n == 2 || n == 3)) {
                 if (n == 3) {
                     value(t, args, Value.NAME, args.get(2));
@@ -164,8 +167,8 @@ public final class Allowlist {
             jobIds(t, args, args.get(2), 1);
             return;
         }
-        throw forbidden(t, args, "scontrol may only 'show job ID', 'show partition [NAME]', 'show node [NAME]'"
-                + " or 'write batch_script ID -'");
+        throw forbidden(t, args, "scontrol may only 'show job ID', 'show partition [NAME]', 'show node [NAME]',"
+                + " 'show reservation' or 'write batch_script ID -'");
     }
 
     private static Set<String> options(SlurmTool tool, List<String> args, Set<String> flags, Map<String, Value> valued) {

@@ -449,6 +449,23 @@ public final class RealBackend implements SlurmBackend {
     }
 
     /**
+     * The reservations {@code scontrol show reservation} lists; an answer that is no reservation list is a
+     * {@link SlurmCommandException.Failure#GARBLED} error naming the block (a pending job's answer then says the
+     * window could not be read, nothing else changes).
+     */
+    @Override
+    public List<io.slurmwise.job.Reservation> reservations() {
+        String out = slurm.scontrolReservations();
+        try {
+            return io.slurmwise.job.Reservation.parse(out);
+        } catch (IllegalArgumentException e) {
+            throw new SlurmCommandException(SlurmCommandException.Failure.GARBLED, List.of("scontrol", "show",
+                    "reservation"), "`scontrol show reservation` printed " + e.getMessage() + ": run it on this node to"
+                    + " see what it prints");
+        }
+    }
+
+    /**
      * How long an account's allocation read is reused. A watch over many jobs of one account, or a diagnosis that
      * asks twice, starts sshare once; a long-lived process (the MCP server, {@code watch}) reads again after this,
      * so an allocation renewed while it runs is not still said spent.

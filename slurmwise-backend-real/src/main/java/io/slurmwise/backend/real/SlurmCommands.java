@@ -189,6 +189,15 @@ final class SlurmCommands {
         return r.stdout();
     }
 
+    /** {@code scontrol show reservation}: every reservation's name, times, nodes and flags. */
+    String scontrolReservations() {
+        CommandResult r = run(SlurmTool.SCONTROL, List.of("show", "reservation"));
+        if (!r.ok()) {
+            throw failure(r);
+        }
+        return r.stdout();
+    }
+
     /** {@code scontrol show partition}: every partition's settings, its own QOS ({@code QoS=}) among them. */
     String scontrolPartitions() {
         CommandResult r = run(SlurmTool.SCONTROL, List.of("show", "partition"));

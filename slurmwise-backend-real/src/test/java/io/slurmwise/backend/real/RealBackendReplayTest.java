@@ -315,6 +315,37 @@ class RealBackendReplayTest {
     }
 
     /**
+     * {@code scontrol show reservation}: a maintenance window with its times, flags and nodes; "No reservations in
+     * the system" is none; an answer that is no reservation list is a garbled-answer error naming it.
+     */
+    @Test
+    void reservationsFromScontrol() {
+        fake.printing("scontrol", """
+                ReservationName=maint StartTime=2026-12-09T06:00:00 EndTime=2026-12-09T18:00:00 Duration=12:00:00
+                   Nodes=vm NodeCnt=1 CoreCnt=8 Features=(null) PartitionName=(null) Flags=MAINT,SPEC_NODES
+                   TRES=cpu=8
+                   Users=root Groups=(null) Accounts=(null) Licenses=(null) State=INACTIVE BurstBuffer=(null) Watts=n/a
+                   MaxStartDelay=(null)
+
+                """, "", 0);
+        List<io.slurmwise.job.Reservation> rs = RealBackend.create(fake.config()).reservations();
+        assertThat(rs).singleElement().satisfies(r -> {
+            assertThat(r.name()).isEqualTo("maint");
+            assertThat(r.maintenance()).isTrue();
+            assertThat(r.nodes()).isEqualTo("vm");
+            assertThat(r.partition()).isEmpty();
+            assertThat(r.start()).isEqualTo(java.time.LocalDateTime.of(2026, 12, 9, 6, 0));
+        });
+        assertThat(fake.calls()).containsExactly("scontrol show reservation");
+        fake.printing("scontrol", "No reservations in the system\n", "", 0);
+        assertThat(RealBackend.create(fake.config()).reservations()).isEmpty();
+        fake.printing("scontrol", "ReservationName=x StartTime=soon EndTime=later\n", "", 0);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RealBackend.create(fake.config()).reservations())
+                .isInstanceOf(SlurmCommandException.class).hasMessageContaining("scontrol show reservation` printed"
+                        + " reservation 'x' has a StartTime or EndTime that is no date");
+    }
+
+    /**
      * An account's allocation is read once for a while (a watch over many jobs of the account starts sshare once)
      * and read again after {@link RealBackend#ACCOUNT_READ_AGE}: a long-lived MCP server or watch sees an allocation
      * renewed while it runs. The lab's sshare answer for its account exhausted, then the same account renewed.

@@ -249,6 +249,19 @@ class RealClusterScenariosTest {
         assertThat(parts).allMatch(p -> p.defaultTime().limit().isEmpty());
     }
 
+    /** scenarios.sh's maintenance window, 30 days ahead, read back from {@code scontrol show reservation}. */
+    @Test
+    void aMaintenanceWindowIsReadBack() {
+        java.time.LocalDateTime now = java.time.LocalDateTime.now();
+        assertThat(backend.reservations()).anySatisfy(r -> {
+            assertThat(r.name()).isEqualTo("slurmwise_maint");
+            assertThat(r.maintenance()).isTrue();
+            assertThat(r.start()).isAfter(now.plusDays(29)).isBefore(now.plusDays(31));
+            assertThat(Duration.between(r.start(), r.end())).isEqualTo(Duration.ofHours(2));
+            assertThat(r.nodes()).isNotEmpty();
+        });
+    }
+
     /** setup.sh adds QOS short (MaxWall 00:10:00); slurmdbd makes normal, without a MaxWall, with the cluster. */
     @Test
     void qosAndTheirMaxWall() {
