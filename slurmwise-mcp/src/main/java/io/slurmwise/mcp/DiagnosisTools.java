@@ -172,25 +172,40 @@ final class DiagnosisTools {
     ToolAnswer suggestPatch(Map<String, Object> args) {
         Args a = new Args(args);
         Diagnosis d = sw.diagnose(a.required("job_id"));
-        if (!(d instanceof Diagnosis.Failed f)) {
-            throw new IllegalArgumentException(summary(d) + " — there is no failure to patch"
-                    + (d instanceof Diagnosis.StatusOnly so && so.pending() != null ? "; explain_pending says why it waits" : ""));
+        // a failed job's patch, or a pending job's that can never start as submitted: the nearest request that can
+        // (the patch diagnose_job and `diagnose --patch` carry; an outside audit found this tool refused it)
+        io.slurmwise.diagnose.PendingInfo pending = d instanceof Diagnosis.StatusOnly so ? so.pending() : null;
+        io.slurmwise.patch.Patch patch = d instanceof Diagnosis.Failed f ? f.patch()
+                : pending == null ? null : pending.patch();
+        if (patch == null) {
+            throw new IllegalArgumentException(summary(d) + " — there is no patch for it"
+                    + (d instanceof Diagnosis.NotFound ? ""
+                    : pending != null ? "; explain_pending says why it waits" : ": it has not failed"));
         }
+        String kind = d instanceof Diagnosis.Failed f ? f.finding().kindId()
+                : pending.finding() == null ? null : pending.finding().kindId();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("schema", "slurmwise.patch/v1");
         m.put("backend", backendReason);
-        m.put("job_id", f.jobId().toString());
-        m.put("kind", f.finding().kindId());
-        m.put("patch", Views.patch(f.patch()));
-        String text = "job " + f.jobId() + " (" + f.finding().kindId() + "): " + (f.patch().changes().isEmpty()
+        m.put("job_id", d.jobId().toString());
+        m.put("kind", kind);
+        if (pending != null) {
+            m.put("pending_reason", pending.reason());
+            m.put("can_start", pending.startability().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        m.put("patch", Views.patch(patch));
+        String text = "job " + d.jobId() + " (" + kind + (pending == null ? "" : ", pending: " + pending.reason()
+                + (pending.startability() == io.slurmwise.diagnose.PendingReasons.Startability.NEVER
+                ? ", can never start as submitted" : "")) + "): "
+                + (patch.changes().isEmpty()
                 ? "no sbatch change suggested" + (m.get("patch") instanceof Map<?, ?> pm && pm.get("reason") != null
                 ? " (" + pm.get("reason") + ")" : "")
-                : String.join("; ", f.patch().changes().stream().map(c -> c.what()).toList()))
+                : String.join("; ", patch.changes().stream().map(c -> c.what()).toList()))
                 + " — never applied: the user decides";
         if (Bounded.size(m) > Bounded.DEFAULT_BYTES) {
             @SuppressWarnings("unchecked")
-            Map<String, Object> patch = (Map<String, Object>) m.get("patch");
-            patch.remove("patched_script");
+            Map<String, Object> pm = (Map<String, Object>) m.get("patch");
+            pm.remove("patched_script");
             m.put("truncated", true);
         }
         return new ToolAnswer(m, text);
@@ -212,13 +227,15 @@ final class DiagnosisTools {
         List<Map<String, Object>> out = new ArrayList<>();
         StringBuilder text = new StringBuilder();
         for (JobRecord j : pending) {
-            Diagnosis d = sw.diagnose(j, false);
+            // a pending job with the patch step, as diagnose_job has it: the job a dependency waits on, and for a job
+            // that can never start the nearest request that can (an outside audit: this tool left both out)
+            Diagnosis d = sw.diagnose(j, j.state() == JobState.PENDING);
             if (j.state() != JobState.PENDING) {
                 text.append("job ").append(j.id()).append(" is not pending: ").append(summary(d)).append('\n');
             } else {
-                text.append(summary(d)).append('\n');
+                text.append(summary(d)).append(patchHint(d)).append('\n');
             }
-            out.add(compact(Views.diagnosis(d, backendReason)));
+            out.add(withoutPatchedScript(compact(Views.diagnosis(d, backendReason))));
         }
         m.put("count", out.size());
         m.put("jobs", out);
@@ -231,6 +248,28 @@ final class DiagnosisTools {
                     .append(" KiB; ask for the others with job_id)");
         }
         return new ToolAnswer(m, out.isEmpty() ? "no pending jobs" : text.toString().strip());
+    }
+
+    /** For a pending job that has a patch: that suggest_patch gives it, and what it changes. */
+    static String patchHint(Diagnosis d) {
+        io.slurmwise.patch.Patch p = d instanceof Diagnosis.StatusOnly so && so.pending() != null
+                ? so.pending().patch() : null;
+        return p == null || p.changes().isEmpty() ? ""
+                : " suggest_patch gives the change that lets it start: " + String.join("; ",
+                p.changes().stream().map(c -> c.what()).toList()) + ".";
+    }
+
+    /** A pending diagnosis whose patch keeps its diff but not the whole patched script (suggest_patch gives it). */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> withoutPatchedScript(Map<String, Object> d) {
+        if (d.get("pending") instanceof Map<?, ?> p && p.get("patch") instanceof Map<?, ?> patch) {
+            Map<String, Object> small = new LinkedHashMap<>((Map<String, Object>) patch);
+            small.remove("patched_script");
+            Map<String, Object> pending = new LinkedHashMap<>((Map<String, Object>) p);
+            pending.put("patch", small);
+            d.put("pending", pending);
+        }
+        return d;
     }
 
     ToolAnswer classifyLog(Map<String, Object> args) {

@@ -191,6 +191,55 @@ class McpServerTest {
         assertThat(top2.get("top_jobs").size()).isEqualTo(2);
     }
 
+    /**
+     * A pending job that can never start as submitted has a patch in diagnose_job (and `diagnose --patch`):
+     * suggest_patch gives the same one, and explain_pending points to it (an outside audit: suggest_patch refused
+     * 1055-1057 with "there is no failure to patch", and explain_pending left the patch out).
+     */
+    @Test
+    void suggestPatchGivesAPendingJobsPatchAndExplainPendingPointsToIt() throws Exception {
+        for (String id : java.util.List.of("1055", "1056", "1057")) {
+            JsonNode d = call("diagnose_job", Map.of("job_id", id));
+            assertThat(d.at("/pending/can_start").asText()).isEqualTo("never");
+            JsonNode p = call("suggest_patch", Map.of("job_id", id));
+            assertThat(p.get("schema").asText()).isEqualTo("slurmwise.patch/v1");
+            assertThat(p.get("job_id").asText()).isEqualTo(id);
+            assertThat(p.get("can_start").asText()).isEqualTo("never");
+            assertThat(p.get("pending_reason").asText()).isEqualTo(d.at("/pending/reason").asText());
+            assertThat(p.get("kind").asText()).isEqualTo(d.at("/pending/finding/kind").asText());
+            assertThat(p.at("/patch/status").asText()).isEqualTo("suggested");
+            assertThat(p.at("/patch/applied").asBoolean()).isFalse();
+            // the same patch as diagnose_job's
+            assertThat(p.at("/patch/diff")).isEqualTo(d.at("/pending/patch/diff"));
+            assertThat(p.at("/patch/changes")).isEqualTo(d.at("/pending/patch/changes"));
+            assertThat(p.at("/patch/patched_script").asText()).isNotBlank();
+            McpSchema.CallToolResult e = client.callTool(new McpSchema.CallToolRequest("explain_pending",
+                    Map.of("job_id", id)));
+            assertThat(((McpSchema.TextContent) e.content().get(1)).text())
+                    .contains("suggest_patch gives the change that lets it start: "
+                            + d.at("/pending/patch/changes/0/what").asText());
+            JsonNode ej = JSON.readTree(text(e));
+            assertThat(ej.at("/jobs/0/pending/patch/diff")).isEqualTo(d.at("/pending/patch/diff"));
+            assertThat(ej.at("/jobs/0/pending/patch/patched_script").isMissingNode()).isTrue();
+        }
+        assertThat(call("suggest_patch", Map.of("job_id", "1057")).at("/patch/diff").asText()).contains("+#SBATCH --qos=normal");
+        // a pending job that will start needs no patch: an error that says so, and where to look
+        McpSchema.CallToolResult waits = client.callTool(new McpSchema.CallToolRequest("suggest_patch",
+                Map.of("job_id", "1061")));
+        assertThat(waits.isError()).isTrue();
+        assertThat(text(waits)).contains("it will start without changes").contains("there is no patch for it")
+                .contains("explain_pending says why it waits");
+        McpSchema.CallToolResult running = client.callTool(new McpSchema.CallToolRequest("suggest_patch",
+                Map.of("job_id", "1058")));
+        assertThat(running.isError()).isTrue();
+        assertThat(text(running)).contains("RUNNING").contains("there is no patch for it: it has not failed");
+        // explain_pending names the job a dependency waits on, as diagnose_job does
+        McpSchema.CallToolResult dep = client.callTool(new McpSchema.CallToolRequest("explain_pending",
+                Map.of("job_id", "1053")));
+        assertThat(((McpSchema.TextContent) dep.content().get(1)).text()).contains("it depends on job 1051")
+                .doesNotContain("suggest_patch");
+    }
+
     @Test
     void notesAreResourcesAndThePromptsAreListed() {
         McpSchema.ListResourcesResult res = client.listResources();
