@@ -83,6 +83,13 @@ final class Catalog {
     private static final java.util.regex.Pattern USER = java.util.regex.Pattern.compile("[A-Za-z0-9._@-]{1,64}");
 
     static String render(Prompt p, Map<String, ?> args, LocalDate today) {
+        List<String> known = p.arguments().stream().map(Argument::name).toList();
+        // a misspelt argument (jobid for job_id) is said, not dropped: the prompt would ask about every job
+        List<String> unknown = args == null ? List.of()
+                : args.keySet().stream().filter(n -> !known.contains(n)).sorted().toList();
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException(ArgumentLimits.unknown("it", unknown, known));
+        }
         Args a = new Args(args == null ? Map.of() : new LinkedHashMap<>(args));
         Map<String, String> v = new LinkedHashMap<>();
         v.put("count", String.valueOf(a.integer("count", 3, 1, 10)));

@@ -232,7 +232,9 @@ class McpHostileClientTest {
         toolError("huge-limit", "list_jobs", Map.of("limit", "1e999"), "whole number");
         toolError("wrapping-limit", "list_jobs", Map.of("limit", 4_294_967_297L), "whole number");
         toolError("fraction-limit", "list_jobs", Map.of("limit", 2.5), "whole number");
-        toolError("megabyte-extra", "failure_kinds", Map.of("note", "n".repeat(1 << 20)), "at most 256");
+        // an argument the tool does not take is refused by name, whatever its size, and not echoed
+        toolError("megabyte-extra", "failure_kinds", Map.of("note", "n".repeat(1 << 20)), "has no argument 'note'");
+        assertThat(server.answerBytes("megabyte-extra")).as("no echo of a 1 MB value").isLessThan(1000);
         Map<String, Object> many = new LinkedHashMap<>();
         for (int i = 0; i < 40; i++) {
             many.put("a" + i, i);

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The MCP server as a real MCP client sees it: the SDK's client starts it as a process over stdio. */
 class McpServerTest {
@@ -284,6 +285,49 @@ class McpServerTest {
                 Map.of("since", "0001-01-01")));
         assertThat(all.isError()).isTrue();
         assertThat(text(all)).contains("weeks").contains("start the window later");
+    }
+
+    /**
+     * An argument a tool or prompt does not take is an error naming it and the ones it does take (an outside audit:
+     * list_jobs {"state": "FAILED"} and {"status": "FAILED", "username": "bob"} answered "20 of 67 job(s)" of every
+     * user and state, saying nothing of the filter it dropped).
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void unknownArgumentsAreRefusedNamingTheOnesTheToolTakes() throws Exception {
+        McpSchema.CallToolResult state = client.callTool(new McpSchema.CallToolRequest("list_jobs", Map.of("state", "FAILED")));
+        assertThat(state.isError()).isTrue();
+        assertThat(text(state)).isEqualTo("tool list_jobs has no argument 'state' (did you mean 'states'?); its arguments"
+                + " are: states, since, until, user, partition, name, order, limit, full, max_bytes");
+        McpSchema.CallToolResult two = client.callTool(new McpSchema.CallToolRequest("list_jobs",
+                Map.of("status", "FAILED", "username", "bob")));
+        assertThat(two.isError()).isTrue();
+        assertThat(text(two)).startsWith("tool list_jobs has no argument 'status' (did you mean 'states'?) nor 'username'"
+                + " (did you mean 'user'?); its arguments are: states,");
+        // a known argument beside an unknown one does not make the call run
+        McpSchema.CallToolResult mixed = client.callTool(new McpSchema.CallToolRequest("diagnose_job",
+                Map.of("job_id", "1001", "full", true)));
+        assertThat(mixed.isError()).isTrue();
+        assertThat(text(mixed)).contains("tool diagnose_job has no argument 'full'").contains("job_id, job_ids, last_failed");
+        // every tool, and every schema says so
+        for (McpSchema.Tool t : client.listTools().tools()) {
+            assertThat(t.inputSchema().get("additionalProperties")).as(t.name()).isEqualTo(false);
+            java.util.Set<String> props = ((Map<String, Object>) t.inputSchema().get("properties")).keySet();
+            McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest(t.name(), Map.of("bogus", "x")));
+            assertThat(r.isError()).as(t.name()).isTrue();
+            assertThat(text(r)).as(t.name()).isEqualTo("tool " + t.name() + " has no argument 'bogus'; its arguments are: "
+                    + String.join(", ", props));
+        }
+        // explain_pending reads a window's end: it declares it
+        assertThat(call("explain_pending", Map.of("until", "now", "limit", 1)).get("count").asInt()).isEqualTo(1);
+        // prompts too: -32602 naming the argument
+        assertThatThrownBy(() -> client.getPrompt(new McpSchema.GetPromptRequest("why_pending", Map.of("jobid", "1055"))))
+                .hasMessageContaining("prompt why_pending: it has no argument 'jobid' (did you mean 'job_id'?); its"
+                        + " arguments are: job_id");
+        assertThatThrownBy(() -> client.getPrompt(new McpSchema.GetPromptRequest("failure_cost_this_month",
+                Map.of("count", "3")))).hasMessageContaining("has no argument 'count'; its arguments are: user");
+        assertThat(((McpSchema.TextContent) client.getPrompt(new McpSchema.GetPromptRequest("why_pending",
+                Map.of("job_id", "1055"))).messages().get(0).content()).text()).contains("job_id=1055");
     }
 
     @Test
