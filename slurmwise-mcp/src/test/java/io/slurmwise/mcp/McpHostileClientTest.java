@@ -202,6 +202,19 @@ class McpHostileClientTest {
         assertThat(error("file-uri", request("file-uri", "resources/read",
                 JSON.createObjectNode().put("uri", "file:///etc/passwd")), -32002).at("/error/message").asText())
                 .contains("'file:///etc/passwd'", "slurmwise://taxonomy", "slurmwise://knowledge/<name>");
+        // a note's address with more than one name after knowledge/ is no note either, and gets the same answer (an
+        // outside audit: ../../etc/passwd got the SDK's bare "Resource not found")
+        List<String> uris = List.of("slurmwise://knowledge/../../etc/passwd", "slurmwise://knowledge/oom/../../x",
+                "slurmwise://knowledge/oom/");
+        for (String uri : uris) {
+            String id = "dots-" + uris.indexOf(uri);
+            assertThat(error(id, request(id, "resources/read", JSON.createObjectNode().put("uri", uri)), -32002)
+                    .at("/error/message").asText()).as(uri)
+                    .contains("'" + uri + "'", "slurmwise://taxonomy", "slurmwise://knowledge/<name>");
+        }
+        assertThat(error("dotdot", request("dotdot", "resources/read",
+                JSON.createObjectNode().put("uri", "slurmwise://knowledge/..")), -32002).at("/error/message").asText())
+                .contains("no resource slurmwise://knowledge/..", "slurmwise://taxonomy");
         assertThat(error("no-prompt", request("no-prompt", "prompts/get",
                 JSON.createObjectNode().put("name", "cancel_my_jobs")), -32602).at("/error/message").asText())
                 .contains("no prompt 'cancel_my_jobs'", "diagnose_recent_failures");

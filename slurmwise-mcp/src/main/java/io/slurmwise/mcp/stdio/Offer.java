@@ -28,10 +28,14 @@ public record Offer(Set<String> tools, Set<String> prompts, List<String> resourc
         return new Offer(tools, Set.of(), List.of());
     }
 
-    /** Whether {@code uri} is one of the resources or under one that stands for many. */
+    /**
+     * Whether {@code uri} is one of the resources or one name under one that stands for many: one path segment, as the
+     * SDK's template matches it ({@code slurmwise://knowledge/../../etc/passwd} got its bare "Resource not found").
+     */
     boolean hasResource(String uri) {
         for (String r : resources) {
-            if (r.endsWith("/") ? uri.startsWith(r) && uri.length() > r.length() : uri.equals(r)) {
+            if (r.endsWith("/") ? uri.startsWith(r) && uri.length() > r.length() && uri.indexOf('/', r.length()) < 0
+                    : uri.equals(r)) {
                 return true;
             }
         }
