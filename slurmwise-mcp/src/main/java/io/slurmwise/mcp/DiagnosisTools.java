@@ -47,7 +47,9 @@ final class DiagnosisTools {
         if (one != null) {
             ids.add(0, one);
         }
-        int lastFailed = a.integer("last_failed", 0, 0, MAX_JOBS);
+        // 1 to 10 when given, as the schema says and `jobs --last` takes: 0 was accepted and then answered "give
+        // job_id, job_ids or last_failed", whose range error said "from 0 to 10" (an outside audit)
+        int lastFailed = a.integer("last_failed", 0, 1, MAX_JOBS);
         List<Diagnosis> ds = new ArrayList<>();
         if (lastFailed > 0) {
             JobQuery q = JobTools.query(a, FAILED_STATES);

@@ -338,5 +338,15 @@ class McpServerTest {
         McpSchema.CallToolResult missing = client.callTool(new McpSchema.CallToolRequest("diagnose_job", Map.of()));
         assertThat(missing.isError()).isTrue();
         assertThat(text(missing)).contains("job_id");
+        // last_failed is 1 to 10, as its range error says (0 was let through, then refused as if it were absent)
+        for (Object n : java.util.List.of(0, "0", 11, -1)) {
+            McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest("diagnose_job",
+                    Map.of("last_failed", n)));
+            assertThat(r.isError()).as(String.valueOf(n)).isTrue();
+            assertThat(text(r)).isEqualTo("last_failed must be a whole number from 1 to 10, got " + n);
+        }
+        McpSchema.CallToolResult withId = client.callTool(new McpSchema.CallToolRequest("diagnose_job",
+                Map.of("job_id", "1001", "last_failed", 0)));
+        assertThat(text(withId)).isEqualTo("last_failed must be a whole number from 1 to 10, got 0");
     }
 }
