@@ -52,6 +52,27 @@ class McpDiagnoseTest {
         assertThat(text.out()).contains("(oom)").contains("+#SBATCH --mem=48G").contains("through the MCP server");
     }
 
+    /**
+     * {@code --patch} through the server prints the diff it prints in process, also for a pending job that can never
+     * start (its patch is under {@code pending}, not at the top of the diagnosis), and says why when there is none.
+     */
+    @Test
+    void thePatchThroughTheMcpServerIsTheSameAsInProcess(@TempDir Path home) {
+        Map<String, String> env = Map.of("SLURMWISE_HOME", home.toString());
+        for (String job : new String[] {"1001", "1055", "1057"}) {
+            CliTest.Result local = run(env, false, "diagnose", job, "--patch");
+            CliTest.Result remote = run(env, false, "diagnose", job, "--patch", "--mcp-server", server(home));
+            assertThat(local.code()).as(local.err()).isZero();
+            assertThat(remote.code()).as(job + ": " + remote.err()).isZero();
+            assertThat(remote.out()).as(job).startsWith("--- a/" + job + ".sh").isEqualTo(local.out());
+        }
+        CliTest.Result waits = run(env, false, "diagnose", "1061", "--patch", "--mcp-server", server(home));
+        assertThat(waits.code()).isEqualTo(7);
+        assertThat(waits.out()).isEmpty();
+        assertThat(waits.err()).isEqualTo(run(env, false, "diagnose", "1061", "--patch").err())
+                .contains("no patch for job 1061: no patch applies to this job's state");
+    }
+
     @Test
     void aServerThatDoesNotStartIsABackendError() {
         CliTest.Result r = run("diagnose", "1001", "--mcp-server", "/nonexistent/slurmwise mcp");

@@ -150,15 +150,20 @@ public final class DiagnoseCommand implements Callable<Integer> {
                     + " something that is not JSON: " + answer);
         }
         if (patchOnly) {
-            com.fasterxml.jackson.databind.JsonNode patch = node.path("patch");
+            // a failed job's patch, or a pending one's that can never start (as printPatch reads the diagnosis)
+            com.fasterxml.jackson.databind.JsonNode patch = node.path("patch").isObject() ? node.path("patch")
+                    : node.path("pending").path("patch");
             if ("suggested".equals(patch.path("status").asText())) {
                 String diff = patch.path("diff").asText();
                 cli.out().print(diff.endsWith("\n") ? diff : diff + "\n");
                 cli.out().flush();
                 return ExitCodes.OK;
             }
-            cli.err().println("slurmwise: no patch for job " + id + ": " + patch.path("reason").asText(
-                    node.path("status").asText("no patch applies to this job's state")));
+            // the reasons printPatch gives: the patch's own, the server's not-found message, else the state's
+            String why = patch.path("reason").isTextual() ? patch.path("reason").asText()
+                    : "not_found".equals(node.path("status").asText()) && node.path("message").isTextual()
+                    ? node.path("message").asText() : "no patch applies to this job's state";
+            cli.err().println("slurmwise: no patch for job " + id + ": " + why);
             return "not_found".equals(node.path("status").asText()) ? ExitCodes.NOT_FOUND : ExitCodes.NOTHING;
         }
         if (json.enabled()) {
