@@ -327,7 +327,8 @@ class McpServerTest {
         assertThatThrownBy(() -> client.getPrompt(new McpSchema.GetPromptRequest("failure_cost_this_month",
                 Map.of("count", "3")))).hasMessageContaining("has no argument 'count'; its arguments are: user");
         assertThat(((McpSchema.TextContent) client.getPrompt(new McpSchema.GetPromptRequest("why_pending",
-                Map.of("job_id", "1055"))).messages().get(0).content()).text()).contains("job_id=1055");
+                Map.of("job_id", "1055"))).messages().get(0).content()).text()).contains("job_id=1055")
+                .contains("suggest_patch for the change to its request that lets it start");
     }
 
     @Test
