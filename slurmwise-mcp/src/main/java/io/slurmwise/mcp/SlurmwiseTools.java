@@ -73,4 +73,12 @@ public final class SlurmwiseTools {
         }
         return h.apply(args == null ? Map.of() : args);
     }
+
+    /**
+     * A tool's JSON answer with every string cut as the MCP server cuts it ({@link Bounded#MAX_FIELD_CHARS}): what a
+     * model reads in process is what it would read over MCP (a 5 MB explanation is not handed to it whole).
+     */
+    public Object boundedJson(String name, Map<String, Object> args) {
+        return Bounded.capStrings(call(name, args).json(), Bounded.MAX_FIELD_CHARS);
+    }
 }

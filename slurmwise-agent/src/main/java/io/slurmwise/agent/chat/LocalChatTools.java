@@ -24,8 +24,8 @@ public final class LocalChatTools implements ChatTools {
     @Override
     public Object call(String name, Map<String, Object> arguments) {
         try {
-            // the model reads the JSON answer, as it does from the MCP server
-            return tools.call(name, arguments).json();
+            // the model reads the JSON answer, cut as the MCP server cuts it
+            return tools.boundedJson(name, arguments);
         } catch (BackendException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }

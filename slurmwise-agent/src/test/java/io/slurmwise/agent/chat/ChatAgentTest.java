@@ -144,6 +144,23 @@ class ChatAgentTest {
                 "Job 1001 ran out of memory. It used 32G."), java.util.Map.entry("1008", "Job 1008 too."));
     }
 
+    /**
+     * The in-process tools cut each string as the MCP server does: a 5 MB explanation is not handed to the model
+     * whole (an outside audit found the MCP path capped and the in-process one not).
+     */
+    @Test
+    void inProcessToolAnswersAreCutAsTheServersAre() {
+        String huge = "x".repeat(5_000_000);
+        try (Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled())
+                .explainer((job, finding, fixes) -> new io.slurmwise.diagnose.Explanation(huge, "llm:huge")).build()) {
+            Object json = new LocalChatTools(new SlurmwiseTools(sw, "backend mock")).call("diagnose_job",
+                    java.util.Map.of("job_id", "1001"));
+            String text = ((java.util.Map<?, ?>) ((java.util.Map<?, ?>) json).get("explanation")).get("text").toString();
+            assertThat(text.length()).isLessThan(17_000);
+            assertThat(text).startsWith("xxxx");
+        }
+    }
+
     /** Asks for diagnose_job of 1001 until a tool result is in this question's part of the conversation. */
     static FakeOpenAiServer.Reply answerAfterTool(JsonNode request, String answer) {
         JsonNode messages = request.path("messages");
