@@ -126,12 +126,14 @@ public record Reservation(String name, LocalDateTime start, LocalDateTime end, S
         return new Reservation(name, start.plus(d), end.plus(d), nodes, partition, flags);
     }
 
-    /** How advice names it: {@code maintenance reservation maint_dec (cn[001-064]) from 2026-12-01 06:00 to 18:00}. */
+    /**
+     * How advice names it: {@code maintenance reservation maint_dec (cn[001-064]) from 2026-12-01 06:00 to 2026-12-01
+     * 18:00}.
+     */
     public String describe() {
         String day = start.toLocalDate().toString();
         String from = day + " " + String.format(Locale.ROOT, "%02d:%02d", start.getHour(), start.getMinute());
-        String to = (end.toLocalDate().equals(start.toLocalDate()) ? "" : end.toLocalDate() + " ")
-                + String.format(Locale.ROOT, "%02d:%02d", end.getHour(), end.getMinute());
+        String to = end.toLocalDate() + " " + String.format(Locale.ROOT, "%02d:%02d", end.getHour(), end.getMinute());
         return (maintenance() ? "maintenance reservation " : "reservation ") + name
                 + (nodes.isEmpty() ? "" : " (" + nodes + ")") + " from " + from + " to " + to;
     }

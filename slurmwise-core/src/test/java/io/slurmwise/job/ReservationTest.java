@@ -37,7 +37,7 @@ class ReservationTest {
         assertThat(rs.get(1).partition()).isEqualTo("cpu");
         LocalDateTime now = LocalDateTime.of(2026, 12, 8, 10, 30);
         assertThat(rs.get(0).timeUntilStart(now)).isEqualTo(Duration.ofMinutes(19 * 60 + 30));
-        assertThat(rs.get(0).describe()).isEqualTo("maintenance reservation maint (cn[001-064]) from 2026-12-09 06:00 to 18:00");
+        assertThat(rs.get(0).describe()).isEqualTo("maintenance reservation maint (cn[001-064]) from 2026-12-09 06:00 to 2026-12-09 18:00");
         // the next maintenance window not over: the course is none, a past window is none
         assertThat(Reservation.nextMaintenance(rs, now)).map(Reservation::name).contains("maint");
         assertThat(Reservation.nextMaintenance(rs, LocalDateTime.of(2026, 12, 10, 0, 0))).isEmpty();
