@@ -102,6 +102,9 @@ public final class DiagnosisWorkflow {
             }
             return so;
         }
+        // only a failure is retrieved for: its model loads while the logs are read and the rules run (a status-only
+        // job started none, so its process never exits in the middle of loading one: an outside audit's exit 134)
+        retriever.prewarm();
         List<LogTail> logs = readLogs(job, notices);
         Finding finding = classifier.classify(JobFacts.of(job), logs);
         // the partitions fit the advice to the job's limits, patch or not (sinfo asks slurmctld, not slurmdbd)

@@ -31,7 +31,9 @@ public interface Retriever {
 
     /**
      * Starts loading whatever expensive part the retriever needs (an embedding model) in the background, so it
-     * overlaps the accounting queries and the rules; a no-op by default.
+     * overlaps the log reads and the rules; a no-op by default. {@link DiagnosisWorkflow} calls it once a job is known
+     * to have failed (a job with nothing to retrieve for starts no load). A retriever that holds resources waits for
+     * the load when it is closed, so that no process exits in the middle of one.
      */
     default void prewarm() {
     }

@@ -79,6 +79,9 @@ public final class KnowledgeBase implements AutoCloseable {
     private IndexKey key;
     private Embedder embedder;
     private Duration modelLoad = Duration.ZERO;
+    private final Object prewarmLock = new Object();
+    private Thread prewarming;
+    private boolean closed;
     private VectorStore store;
     /** The stores still to try, best first, when the open one stops answering. */
     private List<VectorStoreProvider> candidates = new ArrayList<>();
@@ -135,20 +138,58 @@ public final class KnowledgeBase implements AutoCloseable {
     }
 
     /**
-     * Starts loading the embedding model on a background daemon thread, so that it overlaps the work a diagnosis
-     * does before it needs the model (accounting queries, log reads, the rules). A load that fails here fails
-     * again, and is reported, where the model is first used.
+     * Starts loading the embedding model on a background thread, so that it overlaps the work a diagnosis does
+     * before it needs the model (log reads, the rules). A load that fails here fails again, and is reported, where
+     * the model is first used. Once per knowledge base: a second call while the model loads or after it has loaded
+     * does nothing. {@link #close()} waits for the load: a JVM that exits while onnxruntime is inside its native
+     * session set-up can abort (an outside audit: exit 134 and a crash report after {@code diagnose --json}'s JSON).
      */
     public void prewarm() {
-        Thread t = new Thread(() -> {
-            try {
-                embedder();
-            } catch (RuntimeException | LinkageError e) {
-                // reported by the caller that needs the model
+        synchronized (prewarmLock) {
+            if (prewarming != null || closed) {
+                return;
             }
-        }, "slurmwise-kb-prewarm");
-        t.setDaemon(true);
-        t.start();
+            prewarming = new Thread(() -> {
+                try {
+                    embedder();
+                } catch (RuntimeException | LinkageError e) {
+                    // reported by the caller that needs the model
+                }
+            }, "slurmwise-kb-prewarm");
+            // daemon, so that nothing but close() decides when the process may go; close() waits for it
+            prewarming.setDaemon(true);
+            prewarming.start();
+        }
+    }
+
+    /** True once {@link #prewarm()} has started a load (for tests: a job that needs no retrieval starts none). */
+    public boolean prewarmStarted() {
+        synchronized (prewarmLock) {
+            return prewarming != null;
+        }
+    }
+
+    /** Waits for a load {@link #prewarm()} started, however it ends (an interrupt is kept for the caller). */
+    private void awaitPrewarm() {
+        Thread t;
+        synchronized (prewarmLock) {
+            closed = true;
+            t = prewarming;
+        }
+        if (t == null) {
+            return;
+        }
+        boolean interrupted = false;
+        while (t.isAlive()) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -313,8 +354,10 @@ public final class KnowledgeBase implements AutoCloseable {
         return wordVectors;
     }
 
+    /** Waits for a model load {@link #prewarm()} started (never exit inside native code), then closes the store. */
     @Override
     public void close() {
+        awaitPrewarm();
         if (store != null) {
             store.close();
         }

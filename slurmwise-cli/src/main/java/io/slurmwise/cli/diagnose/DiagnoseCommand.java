@@ -85,11 +85,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
         if (mcpServer != null) {
             return throughMcp(id);
         }
+        // the embedding model starts loading once the job is known to have failed (DiagnosisWorkflow): a running,
+        // pending or completed job needs no retrieval, and the context's close waits for a load that started
         Slurmwise sw = cli.slurmwise(rulesOnly ? Cli.Answers.RULES_ONLY : noLlm ? Cli.Answers.NO_LLM : Cli.Answers.FULL);
-        if (!rulesOnly) {
-            // the model loads while the backend is asked and the rules run: ~0.3 s off a mock diagnose
-            sw.retriever().prewarm();
-        }
         Diagnosis d = sw.diagnose(id);
         if (patchOnly) {
             return printPatch(d);
