@@ -65,8 +65,11 @@ final class Bounded {
         return m;
     }
 
-    /** The longest text any one field of an answer carries: a path is at most 4,096 bytes, a job name far less. */
-    static final int MAX_FIELD_CHARS = 16 * 1024;
+    /**
+     * The longest text any one field of an answer carries: a path is at most 4,096 bytes, a job name far less. One
+     * limit with the explanation's ({@link io.slurmwise.diagnose.Explanation#MAX_CHARS}), which the CLI applies too.
+     */
+    static final int MAX_FIELD_CHARS = io.slurmwise.diagnose.Explanation.MAX_CHARS;
 
     /**
      * {@code value} with every string longer than {@code maxChars} cut there and marked (a record whose job name or

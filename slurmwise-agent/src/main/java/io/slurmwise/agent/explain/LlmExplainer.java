@@ -124,13 +124,17 @@ public final class LlmExplainer implements Explainer {
             fallbackReason = "the language model at " + endpoint + " answered nothing; the template worded this";
             return fallback.explain(job, finding, fixes).withNote(fallbackReason);
         }
-        Optional<String> problem = guard.problem(text, finding, SYSTEM + "\n" + user);
+        // cut where it is received (Explanation.MAX_CHARS, MCP's field limit): the guard reads the words that are
+        // shown, not the marker's count (a 5.4 MB answer took the guard minutes)
+        String shown = Explanation.capped(text, Explanation.MAX_CHARS);
+        Optional<String> problem = guard.problem(shown == text ? text : shown.substring(0, shown.lastIndexOf(" [... ")),
+                finding, SYSTEM + "\n" + user);
         if (problem.isPresent()) {
             fallbackReason = "the model's answer was set aside: " + problem.get() + "; the template worded this";
             // the note travels with the diagnosis (footer, JSON); the model's words do not
             return fallback.explain(job, finding, fixes).withNote(fallbackReason);
         }
-        return new Explanation(text.strip(), "llm:" + modelName);
+        return new Explanation(shown.strip(), "llm:" + modelName);
     }
 
     static String prompt(JobRecord job, Finding f, List<FixNote> fixes) {
