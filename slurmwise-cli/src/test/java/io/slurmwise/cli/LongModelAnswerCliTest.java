@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A model that answers megabytes: the explanation is cut at the limit the MCP server puts on any field
- * ({@link Explanation#MAX_CHARS}), saying so in {@code --json} and {@code --full} (an outside audit:
+ * ({@link Explanation#MAX_CHARS}), saying so, in {@code --json}, {@code --full} and the chat alike (an outside audit:
  * a 5.4 MB answer was taken whole, 6.4 MB printed by {@code --full}).
  */
 class LongModelAnswerCliTest {
@@ -47,6 +47,16 @@ class LongModelAnswerCliTest {
             assertThat(full.code()).as(full.err()).isZero();
             assertThat(full.out()).contains("more characters cut]");
             assertThat(full.out().length()).isLessThan(64 * 1024);
+        }
+    }
+
+    @Test
+    void aMegabyteChatAnswerIsCutTheSameWay() throws Exception {
+        try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> HUGE)) {
+            Result r = CliTest.run(env(server), false, "chat", "--once", "what is an oom?");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.out().strip()).endsWith(" more characters cut]");
+            assertThat(r.out().strip().length()).isLessThanOrEqualTo(Explanation.MAX_CHARS);
         }
     }
 

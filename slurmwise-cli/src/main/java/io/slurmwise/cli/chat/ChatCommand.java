@@ -7,6 +7,8 @@ import io.slurmwise.agent.chat.LocalChatTools;
 import io.slurmwise.agent.chat.McpChatTools;
 import io.slurmwise.agent.explain.LlmSettings;
 import io.slurmwise.agent.explain.ModelFault;
+import io.slurmwise.diagnose.Explanation;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.cli.context.UserError;
@@ -21,6 +23,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code slurmwise chat}: ask about your jobs in words; the agent uses the read-only tools. */
@@ -52,14 +55,13 @@ public final class ChatCommand implements Callable<Integer> {
             throw new UserError(ExitCodes.CONFIG, "chat needs a language model, and SLURMWISE_NO_LLM is set; unset it"
                     + " and point SLURMWISE_LLM_BASE_URL at an OpenAI-compatible endpoint");
         }
-        try (ChatTools tools = tools(cli)) {
+        try (RecordingTools tools = new RecordingTools(tools(cli))) {
             ChatAgent agent = new ChatAgent(OpenAiChatModel.builder().baseUrl(ls.baseUrl()).apiKey(ls.apiKey())
                     .modelName(ls.model()).temperature(0.2).timeout(ls.timeout()).maxRetries(0).build(), tools,
                     c -> cli.err().println(cli.style().dim(TerminalText.line("  · " + c.tool() + " " + c.arguments())
                             + (c.error() ? " (error)" : ""))));
             if (once != null) {
-                cli.out().println(ask(agent, once, ls));
-                return ExitCodes.OK;
+                return ask(agent, tools, once, ls, false) ? ExitCodes.OK : ExitCodes.BACKEND;
             }
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             cli.err().println(cli.style().dim("slurmwise chat with " + ls.model() + " at " + ls.baseUrl()
@@ -71,8 +73,8 @@ public final class ChatCommand implements Callable<Integer> {
                 if (line == null || line.isBlank()) {
                     return ExitCodes.OK;
                 }
-                cli.out().println(ask(agent, line, ls));
-                cli.out().flush();
+                // a model that fails on one question does not end the session: the next one may be answered
+                ask(agent, tools, line, ls, true);
             }
         }
     }
@@ -94,13 +96,78 @@ public final class ChatCommand implements Callable<Integer> {
         }
     }
 
-    private static String ask(ChatAgent agent, String question, LlmSettings ls) {
+    /**
+     * Asks one question and prints the answer; true when the model answered. When it does not (down, slow, HTTP 500,
+     * garbage), the rules' answer for the jobs the question diagnosed or names ("job 1001") goes to stdout, and one
+     * line on stderr says what happened and what to do; false (an outside audit: one HTTP 500 ended the whole
+     * interactive session, without the rules' answer).
+     */
+    private boolean ask(ChatAgent agent, RecordingTools tools, String question, LlmSettings ls, boolean interactive) {
+        tools.diagnosed.clear();
+        String answer;
         try {
-            // the model's words are not ours: a prompt-injected log could make it answer with escape sequences
-            return TerminalText.text(agent.ask(question));
+            answer = agent.ask(question);
         } catch (RuntimeException e) {
-            // slow, down, failing or answering garbage: one line that says what to do
-            throw new UserError(ExitCodes.BACKEND, ModelFault.of(e, ls.baseUrl(), ls.timeout()).line());
+            ModelFault fault = ModelFault.of(e, ls.baseUrl(), ls.timeout());
+            String rules = RulesAnswer.of(tools, question);
+            if (!rules.isEmpty()) {
+                cli.out().println(TerminalText.text(rules));
+                cli.out().flush();
+            }
+            // chat has nothing to skip the model with: SLURMWISE_NO_LLM is not a way out here
+            String todo = fault.todo().replaceFirst(",? or SLURMWISE_NO_LLM=1 to skip it$", "");
+            cli.err().println("slurmwise: " + fault.what() + "; " + (rules.isEmpty()
+                    ? "the question got no answer: " + todo + ", then ask again"
+                    + (interactive ? " (the chat goes on)" : "") + ", or run `slurmwise diagnose JOBID` for the rules'"
+                    + " answer without a model"
+                    : "above is the rules' answer alone: " + todo + ", then ask again for the model's"
+                    + (interactive ? " (the chat goes on)" : "")));
+            cli.err().flush();
+            return false;
+        }
+        // the model's words are not ours: a prompt-injected log could make it answer with escape sequences, or
+        // megabytes (cut as a diagnosis's explanation is)
+        cli.out().println(TerminalText.text(Explanation.capped(answer, Explanation.MAX_CHARS)));
+        cli.out().flush();
+        return true;
+    }
+
+    /** The chat's tools, keeping each {@code diagnose_job} result of the current question. */
+    static final class RecordingTools implements ChatTools {
+        private final ChatTools tools;
+        final List<JsonNode> diagnosed = new java.util.ArrayList<>();
+
+        RecordingTools(ChatTools tools) {
+            this.tools = tools;
+        }
+
+        @Override
+        public List<io.slurmwise.mcp.ToolDefinition> definitions() {
+            return tools.definitions();
+        }
+
+        @Override
+        public Object call(String name, Map<String, Object> arguments) {
+            Object result = tools.call(name, arguments);
+            if ("diagnose_job".equals(name)) {
+                JsonNode node = RulesAnswer.JSON.valueToTree(result);
+                if (node.has("status")) {
+                    diagnosed.add(node);
+                } else {
+                    node.path("diagnoses").forEach(diagnosed::add);
+                }
+            }
+            return result;
+        }
+
+        @Override
+        public String where() {
+            return tools.where();
+        }
+
+        @Override
+        public void close() {
+            tools.close();
         }
     }
 }
