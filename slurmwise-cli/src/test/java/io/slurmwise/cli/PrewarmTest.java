@@ -51,11 +51,13 @@ class PrewarmTest {
     @Test
     void closingWaitsForALoadInProgress() {
         Slurmwise sw = open();
-        // the load takes seconds (the model's files, onnxruntime's session): close comes while it runs
+        KbRetriever kb = (KbRetriever) sw.retriever();
+        assertThat(kb.knowledgeBase().modelLoaded()).isFalse();
         sw.retriever().prewarm();
         sw.retriever().prewarm();
-        assertThat(prewarmThreadAlive()).as("the load started").isTrue();
         sw.close();
+        // close returned: the load it started is over (loaded), no thread of it is left running
+        assertThat(kb.knowledgeBase().modelLoaded()).as("the load finished before close returned").isTrue();
         assertThat(prewarmThreadAlive()).as("a load still running after close").isFalse();
     }
 }

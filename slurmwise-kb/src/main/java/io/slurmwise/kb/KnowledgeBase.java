@@ -82,6 +82,7 @@ public final class KnowledgeBase implements AutoCloseable {
     private final Object prewarmLock = new Object();
     private Thread prewarming;
     private boolean closed;
+    private volatile boolean loaded;
     private VectorStore store;
     /** The stores still to try, best first, when the open one stops answering. */
     private List<VectorStoreProvider> candidates = new ArrayList<>();
@@ -133,8 +134,14 @@ public final class KnowledgeBase implements AutoCloseable {
             long t0 = System.nanoTime();
             embedder = config.embeddings().load();
             modelLoad = Duration.ofNanos(System.nanoTime() - t0);
+            loaded = true;
         }
         return embedder;
+    }
+
+    /** True once the embedding model is loaded; never waits for a load in progress. */
+    public boolean modelLoaded() {
+        return loaded;
     }
 
     /**
