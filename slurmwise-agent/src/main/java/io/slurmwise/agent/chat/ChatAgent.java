@@ -95,7 +95,12 @@ public final class ChatAgent {
             AiMessage ai = model.chat(ChatRequest.builder().messages(history).toolSpecifications(specs).build()).aiMessage();
             if (!ai.hasToolExecutionRequests()) {
                 String said = ai.text() == null ? "" : ai.text().strip();
-                String answer = checked(said, diagnosed, question);
+                // cut where it is received, as an explanation is (a 5 MB answer read whole by the guard took minutes);
+                // the guard reads the words kept, not the cut's marker and its count
+                String shown = io.slurmwise.diagnose.Explanation.capped(said, io.slurmwise.diagnose.Explanation.MAX_CHARS);
+                String words = shown.equals(said) ? said : shown.substring(0, shown.lastIndexOf(" [... "));
+                String verdict = checked(words, diagnosed, question);
+                String answer = verdict.equals(words) ? shown : verdict;
                 history.add(AiMessage.from(answer));
                 material.append('\n').append(answer);
                 return answer;

@@ -161,6 +161,15 @@ class ChatAgentTest {
         }
     }
 
+    /** A megabyte answer is cut where it is received, and the guard reads the words kept (not the cut's count). */
+    @Test
+    void aHugeAnswerIsCutAndCheckedAsCut() throws Exception {
+        String huge = "Job 1001 ran out of host memory (oom). " + "Ask for more memory. ".repeat(100_000);
+        String shown = ask(r -> answerAfterTool(r, huge), "Why did job 1001 fail?");
+        assertThat(shown.length()).isLessThanOrEqualTo(io.slurmwise.diagnose.Explanation.MAX_CHARS);
+        assertThat(shown).startsWith("Job 1001 ran out of host memory (oom).").endsWith("more characters cut]");
+    }
+
     /** Asks for diagnose_job of 1001 until a tool result is in this question's part of the conversation. */
     static FakeOpenAiServer.Reply answerAfterTool(JsonNode request, String answer) {
         JsonNode messages = request.path("messages");
