@@ -53,7 +53,9 @@ class LongModelAnswerCliTest {
     @Test
     void aMegabyteChatAnswerIsCutTheSameWay() throws Exception {
         try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> HUGE)) {
-            Result r = CliTest.run(env(server), false, "chat", "--once", "what is an oom?");
+            // the question names the job the answer speaks of: an answer about a job no one asked of, with no tool
+            // called, is checked against that job's diagnosis and set aside for the id it invents (ChatAgentTest)
+            Result r = CliTest.run(env(server), false, "chat", "--once", "what is an oom, as in job 1001?");
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(r.out().strip()).endsWith(" more characters cut]");
             assertThat(r.out().strip().length()).isLessThanOrEqualTo(Explanation.MAX_CHARS);
