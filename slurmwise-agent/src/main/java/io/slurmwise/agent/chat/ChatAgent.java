@@ -118,10 +118,28 @@ public final class ChatAgent {
         return "I stopped after " + MAX_STEPS + " tool calls without an answer; ask a narrower question.";
     }
 
-    /** A job id in a question ("job 1001", "1001_7"): three digits or more, an array task after an underscore. */
-    private static final java.util.regex.Pattern ASKED_ID = java.util.regex.Pattern.compile("\\b(\\d{3,}(?:_\\d+)?)\\b");
-    /** A job the answer speaks of: "job 1001", "Job 1008's". */
-    private static final java.util.regex.Pattern NAMED_JOB = java.util.regex.Pattern.compile("(?i)\\bjobs?\\s+(\\d{3,}(?:_\\d+)?)\\b");
+    /**
+     * Job ids a text names as jobs: after "job" or "jobs" ("job 1001", "jobs 1001 and 1008", "job #1001_7", "job
+     * id 123+1"). A bare number is no job ("it used 500 GB", "after 48 hours": read as job 500, a real job of someone
+     * else's would have been checked against).
+     */
+    private static final java.util.regex.Pattern NAMED_JOBS = java.util.regex.Pattern.compile("(?i)\\bjobs?\\s*(?:ids?\\s*)?"
+            + "#?\\s*(\\d+(?:_\\d+|\\+\\d+)?(?:\\s*(?:,|\\band\\b|\\bor\\b|&)\\s*#?\\d+(?:_\\d+|\\+\\d+)?)*)\\b");
+    private static final java.util.regex.Pattern ONE_ID = java.util.regex.Pattern.compile("\\d+(?:_\\d+|\\+\\d+)?");
+
+    /** The job ids {@code text} names as jobs, first ones first, at most {@code most} (see {@link #NAMED_JOBS}). */
+    public static List<String> jobsNamed(String text, int most) {
+        Set<String> ids = new java.util.LinkedHashSet<>();
+        java.util.regex.Matcher m = NAMED_JOBS.matcher(text == null ? "" : text);
+        while (m.find() && ids.size() < most) {
+            java.util.regex.Matcher one = ONE_ID.matcher(m.group(1));
+            while (one.find() && ids.size() < most) {
+                ids.add(one.group());
+            }
+        }
+        return List.copyOf(ids);
+    }
+
     /** Where one sentence of an answer ends. */
     private static final java.util.regex.Pattern SENTENCE_END = java.util.regex.Pattern.compile("(?<=[.!?])\\s+|\\n+");
     /** How many jobs an answer is checked against, at most (each one diagnosis). */
@@ -139,13 +157,8 @@ public final class ChatAgent {
             return answer;
         }
         Optional<String> harm = guard.harm(answer);
-        Set<String> spoken = new java.util.LinkedHashSet<>();
-        for (java.util.regex.Matcher m = ASKED_ID.matcher(question); m.find(); ) {
-            spoken.add(m.group(1));
-        }
-        for (java.util.regex.Matcher m = NAMED_JOB.matcher(answer); m.find(); ) {
-            spoken.add(m.group(1));
-        }
+        Set<String> spoken = new java.util.LinkedHashSet<>(jobsNamed(question, MAX_CHECKED_JOBS));
+        spoken.addAll(jobsNamed(answer, MAX_CHECKED_JOBS));
         Map<String, JsonNode> jobs = new LinkedHashMap<>();
         for (String id : spoken) {
             if (jobs.size() >= MAX_CHECKED_JOBS) {
@@ -216,23 +229,30 @@ public final class ChatAgent {
     private static String replaced(Map<String, JsonNode> jobs, String problem, String answer) {
         StringBuilder out = new StringBuilder();
         for (JsonNode d : jobs.values()) {
-            JsonNode f = d.path("finding");
-            String id = d.path("job_id").asText();
-            out.append(out.length() == 0 ? "" : "\n\n").append("Job ").append(id).append(": ")
-                    .append(f.path("title").asText()).append(" (").append(f.path("kind").asText())
-                    .append("), as slurmwise's rules decided from its record and logs.");
-            deciding(f.path("evidence")).ifPresent(e -> out.append("\nEvidence: ").append(e));
-            JsonNode fix = d.path("fixes").path(0).path("text");
-            if (!fix.isMissingNode()) {
-                String text = fix.asText().strip().split("\n\\s*\n", 2)[0].replaceAll("\\s+", " ")
-                        .replaceFirst("^\\d+\\.\\s*", "");
-                out.append("\nFirst fix: ").append(text.length() > 300 ? text.substring(0, 299) + "…" : text);
-            }
+            out.append(out.length() == 0 ? "" : "\n\n").append(findingParagraph(d));
         }
         String ids = String.join(" ", jobs.keySet());
         out.append(out.length() == 0 ? "" : "\n").append("(The model's answer was set aside: ").append(problem)
                 .append(ids.isEmpty() ? ". Ask again, or use `slurmwise diagnose <jobid>`.)"
                         : ". `slurmwise diagnose " + ids + "` shows the whole diagnosis.)");
+        return out.toString();
+    }
+
+    /**
+     * A failed job's diagnosis ({@code diagnose_job}'s JSON) as the rules' answer in a chat: its cause, the evidence
+     * line the panel leads with and its first fix. The one wording of it: a set-aside answer's and a failed model's.
+     */
+    public static String findingParagraph(JsonNode d) {
+        JsonNode f = d.path("finding");
+        StringBuilder out = new StringBuilder("Job " + d.path("job_id").asText() + ": " + f.path("title").asText()
+                + " (" + f.path("kind").asText() + "), as slurmwise's rules decided from its record and logs.");
+        deciding(f.path("evidence")).ifPresent(e -> out.append("\nEvidence: ").append(e));
+        JsonNode fix = d.path("fixes").path(0).path("text");
+        if (!fix.isMissingNode()) {
+            String text = fix.asText().strip().split("\n\\s*\n", 2)[0].replaceAll("\\s+", " ")
+                    .replaceFirst("^\\d+\\.\\s*", "");
+            out.append("\nFirst fix: ").append(text.length() > 300 ? text.substring(0, 299) + "…" : text);
+        }
         return out.toString();
     }
 

@@ -139,6 +139,11 @@ class ChatAgentTest {
         assertThat(shown).contains("Job 1001: Out of memory (host RAM) (oom)").contains("Job 1008: GPU out of memory")
                 .contains("set aside: about job 1008, it names another cause, time_limit")
                 .contains("slurmwise diagnose 1001 1008");
+        // jobs are read where the text names them as jobs: a bare number ("500 GB", "48 hours") is none
+        assertThat(ChatAgent.jobsNamed("After 48 hours jobs 1001, 1008 and 1012_3 failed; job #1044 used 500 GB.", 5))
+                .containsExactly("1001", "1008", "1012_3", "1044");
+        assertThat(ChatAgent.jobsNamed("My run used 500 GB after 48 hours: why?", 5)).isEmpty();
+        assertThat(ChatAgent.jobsNamed("jobs 1 and 2 and 3", 2)).containsExactly("1", "2");
         assertThat(ChatAgent.byJob("Job 1001 ran out of memory. It used 32G. Job 1008 too. Both 1001 and 1008 failed.",
                 java.util.Set.of("1001", "1008"))).containsExactly(java.util.Map.entry("1001",
                 "Job 1001 ran out of memory. It used 32G."), java.util.Map.entry("1008", "Job 1008 too."));

@@ -2,6 +2,7 @@ package io.slurmwise.cli.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.slurmwise.agent.chat.ChatAgent;
 import io.slurmwise.agent.chat.ChatTools;
 
 import java.util.ArrayList;
@@ -9,8 +10,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * What the chat can still say when the model fails mid-question: the rules' diagnosis of each job the question had
@@ -21,7 +20,6 @@ final class RulesAnswer {
 
     static final ObjectMapper JSON = new ObjectMapper();
     static final int MAX_JOBS = 3;
-    private static final Pattern NAMED = Pattern.compile("(?i)\\bjobs?\\s*(?:id\\s*)?#?\\s*(\\d+(?:_\\d+|\\+\\d+)?)\\b");
 
     private RulesAnswer() {
     }
@@ -51,34 +49,16 @@ final class RulesAnswer {
         return String.join("\n\n", parts);
     }
 
-    /** The job ids the question names after "job" or "jobs", first ones first. */
+    /** The job ids the question names as jobs, first ones first (the chat agent's reading). */
     static List<String> named(String question) {
-        Set<String> ids = new LinkedHashSet<>();
-        Matcher m = NAMED.matcher(question);
-        while (m.find() && ids.size() < MAX_JOBS) {
-            ids.add(m.group(1));
-        }
-        return List.copyOf(ids);
+        return ChatAgent.jobsNamed(question, MAX_JOBS);
     }
 
     private static String paragraph(JsonNode d) {
         String id = d.path("job_id").asText();
         switch (d.path("status").asText()) {
             case "failed" -> {
-                JsonNode f = d.path("finding");
-                StringBuilder out = new StringBuilder("Job " + id + ": " + f.path("title").asText() + " ("
-                        + f.path("kind").asText() + "), as slurmwise's rules decided from its record and logs.");
-                JsonNode evidence = f.path("evidence").path(0).path("text");
-                if (!evidence.isMissingNode()) {
-                    out.append("\nEvidence: ").append(evidence.asText().strip());
-                }
-                JsonNode fix = d.path("fixes").path(0).path("text");
-                if (!fix.isMissingNode()) {
-                    String first = fix.asText().strip().split("\n\\s*\n", 2)[0].replaceAll("\\s+", " ")
-                            .replaceFirst("^\\d+\\.\\s*", "");
-                    out.append("\nFirst fix: ").append(first.length() > 300 ? first.substring(0, 299) + "…" : first);
-                }
-                return out.append("\n`slurmwise diagnose ").append(id).append("` shows the whole diagnosis.").toString();
+                return ChatAgent.findingParagraph(d) + "\n`slurmwise diagnose " + id + "` shows the whole diagnosis.";
             }
             case "status_only" -> {
                 return d.path("summary").asText();
