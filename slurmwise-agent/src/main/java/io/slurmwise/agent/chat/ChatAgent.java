@@ -40,7 +40,8 @@ import java.util.function.Consumer;
  * claims an action is set aside; one that names another cause, denies the rules' or puts "the real cause" elsewhere
  * for a job the question asks about or the answer names (diagnosed by the agent itself when the model did not) is
  * replaced by the rules' own findings, with a line that says why, so the chat never contradicts
- * {@code slurmwise diagnose}.
+ * {@code slurmwise diagnose}. A pending job's answer is checked too: against its reason's finding, and against whether
+ * it can start as it stands.
  *
  * <pre>{@code
  * ChatAgent agent = new ChatAgent(model, new SlurmwiseTools(sw, "backend mock"), call -> {});
@@ -178,9 +179,17 @@ public final class ChatAgent {
         Map<String, String> parts = jobs.size() == 1 ? Map.of(jobs.keySet().iterator().next(), answer)
                 : byJob(answer, jobs.keySet());
         for (Map.Entry<String, String> part : parts.entrySet()) {
-            JsonNode f = jobs.get(part.getKey()).path("finding");
+            JsonNode d = jobs.get(part.getKey());
+            if (part.getValue().isBlank()) {
+                continue;
+            }
+            Optional<String> start = guard.startProblem(part.getValue(), d.path("can_start").asText());
+            if (start.isPresent()) {
+                return replaced(jobs, (jobs.size() > 1 ? "about job " + part.getKey() + ", " : "") + start.get(), answer);
+            }
+            JsonNode f = d.path("finding");
             String kind = f.path("kind").asText();
-            if ("unknown".equals(kind) || part.getValue().isBlank()) {
+            if (kind.isEmpty() || "unknown".equals(kind)) {
                 continue;
             }
             Set<String> seen = new HashSet<>();
@@ -240,13 +249,27 @@ public final class ChatAgent {
 
     /**
      * A failed job's diagnosis ({@code diagnose_job}'s JSON) as the rules' answer in a chat: its cause, the evidence
-     * line the panel leads with and its first fix. The one wording of it: a set-aside answer's and a failed model's.
+     * line the panel leads with and its first fix; a pending job's: its reason, whether it can start, what the reason
+     * means and its first fix. The one wording of it: a set-aside answer's and a failed model's.
      */
-    public static String findingParagraph(JsonNode d) {
+    public static String findingParagraph(JsonNode diagnosis) {
+        JsonNode d = !diagnosis.has("finding") && diagnosis.path("pending").isObject() ? pendingDiagnosis(diagnosis)
+                : diagnosis;
         JsonNode f = d.path("finding");
-        StringBuilder out = new StringBuilder("Job " + d.path("job_id").asText() + ": " + f.path("title").asText()
-                + " (" + f.path("kind").asText() + "), as slurmwise's rules decided from its record and logs.");
-        deciding(f.path("evidence")).ifPresent(e -> out.append("\nEvidence: ").append(e));
+        StringBuilder out = new StringBuilder("Job " + d.path("job_id").asText() + ": ");
+        if (d.has("can_start")) {
+            out.append("pending (").append(d.path("reason").asText()).append("); it ")
+                    .append(STARTS.getOrDefault(d.path("can_start").asText(), "may start later"))
+                    .append(f.has("kind") ? " (" + f.path("title").asText() + ", " + f.path("kind").asText() + ")" : "")
+                    .append(", as slurmwise's rules read the scheduler's reason.");
+            if (!d.path("meaning").asText().isBlank()) {
+                out.append("\nMeaning: ").append(d.path("meaning").asText());
+            }
+        } else {
+            out.append(f.path("title").asText()).append(" (").append(f.path("kind").asText())
+                    .append("), as slurmwise's rules decided from its record and logs.");
+            deciding(f.path("evidence")).ifPresent(e -> out.append("\nEvidence: ").append(e));
+        }
         JsonNode fix = d.path("fixes").path(0).path("text");
         if (!fix.isMissingNode()) {
             String text = fix.asText().strip().split("\n\\s*\n", 2)[0].replaceAll("\\s+", " ")
@@ -292,7 +315,34 @@ public final class ChatAgent {
         }
     }
 
-    /** The diagnoses in a {@code diagnose_job} result (one job's, or {@code diagnoses} of several) that have a finding. */
+    /** A pending job's startability as diagnose's JSON says it ({@code can_start}), in the rules' answer's words. */
+    private static final Map<String, String> STARTS = Map.of(
+            "never", "can never start as submitted",
+            "may", "may start if the cluster changes (a node comes back)",
+            "will", "will start once the jobs ahead of it or the time it waits for pass");
+
+    /**
+     * A pending job's diagnosis as the agent checks it: its id, its reason and startability ({@code can_start}), and
+     * the finding and fixes its reason gives, if any (a {@code diagnose_job} result keeps them under {@code pending}).
+     */
+    private static JsonNode pendingDiagnosis(JsonNode d) {
+        JsonNode p = d.path("pending");
+        com.fasterxml.jackson.databind.node.ObjectNode out = JSON.createObjectNode();
+        out.set("job_id", d.path("job_id"));
+        out.set("reason", p.path("reason"));
+        out.set("can_start", p.path("can_start"));
+        out.set("meaning", p.path("meaning"));
+        if (p.path("finding").isObject()) {
+            out.set("finding", p.path("finding"));
+        }
+        out.set("fixes", p.path("fixes").isArray() ? p.path("fixes") : JSON.createArrayNode());
+        return out;
+    }
+
+    /**
+     * The diagnoses in a {@code diagnose_job} result (one job's, or {@code diagnoses} of several) that the agent can
+     * check an answer against: a finding's, or a pending job's startability.
+     */
     private static List<JsonNode> findings(String result) {
         List<JsonNode> out = new ArrayList<>();
         try {
@@ -301,11 +351,13 @@ public final class ChatAgent {
             if (root.has("diagnoses")) {
                 root.path("diagnoses").forEach(all::add);
             } else {
-                all.add(root.has("finding") ? root : root.findParent("finding"));
+                all.add(root.has("finding") || root.path("pending").isObject() ? root : root.findParent("finding"));
             }
             for (JsonNode d : all) {
-                if (d != null && d.has("job_id") && d.path("finding").has("kind")) {
-                    out.add(d);
+                JsonNode one = d != null && !d.has("finding") && d.path("pending").path("can_start").isTextual()
+                        ? pendingDiagnosis(d) : d;
+                if (one != null && one.has("job_id") && (one.path("finding").has("kind") || one.has("can_start"))) {
+                    out.add(one);
                 }
             }
         } catch (IOException e) {

@@ -75,6 +75,11 @@ public final class ExplanationGuard {
     private final Pattern unsafe;
     private final Pattern acted;
     private final Pattern unit;
+    private final Pattern startsAnyway;
+    private final Pattern startNegated;
+    private final Pattern startExcuse;
+    private final Pattern neverStarts;
+    private final Pattern neverExcuse;
     private final Taxonomy taxonomy;
 
     private ExplanationGuard(Taxonomy taxonomy, Map<String, List<Pattern>> mentions, Map<String, Pattern> topics,
@@ -100,6 +105,11 @@ public final class ExplanationGuard {
         this.unsafe = rules.get("unsafe");
         this.acted = rules.get("acted");
         this.unit = rules.get("unit");
+        this.startsAnyway = rules.get("starts-anyway");
+        this.startNegated = rules.get("start-negated");
+        this.startExcuse = rules.get("start-excuse");
+        this.neverStarts = rules.get("never-starts");
+        this.neverExcuse = rules.get("never-excuse");
     }
 
     /** A guard over every kind of {@code taxonomy}, with the bundled guard words. */
@@ -153,7 +163,8 @@ public final class ExplanationGuard {
             }
         }
         for (String r : List.of("claim", "claim-after", "cause-claim", "deny-claim", "clause", "negate", "negate-other", "hedge", "deny-list", "relative",
-                "deny-after", "override", "command", "unsafe", "acted", "unit")) {
+                "deny-after", "override", "command", "unsafe", "acted", "unit", "starts-anyway", "start-negated", "start-excuse",
+                "never-starts", "never-excuse")) {
             if (!rules.containsKey(r)) {
                 throw new IllegalStateException("guard-words.txt has no '" + r + "' line; rebuild slurmwise-agent");
             }
@@ -485,6 +496,40 @@ public final class ExplanationGuard {
         Matcher a = acted.matcher(answer);
         if (a.find()) {
             return Optional.of("it claims an action (\"" + a.group().strip() + "\"): slurmwise never acts on the cluster");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Why {@code answer}, about a pending job, contradicts whether that job can start as it stands, or empty: "it will
+     * start soon, just wait" of a job that can never start as submitted (its account's hours used up, a limit it is
+     * over), or "it will never start" of one that starts once the jobs ahead of it or the time it waits for pass. A
+     * sentence that makes the start wait on a change ("once your PI adds hours", "if you resubmit") claims neither.
+     *
+     * @param canStart the job's startability as diagnose's JSON says it: {@code never}, {@code may} or {@code will}
+     *                 ({@code may}, a change of the cluster's, is checked for neither)
+     */
+    public Optional<String> startProblem(String answer, String canStart) {
+        boolean never = "never".equals(canStart);
+        if (!never && !"will".equals(canStart)) {
+            return Optional.empty();
+        }
+        for (String s : sentences(answer)) {
+            Matcher m = (never ? startsAnyway : neverStarts).matcher(s);
+            while (m.find()) {
+                String rest = s.substring(0, m.start()) + " " + s.substring(m.end());
+                boolean excused = never
+                        ? startNegated.matcher(s.substring(Math.max(0, m.start() - 12), m.end())).find()
+                                || startExcuse.matcher(rest).find()
+                        : neverExcuse.matcher(rest).find();
+                if (!excused) {
+                    return Optional.of(never
+                            ? "it says the job will start as it is (\"" + m.group().strip() + "\"), but its pending reason"
+                                    + " means it can never start as submitted"
+                            : "it says the job can never start (\"" + m.group().strip() + "\"), but its pending reason"
+                                    + " means it starts once the jobs ahead of it or the time it waits for pass");
+                }
+            }
         }
         return Optional.empty();
     }

@@ -123,6 +123,35 @@ class ChatAgentTest {
                 .contains("Ask again");
     }
 
+    /**
+     * A pending job's answer is checked against whether the job can start as it stands (an outside audit: "it will
+     * start soon, just wait" passed for 1054, whose account's hours are used up, as no failed finding was there to
+     * check against).
+     */
+    @Test
+    void aPendingJobsAnswerMustNotContradictWhetherItCanStart() throws Exception {
+        String wait = ask(r -> answerAfterTool(r, "1054", "Job 1054 is queued behind other work. It will start on its own"
+                + " soon; no changes are needed."), "Why is job 1054 pending?");
+        assertThat(wait).doesNotContain("start on its own")
+                .startsWith("Job 1054: pending (AssocGrpGRESMinutes); it can never start as submitted (Project"
+                        + " allocation used up or account not valid, allocation_exhausted), as slurmwise's rules read")
+                .contains("Meaning: your account's allocation")
+                .contains("First fix: Ask the project's PI or the allocation office for more hours")
+                .contains("The model's answer was set aside: it says the job will start as it is (\"will start\"),"
+                        + " but its pending reason means it can never start as submitted");
+        // the same words made to wait on a change are no claim that it starts as it is
+        String faithful = "Job 1054 cannot start as it is: account astro-ml has used its GPU minutes. It will start"
+                + " once your PI adds hours, or if you charge it to another account.";
+        assertThat(ask(r -> answerAfterTool(r, "1054", faithful), "Why is job 1054 pending?")).isEqualTo(faithful);
+        // the other way: a job waiting on its dependency starts once that ends
+        String never = ask(r -> answerAfterTool(r, "1053", "Job 1053 will never start; cancel it and submit again."),
+                "Why is job 1053 pending?");
+        assertThat(never).startsWith("Job 1053: pending (Dependency); it will start once the jobs ahead of it")
+                .contains("it says the job can never start (\"will never start\")");
+        String dependency = "Job 1053 waits for the job it depends on; it will start once that one ends.";
+        assertThat(ask(r -> answerAfterTool(r, "1053", dependency), "Why is job 1053 pending?")).isEqualTo(dependency);
+    }
+
     /** A diagnose_job of several jobs: each job's sentences are checked against that job's finding. */
     @Test
     void anAnswerAboutSeveralJobsIsCheckedJobByJob() throws Exception {
@@ -177,10 +206,15 @@ class ChatAgentTest {
 
     /** Asks for diagnose_job of 1001 until a tool result is in this question's part of the conversation. */
     static FakeOpenAiServer.Reply answerAfterTool(JsonNode request, String answer) {
+        return answerAfterTool(request, "1001", answer);
+    }
+
+    /** Asks for diagnose_job of {@code job} first; once its result is in the conversation, gives {@code answer}. */
+    static FakeOpenAiServer.Reply answerAfterTool(JsonNode request, String job, String answer) {
         JsonNode messages = request.path("messages");
         JsonNode last = messages.get(messages.size() - 1);
         return "tool".equals(last.path("role").asText()) ? FakeOpenAiServer.Reply.text(answer)
-                : FakeOpenAiServer.Reply.toolCall("diagnose_job", "{\"job_id\":\"1001\"}");
+                : FakeOpenAiServer.Reply.toolCall("diagnose_job", "{\"job_id\":\"" + job + "\"}");
     }
 
     /** Asks for diagnose_job first; once a tool result is in the conversation, answers with the kind it saw. */

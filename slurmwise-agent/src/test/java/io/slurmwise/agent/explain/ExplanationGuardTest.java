@@ -181,4 +181,30 @@ class ExplanationGuardTest {
         assertThat(g.problem("It ran out of host memory; `scontrol show job 1001` shows its limit.", "oom",
                 java.util.Set.of(), List.of(), material, false)).isEmpty();
     }
+    /** A pending job's answer against its startability: "just wait" of a job that never starts, "never" of one that will. */
+    @Test
+    void aPendingJobsStartIsNotContradicted() {
+        ExplanationGuard g = ExplanationGuard.of(io.slurmwise.taxonomy.Taxonomy.load(null));
+        for (String bad : List.of("It will start soon.", "Just wait, the scheduler will get to it.",
+                "It should eventually run once resources free up.", "No action is needed; it starts automatically.",
+                "Wait for it to start.", "Nothing needs to change.")) {
+            assertThat(g.startProblem(bad, "never")).as(bad).isPresent();
+        }
+        for (String fine : List.of("It will not start as it is.", "It won't start on its own: the account has no hours left.",
+                "It will start once your PI adds hours.", "A resubmitted job will run at once.",
+                "It will start if you move it to the long partition.", "It can never start as submitted.",
+                "It will run after the allocation is renewed.")) {
+            assertThat(g.startProblem(fine, "never")).as(fine).isEmpty();
+        }
+        for (String bad : List.of("It will never start; cancel it.", "This job can't ever run.", "It is stuck forever.")) {
+            assertThat(g.startProblem(bad, "will")).as(bad).isPresent();
+        }
+        for (String fine : List.of("It will start once the jobs ahead of it finish.", "It never starts before 1051 ends"
+                + " if 1051 fails.", "It will start soon.")) {
+            assertThat(g.startProblem(fine, "will")).as(fine).isEmpty();
+        }
+        // a change of the cluster's (a node coming back) is checked for neither
+        assertThat(g.startProblem("It will never start.", "may")).isEmpty();
+        assertThat(g.startProblem("It will start soon.", "may")).isEmpty();
+    }
 }
