@@ -118,7 +118,7 @@ public final class DiagnosisWorkflow {
                 + job.id() + "` for it", List.of(), List.of());
         List<FixNote> fixes = fittedFixes(finding, job, partitions, qos, allowedQos, patch, script);
         spentAllocation(job, associations).ifPresent(notices::add);
-        Explanation explanation = explainer.explain(job, finding, fixes);
+        Explanation explanation = explainer.explain(job, finding, fixes, patch);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
         return new Diagnosis.Failed(job, finding, logs, fixes, explanation, method, notices, patch);

@@ -80,6 +80,11 @@ public final class ExplanationGuard {
     private final Pattern startExcuse;
     private final Pattern neverStarts;
     private final Pattern neverExcuse;
+    private final Pattern moreTime;
+    private final Pattern moreMemory;
+    private final Pattern moreDenied;
+    private final Pattern moreNone;
+    private final Pattern moreExcuse;
     private final Taxonomy taxonomy;
 
     private ExplanationGuard(Taxonomy taxonomy, Map<String, List<Pattern>> mentions, Map<String, Pattern> topics,
@@ -110,6 +115,11 @@ public final class ExplanationGuard {
         this.startExcuse = rules.get("start-excuse");
         this.neverStarts = rules.get("never-starts");
         this.neverExcuse = rules.get("never-excuse");
+        this.moreTime = rules.get("more-time");
+        this.moreMemory = rules.get("more-memory");
+        this.moreDenied = rules.get("more-denied");
+        this.moreNone = rules.get("more-none");
+        this.moreExcuse = rules.get("more-excuse");
     }
 
     /** A guard over every kind of {@code taxonomy}, with the bundled guard words. */
@@ -164,7 +174,7 @@ public final class ExplanationGuard {
         }
         for (String r : List.of("claim", "claim-after", "cause-claim", "deny-claim", "clause", "negate", "negate-other", "hedge", "deny-list", "relative",
                 "deny-after", "override", "command", "unsafe", "acted", "unit", "starts-anyway", "start-negated", "start-excuse",
-                "never-starts", "never-excuse")) {
+                "never-starts", "never-excuse", "more-time", "more-memory", "more-denied", "more-none", "more-excuse")) {
             if (!rules.containsKey(r)) {
                 throw new IllegalStateException("guard-words.txt has no '" + r + "' line; rebuild slurmwise-agent");
             }
@@ -532,6 +542,55 @@ public final class ExplanationGuard {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Why {@code answer} contradicts the patch shown beside it, or empty: it says more wall time, or more memory, will
+     * not help, while the patch raises {@code --time}, or {@code --mem} (an outside audit: "more time will not help"
+     * above 22542799's patch to 22:00:00). A denial under a condition ("if it hung, more time will not help", as the
+     * time-limit note says) is fair.
+     *
+     * @param changes the patch's changes ({@link io.slurmwise.patch.Patch#changes()}), with the options they set
+     */
+    public Optional<String> patchProblem(String answer, List<io.slurmwise.patch.Patch.Change> changes) {
+        for (io.slurmwise.patch.Patch.Change c : changes) {
+            for (Map.Entry<String, String> set : c.sets().entrySet()) {
+                boolean time = set.getKey().equals("time");
+                boolean memory = set.getKey().startsWith("mem");
+                if ((!time && !memory) || !raises(c.what(), set.getKey(), set.getValue(), time)) {
+                    continue;
+                }
+                for (String s : sentences(answer)) {
+                    Matcher m = (time ? moreTime : moreMemory).matcher(s);
+                    while (m.find()) {
+                        boolean denied = moreDenied.matcher(s.substring(m.end())).find()
+                                || moreNone.matcher(s.substring(0, m.start())).find();
+                        if (denied && !moreExcuse.matcher(s).find()) {
+                            return Optional.of("it says " + m.group().strip() + " will not help, but slurmwise's patch"
+                                    + " raises --" + set.getKey() + " (" + c.what() + ")");
+                        }
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether a change ({@code --time=22:00:00 (was 12:00:00)}) raises {@code option} to {@code value}. */
+    private static boolean raises(String what, String option, String value, boolean time) {
+        java.util.regex.Matcher was = java.util.regex.Pattern.compile("--" + java.util.regex.Pattern.quote(option) + "="
+                + java.util.regex.Pattern.quote(value) + " \\(was ([^)\\s]+)\\)").matcher(what);
+        if (!was.find()) {
+            return true; // the option is added: the job ran with the site's default, now asked for explicitly
+        }
+        if (time) {
+            Optional<java.time.Duration> from = io.slurmwise.job.SlurmTime.parseDuration(was.group(1));
+            Optional<java.time.Duration> to = io.slurmwise.job.SlurmTime.parseDuration(value);
+            return from.isPresent() && to.isPresent() && to.get().compareTo(from.get()) > 0;
+        }
+        Optional<io.slurmwise.job.DataSize> from = io.slurmwise.job.DataSize.tryParse(was.group(1));
+        Optional<io.slurmwise.job.DataSize> to = io.slurmwise.job.DataSize.tryParse(value);
+        return from.isPresent() && to.isPresent() && to.get().compareTo(from.get()) > 0;
     }
 
     /** {@code scontrol requeue} where the notes say only {@code scontrol show}: the subcommand is the action. */

@@ -101,12 +101,22 @@ public final class LlmExplainer implements Explainer {
 
     @Override
     public Explanation explain(JobRecord job, Finding finding, List<FixNote> fixes) {
+        return explain(job, finding, fixes, null);
+    }
+
+    /**
+     * With the patch shown beside the answer: the model is told the change, and an answer that says more of what it
+     * raises will not help is set aside ({@link ExplanationGuard#patchProblem}).
+     */
+    @Override
+    public Explanation explain(JobRecord job, Finding finding, List<FixNote> fixes, io.slurmwise.patch.Patch patch) {
         if (unavailable != null) {
             fallbackReason = unavailable;
             return fallback.explain(job, finding, fixes);
         }
         fallbackReason = null;
-        String user = prompt(job, finding, fixes);
+        List<io.slurmwise.patch.Patch.Change> changes = patch == null ? List.of() : patch.changes();
+        String user = prompt(job, finding, fixes) + patchLines(changes);
         String text;
         try {
             if (model == null) {
@@ -127,14 +137,25 @@ public final class LlmExplainer implements Explainer {
         // cut where it is received (Explanation.MAX_CHARS, MCP's field limit): the guard reads the words that are
         // shown, not the marker's count (a 5.4 MB answer took the guard minutes)
         String shown = Explanation.capped(text, Explanation.MAX_CHARS);
-        Optional<String> problem = guard.problem(shown == text ? text : shown.substring(0, shown.lastIndexOf(" [... ")),
-                finding, SYSTEM + "\n" + user);
+        String words = shown == text ? text : shown.substring(0, shown.lastIndexOf(" [... "));
+        Optional<String> problem = guard.problem(words, finding, SYSTEM + "\n" + user)
+                .or(() -> guard.patchProblem(words, changes));
         if (problem.isPresent()) {
             fallbackReason = "the model's answer was set aside: " + problem.get() + "; the template worded this";
             // the note travels with the diagnosis (footer, JSON); the model's words do not
             return fallback.explain(job, finding, fixes).withNote(fallbackReason);
         }
         return new Explanation(shown.strip(), "llm:" + modelName);
+    }
+
+    /** The patch's changes as the prompt's last lines, or nothing without a change. */
+    static String patchLines(List<io.slurmwise.patch.Patch.Change> changes) {
+        if (changes.isEmpty()) {
+            return "";
+        }
+        return "\nScript change slurmwise suggests, shown beside your answer (agree with it):\n" + changes.stream()
+                .map(c -> "- " + c.what() + (c.why() == null || c.why().isBlank() ? "" : ": " + c.why()))
+                .collect(Collectors.joining("\n"));
     }
 
     static String prompt(JobRecord job, Finding f, List<FixNote> fixes) {

@@ -68,6 +68,8 @@ class ExplanationGuardTest {
             1001     | This is a CUDA out-of-memory error on the GPU; lower the per-GPU batch size.                          | another cause, cuda_oom
             1001     | Memory has nothing to do with it: the node's interconnect failed and the ranks lost contact.          | denies the rules' cause
             22542799 | The job did not hit its time limit; the out-of-memory killer stopped it.                             | denies the rules' cause
+            22542799 | It reached its time limit; more time will not help, so make the training faster instead.            | raises --time
+            1001     | It ran out of host memory, but more memory won't help here: shrink the batch instead.                | raises --mem
             22542799 | The real problem is that the GPU ran out of memory, which slowed training until SLURM stopped it.    | another cause, cuda_oom
             22542799 | It timed out because the job was preempted twice by higher-priority work.                             | another cause, preempted
             1008     | The root cause is an NCCL watchdog timeout on rank 3; the memory error is only a side effect.        | nccl, a consequence of cuda_oom, as the cause
@@ -132,6 +134,7 @@ class ExplanationGuardTest {
             1001     | Your training job was stopped by SLURM's memory enforcement because it needed more RAM than the 32G it asked for.
             22542799 | Job 22542799 reached its time limit of 12:00:00 and SLURM cancelled it as a result. Save checkpoints regularly so a resubmission can resume, or ask for a longer limit where the partition allows it.
             22542799 | The job ran out of wall time: it was still running when the 12-hour limit came. Checkpoint regularly so the next run can continue.
+            22542799 | Job 22542799 reached its time limit of 12:00:00. If it hung, more time will not help; it was still training, so ask for more time.
             1008     | One rank ran out of GPU memory (CUDA OOM); the NCCL watchdog timeouts on the other ranks are a consequence of that rank dying. Reduce the per-GPU batch size.
             1008     | The GPU memory on one device was exhausted, and the other ranks then waited in NCCL collectives until they gave up, which is secondary.
             1008     | Rank 3 hit torch.cuda.OutOfMemoryError while trying to allocate 3.91 GiB with only 2.48 GiB free, so its GPU was full. Use a smaller micro-batch or activation checkpointing.
@@ -206,5 +209,27 @@ class ExplanationGuardTest {
         // a change of the cluster's (a node coming back) is checked for neither
         assertThat(g.startProblem("It will never start.", "may")).isEmpty();
         assertThat(g.startProblem("It will start soon.", "may")).isEmpty();
+    }
+    /** Only what the patch raises is checked, and only a denial without a condition. */
+    @Test
+    void anAnswerDenyingWhatThePatchRaisesIsSetAside() {
+        ExplanationGuard g = ExplanationGuard.of(io.slurmwise.taxonomy.Taxonomy.load(null));
+        List<io.slurmwise.patch.Patch.Change> time = List.of(new io.slurmwise.patch.Patch.Change(
+                "--time=22:00:00 (was 12:00:00)", "it did 64% of the work", java.util.Map.of("time", "22:00:00")));
+        assertThat(g.patchProblem("More time will not help.", time)).get().asString()
+                .contains("raises --time (--time=22:00:00 (was 12:00:00))");
+        assertThat(g.patchProblem("No amount of extra time fixes this.", time)).isPresent();
+        assertThat(g.patchProblem("A longer time limit is pointless here.", time)).isPresent();
+        assertThat(g.patchProblem("If the run hung, more time will not help.", time)).isEmpty();
+        assertThat(g.patchProblem("Ask for more time, as the patch does.", time)).isEmpty();
+        assertThat(g.patchProblem("More memory will not help.", time)).isEmpty();
+        // a patch that lowers the time (a partition's MaxTime) raises nothing
+        List<io.slurmwise.patch.Patch.Change> lower = List.of(new io.slurmwise.patch.Patch.Change(
+                "--time=12:00:00 (was 1-00:00:00)", "the partition's MaxTime", java.util.Map.of("time", "12:00:00")));
+        assertThat(g.patchProblem("More time will not help.", lower)).isEmpty();
+        List<io.slurmwise.patch.Patch.Change> mem = List.of(new io.slurmwise.patch.Patch.Change(
+                "--mem=48G (was 32G)", "the peak reached the limit", java.util.Map.of("mem", "48G")));
+        assertThat(g.patchProblem("Raising the memory request won't fix it.", mem)).isPresent();
+        assertThat(g.patchProblem("Reduce what the program keeps in memory, or ask for more memory.", mem)).isEmpty();
     }
 }
