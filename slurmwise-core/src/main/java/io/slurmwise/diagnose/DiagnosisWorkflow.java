@@ -343,7 +343,8 @@ public final class DiagnosisWorkflow {
                                 + " --time=` to what the run needs (MaxTime " + p.maxTime().human() + ")"));
             }
             // a maintenance window it waits for is named with its times: when the job starts, and the longest --time
-            // that starts now (the table's meaning could only say `scontrol show reservation` shows when)
+            // that starts now; without the window, where to read it (the reason's meaning says neither, so the
+            // Waiting line does not point to a command above the note that gives the times)
             if (MAINTENANCE.matcher(reason).find()) {
                 maintenance(job, notices).ifPresent(held::add);
             }
@@ -366,10 +367,13 @@ public final class DiagnosisWorkflow {
     private static final java.util.regex.Pattern MAINTENANCE = java.util.regex.Pattern.compile(
             "(?i)Reserved[ _]for[ _]maintenance");
 
+    /** Said when the maintenance window cannot be read or none is listed ahead. */
+    private static final String WINDOW_UNREAD = "`scontrol show reservation` shows the maintenance window's times";
+
     /**
      * The maintenance window a pending job waits for, in words: its name, nodes and times, when the job starts, and
-     * the longest --time that would start it now (the window on its partition first, else the soonest). Empty when
-     * the cluster lists none ahead, or cannot be asked (a notice says so).
+     * the longest --time that would start it now (the window on its partition first, else the soonest); where to read
+     * it when the cluster lists none ahead, or cannot be asked (a notice then says why).
      */
     private Optional<String> maintenance(JobRecord job, List<String> notices) {
         List<io.slurmwise.job.Reservation> rs;
@@ -377,7 +381,7 @@ public final class DiagnosisWorkflow {
             rs = backend.reservations();
         } catch (io.slurmwise.backend.BackendException e) {
             notices.add("reservations: " + e.getMessage());
-            return Optional.empty();
+            return Optional.of(WINDOW_UNREAD);
         }
         java.time.LocalDateTime now = java.time.LocalDateTime.now();
         List<io.slurmwise.job.Reservation> ahead = rs.stream().filter(r -> r.maintenance() && r.endsAfter(now)).toList();
@@ -385,7 +389,7 @@ public final class DiagnosisWorkflow {
                 .filter(r -> job.partition() != null && r.partition().equals(job.partition())).findFirst()
                 .or(() -> io.slurmwise.job.Reservation.nextMaintenance(ahead, now));
         if (w.isEmpty()) {
-            return Optional.empty();
+            return Optional.of(WINDOW_UNREAD);
         }
         io.slurmwise.job.Reservation r = w.get();
         java.time.Duration left = r.timeUntilStart(now).truncatedTo(java.time.temporal.ChronoUnit.MINUTES);

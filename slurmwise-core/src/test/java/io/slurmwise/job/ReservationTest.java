@@ -49,7 +49,7 @@ class ReservationTest {
 
     /**
      * 1052 waits on "ReqNodeNotAvail, Reserved for maintenance": its answer names the window on its partition and the
-     * longest --time that starts it now; a cluster that cannot list its reservations changes nothing else.
+     * longest --time that starts it now; a cluster that cannot list its reservations gets where to read it.
      */
     @Test
     void aJobWaitingForMaintenanceIsToldTheWindowAndTheLongestTimeThatStartsNow() {
@@ -79,8 +79,15 @@ class ReservationTest {
         };
         try (Slurmwise sw = Slurmwise.builder().backend(refused).build()) {
             Diagnosis.StatusOnly d = (Diagnosis.StatusOnly) sw.diagnose("1052");
-            assertThat(d.pending().notices()).isEmpty();
-            assertThat(d.pending().meaning()).contains("reserved for maintenance");
+            // where to read the window is said once, where the window would be (the Waiting line pointed to the
+            // command above a note that gave the times)
+            assertThat(d.pending().notices()).containsExactly(
+                    "`scontrol show reservation` shows the maintenance window's times");
+            assertThat(d.pending().meaning()).contains("reserved for maintenance").doesNotContain("scontrol");
+        }
+        try (Slurmwise sw = Slurmwise.builder().backend(listing).build()) {
+            Diagnosis.StatusOnly d = (Diagnosis.StatusOnly) sw.diagnose("1052");
+            assertThat(d.pending().meaning()).doesNotContain("scontrol show reservation");
         }
         // a job waiting for something else asks no reservations
         DelegatingBackend counting = new DelegatingBackend() {
