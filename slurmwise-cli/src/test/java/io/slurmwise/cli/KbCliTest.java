@@ -69,7 +69,7 @@ class KbCliTest {
         assertThat(list.code()).isZero();
         assertThat(list.out()).contains("KIND").contains("oom").contains("knowledge/oom.md").contains("23 notes");
         JsonNode j = run("kb", "list", "--json").json();
-        assertThat(j.get("notes")).hasSize(23);
+        assertThat(j.get("notes")).hasSize(24);
         CliTest.Result show = run("kb", "show", "time_limit");
         assertThat(show.code()).isZero();
         assertThat(show.out()).contains("# Job reached its time limit").contains("## Fixes").contains("#SBATCH --time=");

@@ -183,7 +183,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
     /** The value of a placeholder, when the job and cluster know it (names in knowledge/README.md). */
     public Optional<String> value(String name) {
         return switch (name) {
-            case "job_id", "queued_job_id", "deadline_job_id" -> Optional.of(job.id().toString());
+            case "job_id", "queued_job_id" -> Optional.of(job.id().toString());
             case "canceller_uid" -> UserNames.cancelledBy(job.status()).stream().mapToObj(Long::toString).findFirst();
             case "partition" -> Optional.ofNullable(job.partition()).map(p -> p.split(",")[0]);
             case "max_time" -> partition().map(p -> bindingQos().map(q -> q.maxWall() + ", the MaxWall of "
@@ -249,11 +249,10 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         if (cancelledByItsUser()) {
             out.add("canceller_uid");
         }
-        // its --deadline ended it, not its --time: "more time" is no answer, the deadline's advice is
+        // its --deadline ended it, not its --time: "more time" is no answer (the deadline kind's note says what is),
+        // should a time-limit note be shown beside it
         if (job.state() == io.slurmwise.job.JobState.DEADLINE) {
             out.add("more_time");
-        } else {
-            out.add("deadline_job_id");
         }
         return out;
     }

@@ -37,7 +37,7 @@ public final class Fixers {
                 new SharedLibraryFixer(edits), new CondaInitFixer(patterns), new PythonEnvFixer(patterns),
                 new PartitionLimitsFixer(), new QosWallFixer(), new CrashSiteFixer(patterns),
                 new MissingPathFixer(patterns), new OutputDirFixer(), new ExecPermissionFixer(patterns),
-                new SupportedGpuFixer(patterns)));
+                new SupportedGpuFixer(patterns), new DeadlineFixer()));
     }
 
     /** The names, in the order above. */

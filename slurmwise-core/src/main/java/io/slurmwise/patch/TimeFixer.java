@@ -43,14 +43,6 @@ final class TimeFixer implements Fixer {
     @Override
     public Step apply(FixContext cx, BatchScript s) {
         JobRecord job = cx.job();
-        if (job.state() == io.slurmwise.job.JobState.DEADLINE) {
-            // its --deadline ended it, not its --time: more time would only make it miss the deadline sooner (an
-            // outside audit: DEADLINE jobs were given the time-limit patch)
-            return Step.none(s).advise("Job " + job.id() + " ended DEADLINE: its --deadline"
-                    + (s.option("deadline").map(o -> " (" + o.value() + ")").orElse("")) + " came before it could"
-                    + " finish, so no --time is changed: give a later --deadline, or a shorter --time with --time-min"
-                    + " so it can start early enough to end by it.");
-        }
         Duration elapsed = job.elapsed();
         if (elapsed == null || elapsed.isZero()) {
             return Step.none(s).advise("The elapsed time is unknown, so no new --time can be computed: check it with"

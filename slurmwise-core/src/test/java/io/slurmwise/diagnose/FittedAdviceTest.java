@@ -670,26 +670,39 @@ class FittedAdviceTest {
     }
 
     /**
-     * A job that ended DEADLINE was ended by its --deadline, not its --time: it is not told to ask for more time (which
-     * makes it miss the deadline sooner) and its patch changes no --time; a TIMEOUT job is never told of deadlines.
+     * A job that ended DEADLINE was ended by its --deadline, not its --time: it is the deadline kind (a refinement of
+     * the time limit, so a case labelled time_limit still counts it right), its fixes are the deadline's, it is not
+     * told to ask for more time (which makes it miss the deadline sooner) and its patch changes no --time; a TIMEOUT
+     * job is never told of deadlines.
      */
     @Test
     void aDeadlineIsNoTimeLimit() {
         JobRecord timeout = CLUSTER.get("1018");
         JobRecord deadline = timeout.toBuilder().status(io.slurmwise.job.JobStatus.of(io.slurmwise.job.JobState.DEADLINE))
                 .build();
-        FixNote raw = new NoteLookupRetriever().retrieve(finding(deadline, "time_limit"), deadline, 1).get(0);
-        String forDeadline = String.join("\n", new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(deadline,
+        io.slurmwise.classify.Classifier classifier = new io.slurmwise.classify.Classifier(TAXONOMY);
+        Finding found = classifier.classify(io.slurmwise.classify.JobFacts.of(deadline), List.of());
+        assertThat(found.kindId()).isEqualTo("deadline");
+        assertThat(found.kind().title()).isEqualTo("Job's --deadline passed before it could finish");
+        assertThat(TAXONOMY.isA("deadline", "time_limit")).isTrue();
+        assertThat(classifier.classify(io.slurmwise.classify.JobFacts.of(timeout), List.of()).kindId())
+                .isEqualTo("time_limit");
+        FixNote own = new NoteLookupRetriever().retrieve(found, deadline, 1).get(0);
+        String forDeadline = String.join("\n", new FixFitter(TAXONOMY).fit(List.of(own), new JobAdviceFacts(deadline,
                 CLUSTER.partitions())).get(0).items());
-        assertThat(forDeadline).contains("ended `DEADLINE` (`sacct -j 1018 -o JobID,State,Elapsed`)")
-                .doesNotContain("Ask for more time");
+        assertThat(forDeadline).contains("later `--deadline`").contains("--time-min").doesNotContain("more time");
+        // the time limit's note, should it be shown beside it, drops its "more time"
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(deadline, "time_limit"), deadline, 1).get(0);
+        assertThat(String.join("\n", new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(deadline,
+                CLUSTER.partitions())).get(0).items())).doesNotContain("Ask for more time");
         String forTimeout = String.join("\n", new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(timeout,
                 CLUSTER.partitions())).get(0).items());
-        assertThat(forTimeout).contains("Ask for more time").doesNotContain("DEADLINE");
+        assertThat(forTimeout).contains("Ask for more time").doesNotContain("DEADLINE").doesNotContain("deadline");
         io.slurmwise.patch.Patch p = new io.slurmwise.patch.PatchSuggester(TAXONOMY).suggest(deadline,
-                finding(deadline, "time_limit"), List.of(), FixtureCluster.script("1018"), CLUSTER.partitions());
+                found, List.of(), FixtureCluster.script("1018"), CLUSTER.partitions());
         assertThat(p.changes()).isEmpty();
-        assertThat(String.join(" ", p.advice())).contains("Job 1018 ended DEADLINE").contains("no --time is changed");
+        assertThat(String.join(" ", p.advice())).contains("Job 1018's --deadline came before it could finish")
+                .contains("no --time is changed");
     }
 
     private static Finding finding(JobRecord job, String kind) {
