@@ -250,7 +250,7 @@ public final class StatsCommand implements Callable<Integer> {
         }
         List<String> names = present.stream().map(FleetReport.Breakdown::key).sorted().toList();
         String listed = names.size() <= 20 ? String.join(", ", names)
-                : String.join(", ", names.subList(0, 20)) + " and " + (names.size() - 20) + " more";
+                : String.join(", ", names.subList(0, 20)) + " and " + Fmt.count(names.size() - 20) + " more";
         throw new UserError(ExitCodes.USAGE, "no job of " + what + " '" + name + "' in the export" + (files == 1 ? "" : "s")
                 + " (at any time); " + (names.isEmpty() ? "they name no " + what : "the " + what + "s there: " + listed)
                 + ". Check the name (--" + what + " takes one as sacct prints it)");

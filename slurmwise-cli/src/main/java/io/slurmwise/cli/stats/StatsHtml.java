@@ -45,7 +45,8 @@ final class StatsHtml {
         v.put("cards", cards(t));
         v.put("chart_kind", Svg.hbars("chart-kind", byGpuHours(r.byKind()).stream()
                 .map(b -> new Svg.Bar(b.key(), b.wastedGpuHours(), one(b.wastedGpuHours()) + " GPU-h · "
-                        + Fmt.plural(b.failed(), "job"))).toList(), RED) + cpuOnly(r.byKind(), "kinds"));
+                        + Fmt.plural(b.failed(), "job"))).toList(), RED) + cpuOnly(r.byKind(), "kinds")
+                + note(StatsPanel.neverStartedNote(r.byKind(), true)));
         v.put("chart_partition", Svg.hbars("chart-partition", byGpuHours(r.byPartition()).stream()
                 .map(b -> new Svg.Bar(b.key(), b.wastedGpuHours(), one(b.wastedGpuHours()) + " GPU-h · "
                         + StatsPanel.rate(b))).toList(), ORANGE)
@@ -97,9 +98,14 @@ final class StatsHtml {
         if (cpu.isEmpty()) {
             return "";
         }
-        return "<p class=\"note\">" + Html.esc(cpu.size() + " " + what + " wasted CPU-hours only: " + cpu.stream()
+        return "<p class=\"note\">" + Html.esc(count(cpu.size()) + " " + what + " wasted CPU-hours only: " + cpu.stream()
                 .limit(8).map(b -> b.key() + " " + one(b.wastedCpuHours()) + " CPU-h")
                 .collect(Collectors.joining(", ")) + (cpu.size() > 8 ? ", ..." : "")) + "</p>";
+    }
+
+    /** A note under a chart or table, or nothing for no text. */
+    private static String note(String text) {
+        return text.isEmpty() ? "" : "<p class=\"note\">" + Html.esc(text) + "</p>";
     }
 
     private static String card(String big, String small, boolean fail) {
@@ -151,14 +157,17 @@ final class StatsHtml {
                 + "</caption><tr><th>" + label
                 + "</th><th class=\"num\">failure rate</th>"
                 + "<th class=\"num\">jobs</th><th class=\"num\">wasted GPU-h</th><th class=\"num\">wasted CPU-h</th>"
-                + "<th class=\"num\">wasted kWh (est.)</th><th class=\"num\">cancelled/preempted</th></tr>");
+                + "<th class=\"num\">wasted kWh (est.)</th><th class=\"num\">cancelled/preempted</th>"
+                + "<th class=\"num\">never started</th></tr>");
         for (Breakdown b : rows) {
             sb.append("<tr><td>").append(Html.esc(b.key())).append("</td><td class=\"num\">")
                     .append(StatsPanel.rate(b)).append("</td><td class=\"num\">").append(count(b.jobs()))
                     .append("</td><td class=\"num\">")
                     .append(one(b.wastedGpuHours())).append("</td><td class=\"num\">").append(one(b.wastedCpuHours()))
                     .append("</td><td class=\"num\">").append(one(b.wastedKwh())).append("</td><td class=\"num\">")
-                    .append(count(b.interrupted())).append("</td></tr>");
+                    .append(count(b.interrupted())).append("</td><td class=\"num\">").append(count(b.neverStarted()))
+                    .append(b.failedNeverStarted() == 0 ? "" : " (" + count(b.failedNeverStarted()) + " failed)")
+                    .append("</td></tr>");
         }
         return sb.append("</table>").toString();
     }

@@ -156,6 +156,31 @@ final class StatsPanel {
                 : ", " + count(t.failedNeverStarted()) + " of those failed");
     }
 
+    /**
+     * The groups of a table whose ended jobs never started, in the table's order, worded as the Failures line: the
+     * JSON and CSV give {@code never_started} and {@code failed_never_started} per group, and a text table too narrow
+     * for two more columns says them under it (an outside audit: the by-kind table left them out). A failure kind's
+     * jobs all failed, so its "of those failed" goes unsaid. Empty when no group has one.
+     */
+    static String neverStartedNote(List<Breakdown> rows, boolean kinds) {
+        List<Breakdown> never = rows.stream().filter(b -> b.neverStarted() > 0).toList();
+        if (never.isEmpty()) {
+            return "";
+        }
+        String listed = never.stream().limit(MAX_ROWS).map(b -> TerminalText.line(b.key()) + " " + count(b.neverStarted())
+                + (kinds || b.failedNeverStarted() == 0 ? "" : " (" + count(b.failedNeverStarted()) + " failed)"))
+                .collect(Collectors.joining(", "));
+        return "never started (" + (kinds ? "counted in FAILED" : "counted in JOBS and the rate") + ", no hours held): "
+                + listed + (never.size() > MAX_ROWS ? ", and " + count(never.size() - MAX_ROWS) + " more" : "");
+    }
+
+    private void neverStartedLine(List<Breakdown> rows, boolean kinds) {
+        String note = neverStartedNote(rows, kinds);
+        if (!note.isEmpty()) {
+            lines.add(st.dim("  " + note));
+        }
+    }
+
     private static String measured(Double kwh, long jobs, long of) {
         if (kwh == null) {
             return "SLURM measured no energy on these jobs";
@@ -176,6 +201,7 @@ final class StatsPanel {
                     one(b.wastedKwh()), ctx.kindTitle(b.key()));
         }
         table(tb);
+        neverStartedLine(r.byKind(), true);
         more(r.byKind().size(), "kinds");
     }
 
@@ -189,6 +215,7 @@ final class StatsPanel {
                     one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), count(b.jobs()));
         }
         table(tb);
+        neverStartedLine(r.byPartition(), false);
         more(r.byPartition().size(), "partitions");
     }
 
@@ -202,6 +229,7 @@ final class StatsPanel {
                     one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), count(b.jobs()));
         }
         table(tb);
+        neverStartedLine(r.byCluster(), false);
         more(r.byCluster().size(), "clusters");
     }
 
@@ -229,6 +257,7 @@ final class StatsPanel {
                     one(b.wastedGpuHours()), one(b.wastedCpuHours()), one(b.wastedKwh()), count(b.jobs()));
         }
         table(tb);
+        neverStartedLine(r.byUser(), false);
         more(r.byUser().size(), "users");
     }
 
@@ -371,7 +400,7 @@ final class StatsPanel {
 
     private void more(int size, String what) {
         if (size > MAX_ROWS) {
-            lines.add(st.dim("  ... " + (size - MAX_ROWS) + " more " + what + " (--json or --csv has them all)"));
+            lines.add(st.dim("  ... " + count(size - MAX_ROWS) + " more " + what + " (--json or --csv has them all)"));
         }
     }
 

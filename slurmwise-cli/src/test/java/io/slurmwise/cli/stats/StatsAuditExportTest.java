@@ -95,6 +95,64 @@ class StatsAuditExportTest {
         assertThat(html()).contains("failure rate (4 of 505 ended jobs, 500 never started, 1 of those failed)");
     }
 
+    /**
+     * Each table of groups says which of its groups' jobs never started, as the JSON's and CSV's never_started and
+     * failed_never_started do per group (an outside audit: the by-kind table had no word of them): 805, past its
+     * deadline in the queue, is a time_limit failure that never started; cpu's 500 are 805 and 700's 499 tasks.
+     */
+    @Test
+    void everyTableOfGroupsSaysWhichOfItsJobsNeverStarted() throws IOException {
+        String text = text();
+        assertThat(text).contains("│   never started (counted in FAILED, no hours held): time_limit 1\n")
+                .contains("│   never started (counted in JOBS and the rate, no hours held): cpu 500 (1 failed)\n")
+                .contains("│   never started (counted in JOBS and the rate, no hours held): ann 500 (1 failed)\n");
+        // under its own table: the kinds' note before the partitions' heading, the partitions' before the users'
+        assertThat(text.indexOf("held): time_limit 1")).isGreaterThan(text.indexOf("│   unknown "))
+                .isLessThan(text.indexOf("By partition"));
+        assertThat(text.indexOf("held): cpu 500")).isLessThan(text.indexOf("By user"));
+        JsonNode j = run(200, "--json").json();
+        assertThat(j.at("/by_kind/0/key").asText()).isEqualTo("time_limit");
+        assertThat(j.at("/by_kind/0/never_started").asLong()).isEqualTo(1);
+        assertThat(j.at("/by_kind/0/failed_never_started").asLong()).isEqualTo(1);
+        String html = html();
+        assertThat(html).contains("<p class=\"note\">never started (counted in FAILED, no hours held): time_limit 1</p>")
+                .contains("<th class=\"num\">never started</th>")
+                .contains("<td class=\"num\">500 (1 failed)</td>");
+        // at 80 columns the note wraps under the table, nothing cut
+        assertThat(run(80).out()).contains("│   never started (counted in JOBS and the rate, no hours held): cpu 500 (1\n"
+                + "│   failed)\n");
+    }
+
+    /**
+     * "... N more partitions" groups its figure by thousands like every other figure of the panel (the one helper,
+     * {@link Fmt#count}), and so does the list of names a --partition the exports lack is answered with.
+     */
+    @Test
+    void theMoreLinesGroupTheirFiguresByThousands() throws IOException {
+        StringBuilder big = new StringBuilder(EXPORT.lines().findFirst().orElseThrow()).append('\n');
+        for (int i = 0; i < 1_013; i++) {
+            big.append(9000 + i).append("|j|ann|lab|p").append(i).append("|FAILED|1:0|2026-03-01T00:00:00|"
+                    + "2026-03-01T01:00:00|2026-03-01T02:00:00|01:00:00|1-00:00:00|8G||4|billing=4,cpu=4,mem=8G,node=1|"
+                    + "cpu=4,mem=8G,node=1|c001|00:10:00||None|alpha\n");
+        }
+        Path many = Files.writeString(tmp.resolve("many.psv"), big);
+        StatsRun.Result r = StatsRun.run(Map.of("COLUMNS", "80"), "stats", "--input", many.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("│   ... 1,001 more partitions (--json or --csv has them all)");
+        StatsRun.Result absent = StatsRun.run(Map.of(), "stats", "--input", many.toString(), "--partition", "nope");
+        assertThat(absent.code()).isEqualTo(2);
+        assertThat(absent.err()).contains(" and 993 more.");
+        StringBuilder more = new StringBuilder(big);
+        for (int i = 1_013; i < 1_100; i++) {
+            more.append(9000 + i).append("|j|ann|lab|p").append(i).append("|COMPLETED|0:0|2026-03-01T00:00:00|"
+                    + "2026-03-01T01:00:00|2026-03-01T02:00:00|01:00:00|1-00:00:00|8G||4|billing=4,cpu=4,mem=8G,node=1|"
+                    + "cpu=4,mem=8G,node=1|c001|00:10:00||None|alpha\n");
+        }
+        Path most = Files.writeString(tmp.resolve("most.psv"), more);
+        StatsRun.Result m = StatsRun.run(Map.of(), "stats", "--input", most.toString(), "--partition", "nope");
+        assertThat(m.err()).contains(" and 1,080 more.");
+    }
+
     /** A seven-digit figure is grouped where people read it, and a plain number where machines do. */
     @Test
     void largeFiguresAreGroupedInTextAndHtmlAndPlainInMachineFormats() throws IOException {
