@@ -96,17 +96,15 @@ final class StatsPrometheus {
                 + "preempted, pending, running, unknown).", jobs);
         single("slurmwise_failure_ratio", "Failed jobs / ended jobs; cancelled and preempted jobs are ended but "
                 + "not failed.", t.failureRate() == null ? Double.NaN : t.failureRate());
-        List<Sample> never = new ArrayList<>();
-        for (Breakdown b : r.byPartition()) {
-            if (b.neverStarted() > 0) {
-                never.add(new Sample(labels("partition", b.key(), "outcome", "failed"), b.failedNeverStarted()));
-                never.add(new Sample(labels("partition", b.key(), "outcome", "other"),
-                        b.neverStarted() - b.failedNeverStarted()));
-            }
-        }
         metric("slurmwise_never_started_jobs", "Ended jobs whose record says they never ran (cancelled or refused "
                 + "while queued), by partition and outcome (failed, other); counted in slurmwise_jobs and in the "
-                + "failure ratio's denominator.", never);
+                + "failure ratio's denominator.", neverStarted("partition", r.byPartition()));
+        // by kind too, as --json's by_kind has it (an outside audit: only the partitions said it): kinds are the
+        // taxonomy's few, so every kind of failed_jobs_by_kind has its sample, 0 included, and a ratio of the two
+        // has both sides; not by user (as many series as users, for a figure --json and --csv give per user)
+        metric("slurmwise_never_started_jobs_by_kind", "Failed jobs of each failure kind that never ran (a DEADLINE "
+                + "or a refusal reached in the queue), within slurmwise_failed_jobs_by_kind.",
+                per("kind", r.byKind(), Breakdown::failedNeverStarted));
         metric("slurmwise_partition_failure_ratio", "Failed / ended jobs of each partition.",
                 per("partition", r.byPartition(), b -> b.failureRate() == null ? Double.NaN : b.failureRate()));
         if (r.severalClusters()) {
@@ -120,6 +118,8 @@ final class StatsPrometheus {
                 }
             }
             metric("slurmwise_cluster_jobs", "Jobs in the window by cluster (sacct's Cluster) and outcome.", byCluster);
+            metric("slurmwise_cluster_never_started_jobs", "Ended jobs that never ran, by cluster and outcome "
+                    + "(failed, other), within slurmwise_cluster_jobs.", neverStarted("cluster", r.byCluster()));
             metric("slurmwise_cluster_failure_ratio", "Failed / ended jobs of each cluster.",
                     per("cluster", r.byCluster(), b -> b.failureRate() == null ? Double.NaN : b.failureRate()));
             metric("slurmwise_wasted_gpu_seconds_by_cluster", "GPU-seconds allocated to failed jobs, by cluster.",
@@ -181,6 +181,21 @@ final class StatsPrometheus {
         metric("slurmwise_energy_model_info", "The energy model behind the estimates (always 1).",
                 List.of(new Sample(model, 1)));
         single("slurmwise_stats_records", "Accounting records aggregated.", r.records());
+    }
+
+    /**
+     * The ended jobs of each group that never started, split into the failed ones and the others (cancelled while
+     * queued): only the groups that have any, so a site's hundred partitions do not make two hundred zero series.
+     */
+    private static List<Sample> neverStarted(String label, List<Breakdown> rows) {
+        List<Sample> out = new ArrayList<>();
+        for (Breakdown b : rows) {
+            if (b.neverStarted() > 0) {
+                out.add(new Sample(labels(label, b.key(), "outcome", "failed"), b.failedNeverStarted()));
+                out.add(new Sample(labels(label, b.key(), "outcome", "other"), b.neverStarted() - b.failedNeverStarted()));
+            }
+        }
+        return out;
     }
 
     private static long count(Breakdown b, Outcome o) {

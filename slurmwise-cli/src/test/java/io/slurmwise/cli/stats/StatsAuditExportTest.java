@@ -124,6 +124,38 @@ class StatsAuditExportTest {
     }
 
     /**
+     * Prometheus says never-started jobs by the breakdowns --json has them where a label stays small: by partition
+     * and, with several clusters, by cluster (failed, other: only groups that have any), and by failure kind (every
+     * kind, 0 included, beside slurmwise_failed_jobs_by_kind); not by user, a series per user.
+     */
+    @Test
+    void prometheusSaysNeverStartedJobsByKindAndClusterAsTheJsonDoes() throws IOException {
+        String prom = run(200, "--prometheus").out();
+        assertThat(prom).contains("# TYPE slurmwise_never_started_jobs_by_kind gauge\n")
+                .contains("\nslurmwise_never_started_jobs_by_kind{kind=\"time_limit\"} 1\n")
+                .contains("\nslurmwise_never_started_jobs_by_kind{kind=\"node_fail\"} 0\n")
+                .contains("\nslurmwise_never_started_jobs_by_kind{kind=\"unknown\"} 0\n")
+                .doesNotContain("slurmwise_never_started_jobs_by_user")
+                .doesNotContain("slurmwise_cluster_never_started_jobs"); // one cluster: no cluster breakdown
+        JsonNode j = run(200, "--json").json();
+        j.get("by_kind").forEach(k -> assertThat(prom).contains("\nslurmwise_never_started_jobs_by_kind{kind=\""
+                + k.get("key").asText() + "\"} " + k.get("failed_never_started").asLong() + "\n"));
+        // a second cluster, whose one job was cancelled in the queue
+        Files.writeString(export, EXPORT + "900|q|cy|lab|cpu|CANCELLED by 1|0:0|2026-03-01T00:00:00|None|"
+                + "2026-03-01T04:00:00|00:00:00|1-00:00:00|4G||0||cpu=1,mem=4G,node=1|None assigned|00:00:00||None|beta\n");
+        String two = run(200, "--prometheus").out();
+        assertThat(two).contains("\nslurmwise_cluster_never_started_jobs{cluster=\"alpha\",outcome=\"failed\"} 1\n")
+                .contains("\nslurmwise_cluster_never_started_jobs{cluster=\"alpha\",outcome=\"other\"} 499\n")
+                .contains("\nslurmwise_cluster_never_started_jobs{cluster=\"beta\",outcome=\"failed\"} 0\n")
+                .contains("\nslurmwise_cluster_never_started_jobs{cluster=\"beta\",outcome=\"other\"} 1\n");
+        JsonNode byCluster = run(200, "--json").json().get("by_cluster");
+        assertThat(byCluster).anySatisfy(c -> {
+            assertThat(c.get("key").asText()).isEqualTo("beta");
+            assertThat(c.get("never_started").asLong()).isEqualTo(1);
+        });
+    }
+
+    /**
      * "... N more partitions" groups its figure by thousands like every other figure of the panel (the one helper,
      * {@link Fmt#count}), and so does the list of names a --partition the exports lack is answered with.
      */

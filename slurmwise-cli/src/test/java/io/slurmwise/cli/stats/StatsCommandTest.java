@@ -164,7 +164,8 @@ class StatsCommandTest {
                 "slurmwise_wasted_cpu_seconds_by_kind", "slurmwise_wasted_energy_estimated_joules_by_kind",
                 "slurmwise_wasted_gpu_seconds_by_partition", "slurmwise_wasted_energy_estimated_joules_by_partition",
                 "slurmwise_wasted_co2e_estimated_grams", "slurmwise_wasted_energy_measured_joules",
-                "slurmwise_energy_model_info", "slurmwise_window_start_timestamp_seconds");
+                "slurmwise_energy_model_info", "slurmwise_window_start_timestamp_seconds",
+                "slurmwise_never_started_jobs", "slurmwise_never_started_jobs_by_kind");
         assertThat(text).contains("slurmwise_jobs{partition=\"gpuA100x4\",outcome=\"failed\"} 2\n")
                 .contains("slurmwise_partition_failure_ratio{partition=\"gpuA100x4\"} 0.2222222222222222\n")
                 .contains("slurmwise_wasted_gpu_seconds_by_kind{kind=\"time_limit\"} 86405\n")
