@@ -33,10 +33,9 @@ import java.util.Map;
  *                        cpu=): their CPU-hours count as 0, which every output says
  * @param failedWithoutHours failed jobs that held no GPU or CPU time (never started, or no elapsed time): in the
  *                        failure counts, but never among the top jobs, which rank what failures held
- * @param dataFrom        the earliest moment of the jobs counted (a job's start; one that never started: its end,
- *                        else its submit); null without jobs
- * @param dataUntil       the latest moment of the jobs counted (a job's end; one still running: its start; pending:
- *                        its submit); null without jobs
+ * @param dataFrom        the earliest moment of the jobs counted, as the by-day rows date them (a job's end; one
+ *                        still running: its start; pending: its submit); null without jobs
+ * @param dataUntil       the latest moment of the jobs counted, by the same rule; null without jobs
  */
 public record FleetReport(LocalDateTime since, LocalDateTime until, long records, Breakdown total,
                           List<Breakdown> byKind, List<Breakdown> byPartition, List<Breakdown> byUser,

@@ -51,7 +51,7 @@ public final class FleetStats {
     private long failedWithoutHours;
     private LocalDateTime since;
     private LocalDateTime until;
-    // the earliest and latest moments of the jobs counted (see seen): the window an export read whole covers
+    // the earliest and latest moments of the jobs counted, their ends (see seen): the window an export read whole covers
     private LocalDateTime dataFrom;
     private LocalDateTime dataUntil;
     private final Tally total = new Tally();
@@ -363,15 +363,16 @@ public final class FleetStats {
     }
 
     /**
-     * Widens the span of the jobs counted to this one's: from its start (a job that never started: its end, else its
-     * submit) to its end (else its start, else its submit). Without --since/--until, that span is the window an
-     * export covered, which every output names.
+     * Widens the span of the jobs counted to this one's moment: its end (else its start, else its submit), the
+     * moment that dates it in the by-day rows and that a window counts it by (a job counts in the window it ended
+     * in, with all its hours). Without --since/--until, that span is the window an export covered, which every
+     * output names: its first and last days are those of the day rows (an outside audit: the span began with the
+     * earliest start, days before the first day row), and given as --since/--until it counts the same jobs.
      */
     private void seen(JobRecord job) {
-        LocalDateTime first = job.start() != null ? job.start() : job.end() != null ? job.end() : job.submit();
-        LocalDateTime last = job.end() != null ? job.end() : job.start() != null ? job.start() : job.submit();
-        dataFrom = minTime(dataFrom, first);
-        dataUntil = maxTime(dataUntil, last);
+        LocalDateTime when = job.end() != null ? job.end() : job.start() != null ? job.start() : job.submit();
+        dataFrom = minTime(dataFrom, when);
+        dataUntil = maxTime(dataUntil, when);
     }
 
     /** Counts the heterogeneous job gathered so far as one job (see {@link #add}). */

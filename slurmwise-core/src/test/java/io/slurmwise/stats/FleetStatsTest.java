@@ -489,12 +489,12 @@ class FleetStatsTest {
         assertThat(shipped(s, 5).report().jobsWithoutCpus()).isEqualTo(1);
     }
 
-    /** An export read whole has no query window: the report spans its jobs, from the earliest start to the latest end. */
+    /** An export read whole has no query window: the report spans its jobs, from the earliest end to the latest. */
     @Test
     void theDataSpanIsTheJobsEarliestStartAndLatestEnd() throws java.io.IOException {
         FleetReport r = neverStartedMix().report();
         assertThat(r.since()).isNull();
-        // 805 never started: its end, T0+2h, before 804's start (T0+5h) and 801's (T0+10h); 802 ended last, T0+40h
+        // 805 never started: its end, T0+2h, the earliest end (804 ended T0+5h, 801 T0+20h); 802 ended last, T0+40h
         assertThat(r.dataFrom()).isEqualTo(Jobs.T0.plusHours(2));
         assertThat(r.dataUntil()).isEqualTo(Jobs.T0.plusHours(40));
         assertThat(r.coveredFrom()).isEqualTo(Jobs.T0.plusHours(2));
@@ -525,6 +525,44 @@ class FleetStatsTest {
         assertThat(days.get(1).failed()).isEqualTo(1);
         assertThat(days.get(2).jobs()).isZero();
         assertThat(days.stream().mapToLong(FleetReport.Breakdown::jobs).sum()).isEqualTo(s.report().total().jobs());
+    }
+
+    /**
+     * An export read whole is named by the days its rows are: the span of its jobs' ends (running: start; pending:
+     * submit), the moment a job is dated and counted by in a window, not its earliest start (an outside audit: the
+     * header began with a job's start, ten days before the first day row, the day the first job ended). A job that
+     * ran three days counts, with its hours, on the day it ended, as in a query's window of that day.
+     */
+    @Test
+    void anExportReadWholeSpansTheDaysItsJobsAreDatedBy() throws java.io.IOException {
+        FleetStats whole = FleetStats.builder().build();
+        whole.add(Jobs.cpuJob("1", "FAILED", 3 * 24, 3 * 24 + 5), "oom"); // T0+5h to T0+3d+5h
+        whole.add(Jobs.cpuJob("2", "COMPLETED", 1, 4 * 24 + 2), null); // ends T0+4d+2h
+        whole.add(Jobs.job("3", "RUNNING", "cpu", "ann", 4, 0, null, 1, 2 * 24 + 21).end(null).build(), null); // started T0+2d+20h
+        FleetReport r = whole.report();
+        assertThat(r.coveredFrom()).isEqualTo(Jobs.T0.plusDays(2).plusHours(20)); // 3's start, not 1's
+        assertThat(r.coveredUntil()).isEqualTo(Jobs.T0.plusDays(4).plusHours(2));
+        assertThat(r.byDay()).extracting(FleetReport.Breakdown::key).containsExactly(
+                Jobs.T0.toLocalDate().plusDays(2).toString(), Jobs.T0.toLocalDate().plusDays(3).toString(),
+                Jobs.T0.toLocalDate().plusDays(4).toString());
+        assertThat(r.byDay().get(0).key()).isEqualTo(r.coveredFrom().toLocalDate().toString());
+        assertThat(r.byDay().get(r.byDay().size() - 1).key()).isEqualTo(r.coveredUntil().toLocalDate().toString());
+        assertThat(r.byDay().get(1).failed()).isEqualTo(1);
+        assertThat(r.byDay().get(1).wastedCpuHours()).isEqualTo(72 * 8.0);
+        // merged from bytes, the same span
+        FleetReport merged = shipped(whole, 10).report();
+        assertThat(merged.dataFrom()).isEqualTo(r.dataFrom());
+        assertThat(merged.byDay()).isEqualTo(r.byDay());
+        // the span given as a window counts the same jobs with the same hours
+        FleetStats windowed = FleetStats.builder().build();
+        windowed.coverWindow(r.coveredFrom(), r.coveredUntil());
+        for (JobRecord j : List.of(Jobs.cpuJob("1", "FAILED", 3 * 24, 3 * 24 + 5), Jobs.cpuJob("2", "COMPLETED", 1, 4 * 24 + 2),
+                Jobs.job("3", "RUNNING", "cpu", "ann", 4, 0, null, 1, 2 * 24 + 21).end(null).build())) {
+            if (io.slurmwise.backend.JobQuery.window(r.coveredFrom(), r.coveredUntil()).covers(j)) {
+                windowed.add(j, j.id().toString().equals("1") ? "oom" : null);
+            }
+        }
+        assertThat(windowed.report().total()).isEqualTo(r.total());
     }
 
     /**

@@ -53,7 +53,9 @@ final class StatsHtml {
                 + cpuOnly(r.byPartition(), "partitions"));
         List<String> days = r.byDay().stream().map(Breakdown::key).toList();
         v.put("chart_rate", Svg.columns("chart-rate", days, r.byDay().stream()
-                .map(b -> b.failureRate() == null ? 0.0 : b.failureRate()).toList(), null, Fmt::pct, RED));
+                .map(b -> b.failureRate() == null ? 0.0 : b.failureRate()).toList(), null, Fmt::pct, RED)
+                + (days.isEmpty() ? "" : note(days.get(0) + " to " + days.get(days.size() - 1) + ", "
+                + StatsPanel.DAY_NOTE)));
         v.put("chart_energy", Svg.columns("chart-energy", days, r.byDay().stream().map(Breakdown::wastedKwh).toList(),
                 null, x -> one(x), BLUE));
         v.put("top", top(r.topJobs(), r.failedWithoutHours()));

@@ -29,6 +29,12 @@ final class StatsPanel {
     static final String ORDER = "most kWh first";
     /** What a group table's columns are, and its order: the same words in the panel and the HTML page. */
     static final String GROUP_NOTE = "waste of failed jobs, " + ORDER + "; rate = failed/ended";
+    /**
+     * What a day of the by-day rows is, the same words in the panel and the HTML page: the header's window and the
+     * rows name the same days (an outside audit: an export's header began with its earliest start, its rows with
+     * its first end, and nothing said which day a row was).
+     */
+    static final String DAY_NOTE = "each job on the day it ended (running or pending: its start or submit day)";
 
     private final Style st;
     private final StatsContext ctx;
@@ -267,7 +273,8 @@ final class StatsPanel {
         }
         blank();
         List<Breakdown> days = r.byDay();
-        lines.add(st.bold("By day") + st.dim("  " + days.get(0).key() + " .. " + days.get(days.size() - 1).key()));
+        lines.add(st.bold("By day") + st.dim("  " + days.get(0).key() + " .. " + days.get(days.size() - 1).key()
+                + "; " + DAY_NOTE));
         lines.add("  failures    " + spark(days.stream().map(b -> (double) b.failed()).toList())
                 + "  peak " + peak(days, true));
         lines.add("  kWh wasted  " + spark(days.stream().map(Breakdown::wastedKwh).toList())

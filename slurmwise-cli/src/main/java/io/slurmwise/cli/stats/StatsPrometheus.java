@@ -76,7 +76,7 @@ final class StatsPrometheus {
         // outside audit: --input alone published no window), as --json's covered_from/covered_until
         if (r.coveredFrom() != null) {
             single("slurmwise_window_start_timestamp_seconds", "Start of the reporting window (Unix time; sacct's "
-                    + "local times read in this host's zone; an export read whole: its jobs' earliest start).",
+                    + "local times read in this host's zone; an export read whole: its jobs' earliest end, as the by-day rows date them).",
                     r.coveredFrom().atZone(ZoneId.systemDefault()).toEpochSecond());
         }
         if (r.coveredUntil() != null) {

@@ -225,18 +225,35 @@ class StatsAuditExportTest {
         assertThat(e.get("cpu_jobs").asLong()).isEqualTo(1);
     }
 
-    /** An export read whole: the window is its jobs' span, the same in the header, JSON and Prometheus. */
+    /**
+     * An export read whole: the window is its jobs' span, the same in the header, JSON and Prometheus, and its days are
+     * those of the day rows, each job on the day it ended, which the panel and the page say (an outside audit: the
+     * header began with 801's start, February 20th, the rows with the first day a job ended, March 1st). 801 ran from
+     * February 20th and counts, with all its hours, on the day it ended, as it would in a window of that day.
+     */
     @Test
-    void anExportReadWholeGivesTheWindowItsJobsCover() {
-        assertThat(text()).startsWith("╭─ Fleet stats 2026-02-20 → 2026-03-03 · 505 jobs");
-        JsonNode w = run(200, "--json").json().get("window");
+    void anExportReadWholeGivesTheWindowItsJobsCover() throws IOException {
+        String text = text();
+        assertThat(text).startsWith("╭─ Fleet stats 2026-03-01 → 2026-03-03 · 505 jobs")
+                .contains("│ By day  2026-03-01 .. 2026-03-03; each job on the day it ended (running or pending: its"
+                        + " start or submit day)\n");
+        JsonNode j = run(200, "--json").json();
+        JsonNode w = j.get("window");
         assertThat(w.get("since").isNull()).isTrue();
-        assertThat(w.get("covered_from").asText()).isEqualTo("2026-02-20T01:00:00"); // 801's start
+        assertThat(w.get("covered_from").asText()).isEqualTo("2026-03-01T02:00:00"); // 803's and 804's end
         assertThat(w.get("covered_until").asText()).isEqualTo("2026-03-03T01:00:00"); // 801's end
-        long from = LocalDateTime.of(2026, 2, 20, 1, 0).atZone(ZoneId.systemDefault()).toEpochSecond();
+        JsonNode days = j.get("by_day");
+        assertThat(days.get(0).get("key").asText()).isEqualTo(w.get("covered_from").asText().substring(0, 10));
+        assertThat(days.get(days.size() - 1).get("key").asText()).isEqualTo(w.get("covered_until").asText().substring(0, 10));
+        assertThat(html()).contains("<p class=\"note\">2026-03-01 to 2026-03-03, each job on the day it ended")
+                .contains("<title>slurmwise fleet report, 2026-03-01 to 2026-03-03</title>");
+        long from = LocalDateTime.of(2026, 3, 1, 2, 0).atZone(ZoneId.systemDefault()).toEpochSecond();
         long until = LocalDateTime.of(2026, 3, 3, 1, 0).atZone(ZoneId.systemDefault()).toEpochSecond();
         assertThat(run(200, "--prometheus").out()).contains("\nslurmwise_window_start_timestamp_seconds " + from + "\n")
                 .contains("\nslurmwise_window_end_timestamp_seconds " + until + "\n");
+        // the window given back as --since/--until counts the same jobs and hours
+        JsonNode again = run(200, "--json", "--since", "2026-03-01T02:00:00", "--until", "2026-03-03T01:00:00").json();
+        assertThat(again.get("total")).isEqualTo(j.get("total"));
         // with --since, the query's start wins, as on a cluster
         long since = LocalDateTime.of(2026, 2, 25, 0, 0).atZone(ZoneId.systemDefault()).toEpochSecond();
         assertThat(run(200, "--prometheus", "--since", "2026-02-25").out())
