@@ -58,6 +58,10 @@ class McpParityTest {
         if (patch instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
             o.remove("patched_script");
         }
+        // a pending job's patch alike (1055-1057)
+        if (cliDiagnosis.path("pending").path("patch") instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+            o.remove("patched_script");
+        }
         return cliDiagnosis;
     }
 

@@ -70,7 +70,8 @@ final class DiagnosisTools {
             // a job the cluster has no record of is a diagnosis whose status is not_found, not a tool error: the same
             // answer it gets among job_ids, and what diagnose --mcp-server turns into its not-found exit code
             Map<String, Object> m = compact(Views.diagnosis(ds.get(0), backendReason));
-            return new ToolAnswer(m, summary(ds.get(0)));
+            // a pending job's patch points to suggest_patch for its script, as explain_pending's text does
+            return new ToolAnswer(m, summary(ds.get(0)) + patchHint(ds.get(0)));
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("schema", "slurmwise.diagnoses/v1");
@@ -92,7 +93,10 @@ final class DiagnosisTools {
         return new ToolAnswer(m, text.toString().strip());
     }
 
-    /** A diagnosis without the whole patched script (suggest_patch gives it) and the patch's repeated fixes. */
+    /**
+     * A diagnosis without the whole patched script (suggest_patch gives it) and the patch's repeated fixes: a failed
+     * job's patch and a pending job's alike (an outside audit: a pending job's {@code pending.patch} kept its script).
+     */
     @SuppressWarnings("unchecked")
     static Map<String, Object> compact(Map<String, Object> d) {
         Object p = d.get("patch");
@@ -102,7 +106,7 @@ final class DiagnosisTools {
             small.remove("fixes");
             d.put("patch", small);
         }
-        return d;
+        return withoutPatchedScript(d);
     }
 
     /**
@@ -237,7 +241,7 @@ final class DiagnosisTools {
             } else {
                 text.append(summary(d)).append(patchHint(d)).append('\n');
             }
-            out.add(withoutPatchedScript(compact(Views.diagnosis(d, backendReason))));
+            out.add(compact(Views.diagnosis(d, backendReason)));
         }
         m.put("count", out.size());
         m.put("jobs", out);

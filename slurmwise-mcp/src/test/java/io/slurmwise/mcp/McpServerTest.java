@@ -241,6 +241,28 @@ class McpServerTest {
                 .doesNotContain("suggest_patch");
     }
 
+    /**
+     * diagnose_job leaves a pending job's patched script out as it does a failed job's (an outside audit: it dropped
+     * 1001's but kept 1055's {@code pending.patch.patched_script}); suggest_patch gives both, and the text says so.
+     */
+    @Test
+    void diagnoseJobLeavesEveryPatchedScriptToSuggestPatch() throws Exception {
+        JsonNode failed = call("diagnose_job", Map.of("job_id", "1001"));
+        assertThat(failed.at("/patch/diff").asText()).contains("--mem=48G");
+        assertThat(failed.at("/patch/patched_script").isMissingNode()).isTrue();
+        McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest("diagnose_job", Map.of("job_id", "1055")));
+        JsonNode pending = JSON.readTree(text(r));
+        assertThat(pending.at("/pending/patch/diff").asText()).contains("+#SBATCH --partition=gpuH100x8");
+        assertThat(pending.at("/pending/patch/patched_script").isMissingNode()).isTrue();
+        assertThat(((McpSchema.TextContent) r.content().get(1)).text())
+                .contains("suggest_patch gives the change that lets it start: --partition=gpuH100x8");
+        assertThat(call("suggest_patch", Map.of("job_id", "1055")).at("/patch/patched_script").asText())
+                .contains("#SBATCH --partition=gpuH100x8");
+        // several jobs: the same
+        JsonNode two = call("diagnose_job", Map.of("job_ids", "1001,1055"));
+        assertThat(two.at("/diagnoses/1/pending/patch/patched_script").isMissingNode()).isTrue();
+    }
+
     @Test
     void notesAreResourcesAndThePromptsAreListed() {
         McpSchema.ListResourcesResult res = client.listResources();
