@@ -245,15 +245,92 @@ final class DiagnosisTools {
         }
         m.put("count", out.size());
         m.put("jobs", out);
+        // every job the text names, in the structured answer too (an outside audit: it kept 4 of 10): the bulkiest
+        // parts of every job go first, each step said, before any job is cut
+        List<String> leftOut = new ArrayList<>();
+        for (Slimming s : SLIMMINGS) {
+            if (Bounded.size(m) <= Bounded.DEFAULT_BYTES) {
+                break;
+            }
+            out = out.stream().map(s.slim()).toList();
+            leftOut.add(s.what());
+            m.put("jobs", out);
+            m.put("left_out_of_each_job", leftOut);
+            m.put("whole_answer", WHOLE_ANSWER);
+        }
         Bounded.fit(m, "jobs", Bounded.DEFAULT_BYTES);
         int kept = ((List<?>) m.get("jobs")).size();
+        if (!leftOut.isEmpty()) {
+            text.append("(to stay under ").append(Bounded.DEFAULT_BYTES / 1024)
+                    .append(" KiB the structured answer leaves out of each job: ").append(String.join("; ", leftOut))
+                    .append("; ").append(WHOLE_ANSWER).append(")\n");
+        }
         if (kept < out.size()) {
             // the text names every job; say that the structured answer does not (an outside audit)
+            List<String> left = pending.subList(kept, pending.size()).stream().map(j -> j.id().toString()).toList();
+            m.put("left_out", left);
             text.append("(the structured answer holds the first ").append(kept).append(" of ").append(out.size())
                     .append(" jobs, to stay under ").append(Bounded.DEFAULT_BYTES / 1024)
-                    .append(" KiB; ask for the others with job_id)");
+                    .append(" KiB; ask for ").append(String.join(", ", left)).append(" with job_id)");
         }
         return new ToolAnswer(m, out.isEmpty() ? "no pending jobs" : text.toString().strip());
+    }
+
+    /** Where a pending job's whole answer is, when explain_pending of many leaves parts of each out. */
+    static final String WHOLE_ANSWER = "explain_pending with a job_id gives that job whole, suggest_patch its patched"
+            + " script";
+
+    /** A step that makes every job of a long answer smaller, and what it leaves out, in the words the answer says. */
+    private record Slimming(String what, java.util.function.UnaryOperator<Map<String, Object>> slim) {
+    }
+
+    /** The job record's fields a pending job's brief keeps: who, where, what it asks, why it waits. */
+    private static final List<String> PENDING_JOB_FIELDS = List.of("id", "name", "user", "account", "partition", "qos",
+            "state", "submit", "time_limit", "req_mem", "cpus", "gpus", "nodes", "pending_reason");
+
+    /** The bulkiest first: the notes (4 KB a job), the whole record, the evidence and diff, the repeated words. */
+    private static final List<Slimming> SLIMMINGS = List.of(
+            new Slimming("pending.fixes (the knowledge base's notes)", d -> without(d, "pending", "fixes")),
+            new Slimming("job: all but " + String.join(", ", PENDING_JOB_FIELDS), d -> {
+                if (d.get("job") instanceof Map<?, ?> job) {
+                    Map<String, Object> small = new LinkedHashMap<>();
+                    PENDING_JOB_FIELDS.forEach(k -> small.put(k, job.get(k)));
+                    d.put("job", small);
+                }
+                return d;
+            }),
+            new Slimming("pending.finding's evidence, others and leads; pending.patch's diff and advice", d -> {
+                without(d, "pending.finding", "evidence");
+                without(d, "pending.finding", "others");
+                without(d, "pending.finding", "leads");
+                without(d, "pending.patch", "diff");
+                return without(d, "pending.patch", "advice");
+            }),
+            new Slimming("each job's schema, backend and summary (the answer's backend and text have them)", d -> {
+                d.remove("schema");
+                d.remove("backend");
+                d.remove("summary");
+                return d;
+            }));
+
+    /**
+     * {@code d} with {@code key} removed from the map at {@code path} (dot-separated), copying the maps on the way so
+     * that no map another answer shares is changed.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> without(Map<String, Object> d, String path, String key) {
+        String[] parts = path.split("\\.");
+        Map<String, Object> at = d;
+        for (String part : parts) {
+            if (!(at.get(part) instanceof Map<?, ?> inner)) {
+                return d;
+            }
+            Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) inner);
+            at.put(part, copy);
+            at = copy;
+        }
+        at.remove(key);
+        return d;
     }
 
     /** For a pending job that has a patch: that suggest_patch gives it, and what it changes. */

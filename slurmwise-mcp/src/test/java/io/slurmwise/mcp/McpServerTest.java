@@ -242,6 +242,51 @@ class McpServerTest {
     }
 
     /**
+     * explain_pending without an id carries every pending job the text names (an outside audit: its JSON kept 4 of
+     * the mock's 10 under the 16 KB cap while the text named all 10): the bulky parts of each job go first, and the
+     * answer says which and where they are; one job asked for by id is whole.
+     */
+    @Test
+    void explainPendingOfManyCarriesEveryJobItsTextNames() throws Exception {
+        McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest("explain_pending", Map.of()));
+        assertThat(r.isError()).isFalse();
+        JsonNode m = JSON.readTree(text(r));
+        String words = ((McpSchema.TextContent) r.content().get(1)).text();
+        assertThat(text(r).getBytes(java.nio.charset.StandardCharsets.UTF_8).length).isLessThan(16 * 1024);
+        java.util.List<String> named = new java.util.ArrayList<>();
+        java.util.regex.Matcher job = java.util.regex.Pattern.compile("(?m)^job (\\d+) ").matcher(words);
+        while (job.find()) {
+            named.add(job.group(1));
+        }
+        assertThat(named).hasSize(10);
+        java.util.List<String> carried = new java.util.ArrayList<>();
+        m.get("jobs").forEach(j -> carried.add(j.get("job_id").asText()));
+        assertThat(carried).isEqualTo(named);
+        assertThat(m.get("count").asInt()).isEqualTo(10);
+        assertThat(m.get("truncated").asBoolean()).isFalse();
+        assertThat(m.has("left_out")).isFalse();
+        m.get("jobs").forEach(j -> {
+            assertThat(j.at("/pending/reason").asText()).isNotBlank();
+            assertThat(j.at("/pending/can_start").asText()).isNotBlank();
+            assertThat(j.at("/job/user").asText()).isNotBlank();
+            assertThat(j.at("/pending/fixes").isMissingNode()).isTrue();
+            assertThat(j.at("/pending/patch/patched_script").isMissingNode()).isTrue();
+        });
+        // what it left out, and how to get it
+        assertThat(m.get("left_out_of_each_job").get(0).asText()).startsWith("pending.fixes");
+        assertThat(m.get("whole_answer").asText()).contains("explain_pending with a job_id").contains("suggest_patch");
+        assertThat(words).contains("the structured answer leaves out of each job: pending.fixes")
+                .doesNotContain("holds the first");
+        // 1055 can never start: its brief keeps the change that lets it start
+        JsonNode p1055 = m.get("jobs").get(named.indexOf("1055"));
+        assertThat(p1055.at("/pending/patch/changes/0/what").asText()).contains("--partition=gpuH100x8");
+        // by id, the whole answer: the notes too
+        JsonNode one = call("explain_pending", Map.of("job_id", "1055"));
+        assertThat(one.at("/jobs/0/pending/fixes").size()).isPositive();
+        assertThat(one.has("left_out_of_each_job")).isFalse();
+    }
+
+    /**
      * diagnose_job leaves a pending job's patched script out as it does a failed job's (an outside audit: it dropped
      * 1001's but kept 1055's {@code pending.patch.patched_script}); suggest_patch gives both, and the text says so.
      */
