@@ -95,7 +95,11 @@ public final class DiagnosisWorkflow {
     }
 
     private Diagnosis diagnose(JobRecord job, boolean suggestPatch, List<String> notices) {
-        if (hasNoFailure(job)) {
+        // a job whose batch script went on and exited 0 is COMPLETED while a step of it failed: diagnosed from that
+        // step (the real lab: an srun step killed for memory, and one whose program failed, read "nothing to
+        // diagnose"); its record stays as SLURM wrote it
+        io.slurmwise.job.FailedStep step = job.outcome() == io.slurmwise.job.Outcome.COMPLETED ? job.failedStep() : null;
+        if (hasNoFailure(job) && step == null) {
             Diagnosis.StatusOnly so = statusOnly(job, suggestPatch, notices);
             if (!notices.isEmpty()) {
                 return new Diagnosis.StatusOnly(so.job(), notices.get(0) + ". " + so.summary(), so.pending());
@@ -106,7 +110,13 @@ public final class DiagnosisWorkflow {
         // job started none, so its process never exits in the middle of loading one: an outside audit's exit 134)
         retriever.prewarm();
         List<LogTail> logs = readLogs(job, notices);
-        Finding finding = classifier.classify(JobFacts.of(job), logs);
+        JobFacts facts = JobFacts.of(job);
+        if (step != null) {
+            facts = facts.withState(step.status().state()).withExitCode(step.exitCode());
+            notices.add("the job COMPLETED (its batch script exited 0), but " + step.describe()
+                    + ": diagnosed from that step");
+        }
+        Finding finding = classifier.classify(facts, logs);
         // the partitions fit the advice to the job's limits, patch or not (sinfo asks slurmctld, not slurmdbd)
         List<Partition> partitions = partitions(notices);
         Optional<String> script = suggestPatch ? batchScript(job, notices) : Optional.empty();

@@ -23,6 +23,7 @@ import java.util.Optional;
  * @param consumedEnergyJoules energy SLURM measured, only where the site enabled an energy plugin
  * @param reqTres       the requested TRES (sacct's ReqTRES), which a pending job has and AllocTRES not yet
  * @param allocNodes    the node count sacct's NNodes gave (0 when the export has no such column)
+ * @param failedStep    the first step of it that failed (sacct's step rows), null when none did or no step was read
  */
 public record JobRecord(
         JobId id,
@@ -52,7 +53,8 @@ public record JobRecord(
         String pendingReason,
         String cluster,
         Tres reqTres,
-        int allocNodes) {
+        int allocNodes,
+        FailedStep failedStep) {
 
     public JobRecord {
         Objects.requireNonNull(id, "id");
@@ -255,6 +257,7 @@ public record JobRecord(
         private String cluster;
         private Tres reqTres;
         private int allocNodes;
+        private FailedStep failedStep;
 
         private Builder(JobId id) {
             this.id = id;
@@ -267,7 +270,7 @@ public record JobRecord(
             maxRss = r.maxRss; allocCpus = r.allocCpus; allocTres = r.allocTres; nodeList = r.nodeList;
             totalCpu = r.totalCpu; consumedEnergyJoules = r.consumedEnergyJoules; workDir = r.workDir;
             stdoutPath = r.stdoutPath; stderrPath = r.stderrPath; pendingReason = r.pendingReason;
-            cluster = r.cluster; reqTres = r.reqTres; allocNodes = r.allocNodes;
+            cluster = r.cluster; reqTres = r.reqTres; allocNodes = r.allocNodes; failedStep = r.failedStep;
         }
 
         public Builder id(JobId v) { id = v; return this; }
@@ -298,13 +301,16 @@ public record JobRecord(
         public Builder cluster(String v) { cluster = v; return this; }
         public Builder reqTres(Tres v) { reqTres = v; return this; }
         public Builder allocNodes(int v) { allocNodes = v; return this; }
+        public Builder failedStep(FailedStep v) { failedStep = v; return this; }
 
         public DataSize maxRss() { return maxRss; }
+        public FailedStep failedStep() { return failedStep; }
 
         public JobRecord build() {
             return new JobRecord(id, name, user, account, partition, qos, status, exitCode, exitCodeView, submit,
                     start, end, elapsed, timeLimit, reqMem, maxRss, allocCpus, allocTres, nodeList, totalCpu,
-                    consumedEnergyJoules, workDir, stdoutPath, stderrPath, pendingReason, cluster, reqTres, allocNodes);
+                    consumedEnergyJoules, workDir, stdoutPath, stderrPath, pendingReason, cluster, reqTres, allocNodes,
+                    failedStep);
         }
     }
 }

@@ -504,6 +504,15 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         if (rss != null && (current.maxRss() == null || rss.compareTo(current.maxRss()) > 0)) {
             current.maxRss(rss);
         }
+        // the first step that failed: a job whose batch script went on and exited 0 is COMPLETED while a step of it
+        // ran out of memory (the real lab's 198.0), and only the step row says so
+        if (c.state >= 0 && current.failedStep() == null) {
+            JobStatus st = decoded.get(Decoded.STATUS, rowData, fs, fe, c.state, JobStatus::parse);
+            if (Outcome.of(st.state()) == Outcome.FAILED) {
+                current.failedStep(new FailedStep(text(c.jobid).strip(), st,
+                        decoded.get(Decoded.EXIT, rowData, fs, fe, c.exitcode, t -> ExitCode.tryParse(t).orElse(null))));
+            }
+        }
     }
 
     private JobRecord.Builder parseAllocation(JobId id) {

@@ -61,6 +61,8 @@ public final class Views {
         m.put("stderr", j.stderrPath());
         m.put("pending_reason", j.optPendingReason().orElse(null));
         m.put("consumed_energy_joules", j.consumedEnergyJoules());
+        // the first step that failed (sacct's step rows): a COMPLETED job whose step ran out of memory says so
+        m.put("failed_step", j.failedStep() == null ? null : failedStep(j.failedStep()));
         return m;
     }
 
@@ -209,6 +211,12 @@ public final class Views {
     }
 
     /** Two entries in this order (Map.of's order changes from one JVM to the next). */
+    private static Map<String, Object> failedStep(io.slurmwise.job.FailedStep s) {
+        Map<String, Object> m = pair("id", s.id(), "state", s.status().state().name());
+        m.put("exit_code", s.exitCode() == null ? null : s.exitCode().toString());
+        return m;
+    }
+
     private static Map<String, Object> pair(String k1, Object v1, String k2, Object v2) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put(k1, v1);

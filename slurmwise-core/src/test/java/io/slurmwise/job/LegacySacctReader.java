@@ -306,6 +306,13 @@ final class LegacySacctReader implements Iterator<JobRecord>, AutoCloseable {
         if (rss != null && (current.maxRss() == null || rss.compareTo(current.maxRss()) > 0)) {
             current.maxRss(rss);
         }
+        if (current.failedStep() == null) {
+            JobStatus st = JobStatus.parse(get(f, "state"));
+            if (Outcome.of(st.state()) == Outcome.FAILED) {
+                current.failedStep(new FailedStep(get(f, "jobid").strip(), st,
+                        ExitCode.tryParse(get(f, "exitcode")).orElse(null)));
+            }
+        }
     }
 
     private JobRecord.Builder parseAllocation(JobId id, String[] f) {

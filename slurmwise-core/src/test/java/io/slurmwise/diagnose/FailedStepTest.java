@@ -1,0 +1,79 @@
+package io.slurmwise.diagnose;
+
+import io.slurmwise.Slurmwise;
+import io.slurmwise.backend.JobLookup;
+import io.slurmwise.job.ExitCode;
+import io.slurmwise.job.FailedStep;
+import io.slurmwise.job.JobId;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.JobState;
+import io.slurmwise.job.JobStatus;
+import io.slurmwise.job.SacctReader;
+import io.slurmwise.testing.DelegatingBackend;
+import org.junit.jupiter.api.Test;
+
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A job whose batch script went on and exited 0 is COMPLETED while a step of it failed (the real SLURM 22.05 lab: job
+ * 198, an srun step killed for memory, "COMPLETED 0:0, DerivedExitCode 0:125, step 198.0 OUT_OF_MEMORY", read
+ * "nothing to diagnose"): the step row is kept, and the job is diagnosed from it.
+ */
+class FailedStepTest {
+
+    /** sacct -P of the lab's jobs 198 and 184 as SLURM 22.05 prints them (steps folded into their job). */
+    private static final String SACCT = "JobID|JobName|State|ExitCode|DerivedExitCode|MaxRSS\n"
+            + "198|step_oom|COMPLETED|0:0|0:125|\n"
+            + "198.batch|batch|COMPLETED|0:0||4216K\n"
+            + "198.extern|extern|COMPLETED|0:0||0\n"
+            + "198.0|python3|OUT_OF_MEMORY|0:125||299M\n"
+            + "184|set_e_off|COMPLETED|0:0|0:0|\n"
+            + "184.batch|batch|COMPLETED|0:0||3100K\n"
+            + "184.extern|extern|COMPLETED|0:0||0\n";
+
+    @Test
+    void theFirstFailedStepIsKeptWithItsJob() {
+        List<JobRecord> jobs = new ArrayList<>();
+        SacctReader.open(new StringReader(SACCT)).forEachRemaining(jobs::add);
+        assertThat(jobs).hasSize(2);
+        assertThat(jobs.get(0).state()).isEqualTo(JobState.COMPLETED);
+        assertThat(jobs.get(0).failedStep()).isEqualTo(new FailedStep("198.0", JobStatus.parse("OUT_OF_MEMORY"),
+                ExitCode.parse("0:125")));
+        assertThat(jobs.get(0).failedStep().describe()).isEqualTo("step 198.0 ended OUT_OF_MEMORY (exit 0:125)");
+        assertThat(jobs.get(1).failedStep()).isNull();
+    }
+
+    @Test
+    void aCompletedJobWithAFailedStepIsDiagnosedFromThatStep() {
+        DelegatingBackend cluster = new DelegatingBackend() {
+            @Override
+            public JobLookup lookup(JobId id) {
+                JobLookup inner = super.lookup(id);
+                if (!id.toString().equals("1001") || !(inner instanceof JobLookup.Found f)) {
+                    return inner;
+                }
+                // 1001's log holds the step's oom-kill; its record says only that the batch script exited 0
+                return new JobLookup.Found(f.job().toBuilder().status(JobStatus.parse("COMPLETED"))
+                        .exitCode(ExitCode.parse("0:0")).failedStep(new FailedStep("1001.0",
+                                JobStatus.parse("OUT_OF_MEMORY"), ExitCode.parse("0:125"))).build(), f.earlierRuns());
+            }
+        };
+        try (Slurmwise sw = Slurmwise.builder().backend(cluster).build()) {
+            Diagnosis d = sw.diagnose("1001");
+            assertThat(d).isInstanceOf(Diagnosis.Failed.class);
+            Diagnosis.Failed f = (Diagnosis.Failed) d;
+            assertThat(f.finding().kindId()).isEqualTo("oom");
+            assertThat(f.job().state()).isEqualTo(JobState.COMPLETED); // the record as SLURM wrote it
+            assertThat(f.notices()).contains("the job COMPLETED (its batch script exited 0), but step 1001.0 ended"
+                    + " OUT_OF_MEMORY (exit 0:125): diagnosed from that step");
+        }
+        // without a failed step, a completed job has nothing to diagnose
+        try (Slurmwise sw = Slurmwise.builder().backend(new DelegatingBackend()).build()) {
+            assertThat(sw.diagnose("1002")).isInstanceOf(Diagnosis.StatusOnly.class);
+        }
+    }
+}
