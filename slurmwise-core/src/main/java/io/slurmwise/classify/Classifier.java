@@ -641,6 +641,17 @@ public final class Classifier {
                     ? Optional.of(new Evidence(Evidence.Source.CHECK, 0, false,
                     "NodeList is 'None assigned': the job never got a node", kind.id(), CHECK_WEIGHT))
                     : Optional.empty();
+            // a user's or an admin's scancel names them ("CANCELLED by 1001", "by 0"); slurmctld's own cancel of a job
+            // whose dependency can never be satisfied names no one (the real lab's --kill-on-invalid-dep=yes job, read
+            // "scancel by user or admin"): the scheduler's own decision, weighed as a pending reason is
+            case CANCELLED_ON_DEPENDENCY -> f.state() == JobState.CANCELLED && "".equals(f.stateDetail())
+                    && f.pendingReason() != null && f.pendingReason().startsWith("Dependency")
+                    && (f.nodeList() == null || JobRecord.noNodeAssigned(f.nodeList()))
+                    ? Optional.of(new Evidence(Evidence.Source.CHECK, 0, false, "State=CANCELLED by no one while it"
+                    + " waited on Reason=" + f.pendingReason() + ": slurmctld cancelled it, as it does a job whose"
+                    + " dependency can never be satisfied (kill_invalid_depend, --kill-on-invalid-dep=yes)", kind.id(),
+                    PENDING_WEIGHT))
+                    : Optional.empty();
         };
     }
 
@@ -722,10 +733,11 @@ public final class Classifier {
 
     /**
      * Everything the rules read of a record when there are no logs: the kind is a function of it (state, exit
-     * code, pending reason, and where MaxRSS and Elapsed stand against their limits).
+     * code, pending reason, where MaxRSS and Elapsed stand against their limits, and whether the state names no
+     * canceller: slurmctld's own cancel of a job on its dependency is no user's).
      */
     record RecordSignature(JobState state, ExitCode exitCode, String pendingReason, boolean noNodes, boolean rssAtLimit,
-                           boolean rssUnderHalf, boolean atTimeLimit) {
+                           boolean rssUnderHalf, boolean atTimeLimit, boolean namesNoOne) {
         static RecordSignature of(JobFacts f) {
             boolean limits = f.maxRss() != null && f.memoryLimit() != null && f.memoryLimit().bytes() > 0;
             return new RecordSignature(f.state(), f.exitCode(), f.pendingReason(),
@@ -733,7 +745,8 @@ public final class Classifier {
                     limits && f.maxRss().bytes() >= 0.9 * f.memoryLimit().bytes(),
                     limits && f.maxRss().bytes() < 0.5 * f.memoryLimit().bytes(),
                     f.elapsed() != null && f.timeLimit() != null && !f.timeLimit().isZero()
-                            && f.elapsed().compareTo(f.timeLimit()) >= 0);
+                            && f.elapsed().compareTo(f.timeLimit()) >= 0,
+                    "".equals(f.stateDetail()));
         }
     }
 

@@ -11,26 +11,36 @@ import java.time.Duration;
  * What the classifier may know about a job besides its logs; every field may be null (unknown). Built from a
  * {@link JobRecord}, from CLI flags, or from a benchmark case. {@code memoryLimit} is what one node may use
  * ({@link JobRecord#memoryPerNode()}), since {@code maxRss} is the peak of one task.
+ *
+ * @param pendingReason why the job waits, or, for one cancelled before it started, what it waited on then
+ * @param stateDetail   what SLURM wrote after the state ({@code by 1001} of {@code CANCELLED by 1001}); "" when
+ *                      nothing (a job slurmctld itself cancelled names no one), null when unknown
  */
 public record JobFacts(JobState state, ExitCode exitCode, DataSize maxRss, DataSize memoryLimit, Duration elapsed,
-                       Duration timeLimit, String pendingReason, String nodeList) {
+                       Duration timeLimit, String pendingReason, String nodeList, String stateDetail) {
 
     public static final JobFacts NONE = new JobFacts(null, null, null, null, null, null, null, null);
 
+    /** Without the state's detail (unknown). */
+    public JobFacts(JobState state, ExitCode exitCode, DataSize maxRss, DataSize memoryLimit, Duration elapsed,
+                    Duration timeLimit, String pendingReason, String nodeList) {
+        this(state, exitCode, maxRss, memoryLimit, elapsed, timeLimit, pendingReason, nodeList, null);
+    }
+
     public static JobFacts of(JobRecord r) {
         return new JobFacts(r.state(), r.exitCode(), r.maxRss(), r.memoryPerNode().orElse(null), r.elapsed(),
-                r.timeLimit().limit().orElse(null), r.optPendingReason().orElse(null), r.nodeList());
+                r.timeLimit().limit().orElse(null), r.optPendingReason().orElse(null), r.nodeList(), r.status().detail());
     }
 
     public JobFacts withState(JobState s) {
-        return new JobFacts(s, exitCode, maxRss, memoryLimit, elapsed, timeLimit, pendingReason, nodeList);
+        return new JobFacts(s, exitCode, maxRss, memoryLimit, elapsed, timeLimit, pendingReason, nodeList, stateDetail);
     }
 
     public JobFacts withPendingReason(String reason) {
-        return new JobFacts(state, exitCode, maxRss, memoryLimit, elapsed, timeLimit, reason, nodeList);
+        return new JobFacts(state, exitCode, maxRss, memoryLimit, elapsed, timeLimit, reason, nodeList, stateDetail);
     }
 
     public JobFacts withExitCode(ExitCode e) {
-        return new JobFacts(state, e, maxRss, memoryLimit, elapsed, timeLimit, pendingReason, nodeList);
+        return new JobFacts(state, e, maxRss, memoryLimit, elapsed, timeLimit, pendingReason, nodeList, stateDetail);
     }
 }

@@ -544,7 +544,10 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
                 .stdoutPath(blankToNull(text(c.stdout)))
                 .stderrPath(blankToNull(text(c.stderr)))
                 .cluster(shared(c.cluster));
-        if (status.state() == JobState.PENDING && reason != null && !reason.equals("None")) {
+        // a pending job's reason, and what a job cancelled before it started waited on then (slurmctld cancels a job
+        // whose dependency can never be satisfied, Reason=Dependency, naming no canceller)
+        if ((status.state() == JobState.PENDING || (status.state() == JobState.CANCELLED && c.start >= 0
+                && timestamp(c.start) == null)) && reason != null && !reason.equals("None")) {
             b.pendingReason(reason);
         }
         return b;

@@ -11,7 +11,12 @@ public enum Check {
     /** Elapsed reached the time limit. */
     ELAPSED_AT_TIME_LIMIT,
     /** The job never got a node (sacct NodeList {@code None assigned}). */
-    NO_NODES_ASSIGNED;
+    NO_NODES_ASSIGNED,
+    /**
+     * slurmctld itself cancelled the job while it waited on its dependency: {@code CANCELLED} naming no canceller,
+     * never started, its reason {@code Dependency} ({@code kill_invalid_depend}, {@code --kill-on-invalid-dep=yes}).
+     */
+    CANCELLED_ON_DEPENDENCY;
 
     public String id() {
         return name().toLowerCase(Locale.ROOT);

@@ -76,4 +76,30 @@ class FailedStepTest {
             assertThat(sw.diagnose("1002")).isInstanceOf(Diagnosis.StatusOnly.class);
         }
     }
+    /**
+     * The real lab's job 204 (--kill-on-invalid-dep=yes, afterok on a job that failed): sacct "CANCELLED 0:0
+     * Reason=Dependency", naming no canceller, never started. slurmctld cancelled it for its dependency; a user's
+     * scancel of a job waiting on its dependency names the user and stays a cancel.
+     */
+    @Test
+    void aJobSlurmCancelledForItsDependencyIsADependencyFailure() {
+        String sacct = "JobID|JobName|State|ExitCode|Start|NodeList|Reason\n"
+                + "204|dep_kill_invalid|CANCELLED|0:0|None|None assigned|Dependency\n"
+                + "205|dep_user_cancel|CANCELLED by 1001|0:0|None|None assigned|Dependency\n"
+                + "206|ran_then_cancelled|CANCELLED|0:15|2026-12-07T11:20:00|cn01|None\n";
+        List<JobRecord> jobs = new ArrayList<>();
+        SacctReader.open(new StringReader(sacct)).forEachRemaining(jobs::add);
+        assertThat(jobs.get(0).optPendingReason()).contains("Dependency");
+        assertThat(jobs.get(2).optPendingReason()).isEmpty();
+        io.slurmwise.classify.Classifier c = new io.slurmwise.classify.Classifier(io.slurmwise.taxonomy.Taxonomy.load(null));
+        io.slurmwise.classify.Finding bySlurm = c.classify(io.slurmwise.classify.JobFacts.of(jobs.get(0)), List.of());
+        assertThat(bySlurm.kindId()).isEqualTo("dependency");
+        assertThat(bySlurm.evidence()).anySatisfy(e -> assertThat(e.text()).startsWith("State=CANCELLED by no one while"
+                + " it waited on Reason=Dependency: slurmctld cancelled it"));
+        assertThat(c.classify(io.slurmwise.classify.JobFacts.of(jobs.get(1)), List.of()).kindId()).isEqualTo("cancelled");
+        assertThat(c.classify(io.slurmwise.classify.JobFacts.of(jobs.get(2)), List.of()).kindId()).isEqualTo("cancelled");
+        // the fleet's remembered kinds tell the two cancels apart too
+        assertThat(c.recordKind(io.slurmwise.classify.JobFacts.of(jobs.get(0)))).isEqualTo("dependency");
+        assertThat(c.recordKind(io.slurmwise.classify.JobFacts.of(jobs.get(1)))).isEqualTo("cancelled");
+    }
 }

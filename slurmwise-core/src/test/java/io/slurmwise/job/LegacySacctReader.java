@@ -343,7 +343,9 @@ final class LegacySacctReader implements Iterator<JobRecord>, AutoCloseable {
                 .stdoutPath(blankToNull(get(f, "stdout")))
                 .stderrPath(blankToNull(get(f, "stderr")))
                 .cluster(blankToNull(get(f, "cluster")));
-        if (status.state() == JobState.PENDING && reason != null && !reason.equals("None")) {
+        boolean cancelledWaiting = status.state() == JobState.CANCELLED && column.containsKey("start")
+                && SlurmTime.parseTimestamp(get(f, "start")).isEmpty();
+        if ((status.state() == JobState.PENDING || cancelledWaiting) && reason != null && !reason.equals("None")) {
             b.pendingReason(reason);
         }
         return b;
