@@ -22,12 +22,17 @@ final class Leads {
 
     /**
      * Words programs and shells use when something went wrong, in any case: the generic ones, not any kind's.
-     * A line with one is a lead; a log's last such lines are the likeliest place of the failure.
+     * A line with one is a lead; a log's last such lines are the likeliest place of the failure. An exception's
+     * class name counts ({@code KeyError: 'batch_size'}, {@code java.lang.IllegalStateException}): a Python
+     * traceback's meaning is on its last line, not on {@code Traceback (most recent call last):} (the real lab's 190).
      */
-    private static final Pattern ERROR_WORDS = Pattern.compile("(?i)\\b(?:error|errors|err|fatal|exception|"
+    private static final Pattern ERROR_WORDS = Pattern.compile("(?i)\\b(?:\\w*error|errors|err|fatal|\\w*exception|"
             + "fail|failed|failure|abort|aborted|killed|denied|not found|no such|cannot|can't|could not|couldn't|"
             + "unable to|invalid|illegal|traceback|segmentation|core dumped|panic|terminated|timed out|timeout|"
             + "exceeded|refused|unexpected|missing|non-zero exit|exit (?:status|code) [1-9])\\b");
+
+    /** Python's traceback header, which its exception line ends. */
+    private static final Pattern TRACEBACK = Pattern.compile("Traceback \\(most recent call last\\):?");
 
     /** Lines one message spans at most: Open MPI's help paragraphs are four to eight lines, doubled in some pastes. */
     private static final int MAX_MESSAGE_LINES = 16;
@@ -104,6 +109,10 @@ final class Leads {
                 }
             }
             String message = text.toString();
+            // a traceback's header says only that one follows: its exception line, later, is the message
+            if (!found.isEmpty() && TRACEBACK.matcher(message).matches()) {
+                continue;
+            }
             if (ERROR_WORDS.matcher(message).find() && seen.add(message)) {
                 found.add(0, new Evidence(source, base + msg[0], inFile, message, FailureKind.UNKNOWN, 0));
             }

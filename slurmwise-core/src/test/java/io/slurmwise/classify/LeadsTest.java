@@ -35,6 +35,31 @@ class LeadsTest {
                 .contains("Start reading at stderr:2: \"Error reading _plen[] array: 0, 112320.\"");
     }
 
+    /**
+     * A Python traceback's meaning is its last line (the real lab's 190 read "Start reading at stderr:2: Traceback (most
+     * recent call last):" above its KeyError): an exception's class name is an error word, and the header gives way to
+     * the exception line after it.
+     */
+    @Test
+    void aTracebackLeadsToItsExceptionLine() {
+        Finding f = classify(LogTail.of(LogStream.STDERR, "job.err", """
+                Traceback (most recent call last):
+                  File "/home/u/train.py", line 3, in <module>
+                    lr = cfg["batch_size"]
+                KeyError: 'batch_size'
+                """));
+        assertThat(f.isUnknown()).isTrue();
+        assertThat(f.leads()).extracting(Evidence::text).containsExactly("KeyError: 'batch_size'");
+        assertThat(f.leads()).extracting(Evidence::location).containsExactly("stderr:4");
+        assertThat(new TemplateExplainer().explain(null, f, List.of()).text())
+                .contains("Start reading at stderr:4: \"KeyError: 'batch_size'.\"");
+        // Java's too, and a traceback with nothing after it keeps its header
+        assertThat(classify(LogTail.of(LogStream.STDERR, "job.err", "at Main.run\njava.lang.IllegalStateException: no"
+                + " input\n")).leads()).extracting(Evidence::location).containsExactly("stderr:2");
+        assertThat(classify(LogTail.of(LogStream.STDERR, "job.err", "Traceback (most recent call last):\n")).leads())
+                .extracting(Evidence::text).containsExactly("Traceback (most recent call last):");
+    }
+
     @Test
     void atMostThreeLinesStderrFirstRepeatsOnceAndColourGone() {
         Finding f = classify(
@@ -107,8 +132,9 @@ class LeadsTest {
                 address. The server socket has failed to bind to [::]:29600 (errno: 98 - Address
                 already in use).
                 """));
-        assertThat(f.leads()).extracting(Evidence::location).containsExactly("stderr:1", "stderr:3");
-        assertThat(f.leads().get(1).text()).isEqualTo("RuntimeError: The server socket has failed to listen on any "
+        // the traceback's header gives way to its exception line
+        assertThat(f.leads()).extracting(Evidence::location).containsExactly("stderr:3");
+        assertThat(f.leads().get(0).text()).isEqualTo("RuntimeError: The server socket has failed to listen on any "
                 + "local network address. The server socket has failed to bind to [::]:29600 (errno: 98 - Address "
                 + "already in use).");
     }
