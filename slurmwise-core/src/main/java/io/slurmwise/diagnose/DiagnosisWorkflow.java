@@ -52,6 +52,7 @@ public final class DiagnosisWorkflow {
     /** Notes retrieved beyond the ones shown, to stand in for notes that fitting to the job leaves out. */
     private static final int SPARE_FIXES = 3;
     private final PendingReasons pendingReasons;
+    private final PendingNotices pendingNotices;
     private final WaitingOn waitingOn;
     private final int tailLines;
     private final int fixCount;
@@ -69,6 +70,7 @@ public final class DiagnosisWorkflow {
         this.retriever = Objects.requireNonNull(retriever, "retriever");
         this.explainer = Objects.requireNonNull(explainer, "explainer");
         this.pendingReasons = PendingReasons.bundled();
+        this.pendingNotices = new PendingNotices(backend);
         this.waitingOn = new WaitingOn(backend);
         this.fitter = new FixFitter(classifier.taxonomy());
         this.tailLines = tailLines;
@@ -127,48 +129,11 @@ public final class DiagnosisWorkflow {
                 : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
                 + job.id() + "` for it", List.of(), List.of());
         List<FixNote> fixes = fittedFixes(finding, job, partitions, qos, allowedQos, patch, script);
-        spentAllocation(job, associations).ifPresent(notices::add);
+        pendingNotices.spentAllocation(job, associations).ifPresent(notices::add);
         Explanation explanation = explainer.explain(job, finding, fixes, patch);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
         return new Diagnosis.Failed(job, finding, logs, fixes, explanation, method, notices, patch);
-    }
-
-    /**
-     * What a rerun of the job meets when its account has used its allocation: it waits, whatever the fix (bob's 1016 was
-     * moved to partition long while his account genomics had no billing minutes left; an outside audit). Best effort:
-     * nothing when the backend cannot say.
-     */
-    private Optional<String> spentAllocation(JobRecord job, Supplier<List<io.slurmwise.job.Association>> associations) {
-        if (job.account() == null || job.account().isBlank()) {
-            return Optional.empty();
-        }
-        Optional<io.slurmwise.job.AccountUsage> usage;
-        try {
-            usage = backend.accountUsage(job.account());
-        } catch (BackendException e) {
-            return Optional.empty();
-        }
-        return usage.flatMap(u -> u.describeSpent().map(d -> d + ": a " + (job.state() == JobState.PENDING
-                ? "job" : "rerun") + " under it waits (" + u.pendingReason().orElse("") + ") until it is raised or"
-                + " renewed" + otherAccounts(job, associations.get())));
-    }
-
-    /**
-     * Where else the job's user may run, from their associations: another account named, or that there is none (an
-     * outside audit: users with one account were told to use "another account of yours").
-     */
-    private static String otherAccounts(JobRecord job, List<io.slurmwise.job.Association> mine) {
-        if (mine.isEmpty()) {
-            return ", or runs under another account of yours (`#SBATCH --account=<account>`)";
-        }
-        List<String> others = mine.stream().filter(a -> job.user().equals(a.user()))
-                .map(io.slurmwise.job.Association::account)
-                .filter(a -> !a.equals(job.account())).distinct().sorted().toList();
-        return others.isEmpty() ? "; " + job.user() + " has no other account (sacctmgr show assoc), so ask the account's"
-                + " PI or your allocation office"
-                : ", or runs under another account of yours (`#SBATCH --account=" + others.get(0) + "`; "
-                + String.join(", ", others) + ")";
     }
 
     /** The job's batch script, best effort: without it the patch says why and the fixes are not checked against it. */
@@ -317,8 +282,9 @@ public final class DiagnosisWorkflow {
             // the table's commands name "<jobid>": this job's id where the job is known
             String meaning = m.text().replace("<jobid>", job.id().toString()) + (suggestPatch ? waitingOn.of(job, reason) : "");
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
-            boolean defaultTime = job.timeLimit().kind() == io.slurmwise.job.TimeLimit.Kind.PARTITION_LIMIT;
-            List<Partition> partitions = finding.isUnknown() && !defaultTime ? List.of() : partitions(notices);
+            // the DefaultTime notice names the partition's value, so a job that asks no --time reads them
+            List<Partition> partitions = finding.isUnknown() && !PendingNotices.asksNoTime(job) ? List.of()
+                    : partitions(notices);
             Supplier<List<Qos>> qos = qosOnce(notices);
             Supplier<List<io.slurmwise.job.Association>> associations = associationsOnce(job);
             Supplier<Optional<java.util.Set<String>>> allowedQos = allowedQos(job, associations);
@@ -340,24 +306,7 @@ public final class DiagnosisWorkflow {
                         case MAY -> "; it may start if the cluster changes.";
                         case NEVER -> "; it can never start as submitted.";
                     };
-            // its account's spent allocation holds it next, whatever its reason now (1056's patch, under climate-model's
-            // used-up minutes, would wait again; an outside audit), unless the reason already says so
-            List<String> held = new ArrayList<>(reason.startsWith("AssocGrp") && reason.contains("Minutes") ? List.of()
-                    : spentAllocation(job, associations).map(n -> List.of(n)).orElse(List.of()));
-            // a job that asks no --time runs for its partition's DefaultTime: said with the value (an outside audit:
-            // 1060, 128 ranks of OpenFOAM, read only "asks the default time", and would be ended at one hour)
-            if (defaultTime) {
-                new JobAdviceFacts(job, partitions).partition().filter(p -> p.defaultTime().limit().isPresent())
-                        .ifPresent(p -> held.add("it asks no --time, so partition " + p.name() + "'s DefaultTime, "
-                                + p.defaultTime().human() + ", is its limit: a longer run is ended then; set `#SBATCH"
-                                + " --time=` to what the run needs (MaxTime " + p.maxTime().human() + ")"));
-            }
-            // a maintenance window it waits for is named with its times: when the job starts, and the longest --time
-            // that starts now; without the window, where to read it (the reason's meaning says neither, so the
-            // Waiting line does not point to a command above the note that gives the times)
-            if (MAINTENANCE.matcher(reason).find()) {
-                maintenance(job, notices).ifPresent(held::add);
-            }
+            List<String> held = pendingNotices.of(job, reason, partitions, associations, notices);
             return new Diagnosis.StatusOnly(job, summary, new PendingInfo(reason, m.startability(), meaning,
                     finding.isUnknown() ? null : finding, fixes, patch, held));
         }
@@ -371,41 +320,6 @@ public final class DiagnosisWorkflow {
                     + "; diagnose it when it has ended.";
         };
         return new Diagnosis.StatusOnly(job, summary, null);
-    }
-
-    /** A pending reason that names a maintenance reservation: {@code ReqNodeNotAvail, Reserved for maintenance}. */
-    private static final java.util.regex.Pattern MAINTENANCE = java.util.regex.Pattern.compile(
-            "(?i)Reserved[ _]for[ _]maintenance");
-
-    /** Said when the maintenance window cannot be read or none is listed ahead. */
-    private static final String WINDOW_UNREAD = "`scontrol show reservation` shows the maintenance window's times";
-
-    /**
-     * The maintenance window a pending job waits for, in words: its name, nodes and times, when the job starts, and
-     * the longest --time that would start it now (the window on its partition first, else the soonest); where to read
-     * it when the cluster lists none ahead, or cannot be asked (a notice then says why).
-     */
-    private Optional<String> maintenance(JobRecord job, List<String> notices) {
-        List<io.slurmwise.job.Reservation> rs;
-        try {
-            rs = backend.reservations();
-        } catch (io.slurmwise.backend.BackendException e) {
-            notices.add("reservations: " + e.getMessage());
-            return Optional.of(WINDOW_UNREAD);
-        }
-        java.time.LocalDateTime now = java.time.LocalDateTime.now();
-        List<io.slurmwise.job.Reservation> ahead = rs.stream().filter(r -> r.maintenance() && r.endsAfter(now)).toList();
-        Optional<io.slurmwise.job.Reservation> w = ahead.stream()
-                .filter(r -> job.partition() != null && r.partition().equals(job.partition())).findFirst()
-                .or(() -> io.slurmwise.job.Reservation.nextMaintenance(ahead, now));
-        if (w.isEmpty()) {
-            return Optional.of(WINDOW_UNREAD);
-        }
-        io.slurmwise.job.Reservation r = w.get();
-        java.time.Duration left = r.timeUntilStart(now).truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
-        return Optional.of(r.describe() + (left.isZero() ? " is on now: the job starts after it ends."
-                : ": the job starts after it ends, or now with `#SBATCH --time=` at most " + SlurmTime.format(left)
-                + " (until the window starts) if the run fits in that."));
     }
 
     private List<LogTail> readLogs(JobRecord job, List<String> notices) {
