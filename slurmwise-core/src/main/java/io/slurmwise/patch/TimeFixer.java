@@ -214,22 +214,27 @@ final class TimeFixer implements Fixer {
     }
 
     /**
-     * How far the run got: a fraction in [0, 1], or 0 when no line says, and the line that says it. {@code timed}: the
-     * program measured the time left itself (its rate over the steps left, its eta), so the fraction is a reading
-     * however small; otherwise the share of the work done, too rough to extrapolate below {@link #MIN_PROGRESS}.
+     * How far the run got: a fraction in [0, 1], or 0 when no line says, and the line that says it, in words
+     * ({@code line}) and by its index in the log lines read ({@code lineIndex}, -1 when no line says: the logs' clock
+     * dates it by that line). {@code timed}: the program measured the time left itself (its rate over the steps left,
+     * its eta), so the fraction is a reading however small; otherwise the share of the work done, too rough to
+     * extrapolate below {@link #MIN_PROGRESS}.
      */
-    record Progress(double fraction, String line, boolean timed, Duration at) {
-        Progress(double fraction, String line) {
-            this(fraction, line, false, null);
+    record Progress(double fraction, String line, int lineIndex, boolean timed, Duration at) {
+        /** No line of the logs says how far the run got. */
+        static final Progress NONE = new Progress(0, null, -1);
+
+        Progress(double fraction, String line, int lineIndex) {
+            this(fraction, line, lineIndex, false, null);
         }
 
-        Progress(double fraction, String line, boolean timed) {
-            this(fraction, line, timed, null);
+        Progress(double fraction, String line, int lineIndex, boolean timed) {
+            this(fraction, line, lineIndex, timed, null);
         }
 
         /** The same progress, reached {@code at} into the run by the logs' clock (when known). */
         Progress at(Optional<Duration> when) {
-            return when.map(w -> new Progress(fraction, line, timed, w)).orElse(this);
+            return when.map(w -> new Progress(fraction, line, lineIndex, timed, w)).orElse(this);
         }
 
         /** How long the run took to get this far: the time by the logs' clock when known, else all it ran. */
@@ -285,26 +290,19 @@ final class TimeFixer implements Fixer {
      * the time it ran and had left (1028: 1:58 run, 1 day 8:43 left; an outside audit).
      */
     Progress progress(FixContext cx, String script, Duration elapsed) {
-        int[] at = {-1};
-        Progress p = progress(cx.logLines(), script, elapsed, at);
+        Progress p = progress(cx.logLines(), script, elapsed);
         // a share of the work (not a trainer's own estimate of the time left) is dated by its line's timestamp
-        return p.usable() && !p.timed() && at[0] >= 0 ? p.at(cx.clock().runTimeAt(cx.logLines().get(at[0]), elapsed))
-                : p;
+        return p.usable() && !p.timed() && p.lineIndex() >= 0
+                ? p.at(cx.clock().runTimeAt(cx.logLines().get(p.lineIndex()), elapsed)) : p;
     }
 
-    /** As above, without the logs' clock. */
+    /** As above, without the logs' clock: the progress carries the index of its line in {@code lines}. */
     Progress progress(List<String> lines, String script, Duration elapsed) {
-        return progress(lines, script, elapsed, new int[1]);
-    }
-
-    /** As above; {@code found[0]} is left at the index of the line the progress was read from. */
-    private Progress progress(List<String> lines, String script, Duration elapsed, int[] found) {
         Boolean whole = null;
         Map<String, Long> totals = null;
         long epochs = -2; // the script's total of epochs, read once when a line needs it (-1: it names none)
         for (int i = lines.size() - 1; i >= 0; i--) {
             String l = lines.get(i);
-            found[0] = i;
             Optional<Matcher> bare = patterns.find("progress.epoch_bare", l);
             Optional<Matcher> inEpoch = bare.flatMap(b -> patterns.find("progress.step", l.substring(b.end())));
             if (inEpoch.isPresent()) {
@@ -318,7 +316,7 @@ final class TimeFixer implements Fixer {
                 long b = count(st.group(2));
                 if (epochs > 0 && n >= 1 && n <= epochs && b > 0 && a >= 0 && a <= b) {
                     return new Progress((n - 1 + a / (double) b) / epochs, quote(l, bare.get().start())
-                            + " of the script's " + epochs + " epochs");
+                            + " of the script's " + epochs + " epochs", i);
                 }
                 continue; // a step within an epoch of an unknown number: not the run's progress
             }
@@ -329,7 +327,7 @@ final class TimeFixer implements Fixer {
                         + count(eta.get().group(4));
                 if (days >= 0 && left >= 0 && left < MAX_LEFT_SECONDS) {
                     return new Progress(elapsed.toSeconds() / (double) (elapsed.toSeconds() + left),
-                            quote(l, eta.get().start()), true);
+                            quote(l, eta.get().start()), i, true);
                 }
             }
             Optional<Matcher> epoch = patterns.find("progress.epoch", l);
@@ -348,7 +346,7 @@ final class TimeFixer implements Fixer {
                     long b = count(st.get().group(2));
                     within = b > 0 && a >= 0 && a <= b ? a / (double) b : 0;
                 }
-                return new Progress((n - 1 + within) / m, quote(l, epoch.get().start()));
+                return new Progress((n - 1 + within) / m, quote(l, epoch.get().start()), i);
             }
             Optional<Matcher> st = patterns.find("progress.step", l);
             if (st.isPresent()) {
@@ -364,15 +362,15 @@ final class TimeFixer implements Fixer {
                     if (perStep > 0 && a < b && left < MAX_LEFT_SECONDS) {
                         return new Progress(elapsed.toSeconds() / (elapsed.toSeconds() + left),
                                 "\"" + st.get().group().strip().replaceAll("\\s+", " ") + "\" at " + rate.get().group(1) + " " + rate.get().group(2),
-                                true);
+                                i, true);
                     }
-                    return new Progress(a / (double) b, quote(l, st.get().start()));
+                    return new Progress(a / (double) b, quote(l, st.get().start()), i);
                 }
             }
             if (totals == null && patterns.matches("progress.unit_done", l)) {
                 totals = totals(lines); // once, however many units the log says are done
             }
-            Optional<Progress> units = units(totals == null ? Map.of() : totals, l);
+            Optional<Progress> units = units(totals == null ? Map.of() : totals, l, i);
             if (units.isPresent()) {
                 return units.get();
             }
@@ -385,11 +383,12 @@ final class TimeFixer implements Fixer {
                 String position = at.get().group(2);
                 java.util.OptionalDouble f = GENOME.fraction(contig, count(position.replace(",", "")));
                 if (f.isPresent()) {
-                    return new Progress(f.getAsDouble(), "\"" + contig + ":" + position + "\" along the human genome");
+                    return new Progress(f.getAsDouble(), "\"" + contig + ":" + position + "\" along the human genome",
+                            i);
                 }
             }
         }
-        return new Progress(0, null);
+        return Progress.NONE;
     }
 
     /** A count a log printed, or -1 when it is too long to be one (a hostile or broken log). */
@@ -413,16 +412,16 @@ final class TimeFixer implements Fixer {
     /**
      * How far a run of units got, from {@code line}: "sample 3 of 10" (two done, or three when the line says done),
      * or "member 03 done" counted against the total the log announced ("5 members", in {@code totals}); empty when
-     * the line says neither or the numbers do not fit.
+     * the line says neither or the numbers do not fit. {@code index}: the line's index in the log lines.
      */
-    private Optional<Progress> units(Map<String, Long> totals, String line) {
+    private Optional<Progress> units(Map<String, Long> totals, String line, int index) {
         Optional<Matcher> of = patterns.find("progress.unit_of", line);
         if (of.isPresent()) {
             long n = Long.parseLong(of.get().group(1));
             long m = Long.parseLong(of.get().group(2));
             if (m > 0 && n >= 1 && n <= m) {
                 long done = patterns.matches("progress.done", line.substring(of.get().end())) ? n : n - 1;
-                return Optional.of(new Progress(done / (double) m, quote(line, of.get().start())));
+                return Optional.of(new Progress(done / (double) m, quote(line, of.get().start()), index));
             }
         }
         Optional<Matcher> done = patterns.find("progress.unit_done", line);
@@ -435,7 +434,7 @@ final class TimeFixer implements Fixer {
         if (m == null || m <= 0 || n < 0 || n > m) {
             return Optional.empty();
         }
-        return Optional.of(new Progress(n / (double) m, quote(line, done.get().start()) + " of " + m + " " + unit + "s"));
+        return Optional.of(new Progress(n / (double) m, quote(line, done.get().start()) + " of " + m + " " + unit + "s", index));
     }
 
     /** The totals of units the log announced ("5 members"), by unit, the first of each. */
