@@ -114,6 +114,23 @@ public final class PatchSuggester {
                     + " lines: if you gave it there, give the new one there too (`sbatch --" + o.name() + "=" + now
                     + " ...`)."));
         }
+        // the script sets it, but the job ran with another value: sbatch's command line (or an SBATCH_* variable, or an
+        // admin's scontrol update) overrode the line the patch edits (the real lab's 219: `sbatch --time=00:01:00` of a
+        // script that says 00:10:00 was shown "-00:10:00 +00:15:00", "(was 00:01:00)", and resubmitted the same way
+        // would get one minute again)
+        for (String name : List.of("time", "partition")) {
+            Optional<String> line = original.option(name).map(BatchScript.Option::value).filter(v -> v != null && !v.isBlank());
+            Optional<String> patched = done.script().option(name).map(BatchScript.Option::value);
+            Optional<String> had = recorded(job, name);
+            if (line.isEmpty() || had.isEmpty() || patched.isEmpty() || patched.get().equals(line.get())
+                    || line.get().contains(",") || same(name, line.get().strip(), had.get())) {
+                continue;
+            }
+            advice.add(first++, "Job " + job.id() + " ran with --" + name + " " + had.get() + ", not its script's "
+                    + line.get().strip() + ": the sbatch command line, an SBATCH_* variable or an admin's `scontrol"
+                    + " update` set it, and a command line value overrides #SBATCH lines: if you gave it there, give the"
+                    + " new one there too (`sbatch --" + name + "=" + patched.get().strip() + " ...`).");
+        }
         if ("\r\n".equals(original.lineEnding())) {
             advice.add("The script has Windows (CRLF) line endings, which sbatch refuses (\"Batch script contains DOS"
                     + " line breaks\"); the patch keeps them: convert with `dos2unix` before submitting with sbatch.");
@@ -123,6 +140,16 @@ public final class PatchSuggester {
                 DiffUtils.diff(original.lines(), done.script().lines()), 3);
         return new Patch.Suggested(name, original.text(), done.script().text(), String.join("\n", diff) + "\n",
                 done.changes(), advice);
+    }
+
+    /** Whether a script's value and the record's are the same setting (times by their length, names in any case). */
+    private static boolean same(String option, String script, String recorded) {
+        if (option.equals("time")) {
+            Optional<java.time.Duration> a = io.slurmwise.job.SlurmTime.parseDuration(script);
+            Optional<java.time.Duration> b = io.slurmwise.job.SlurmTime.parseDuration(recorded);
+            return a.isEmpty() || b.isEmpty() || a.get().equals(b.get());
+        }
+        return script.equalsIgnoreCase(recorded);
     }
 
     /**

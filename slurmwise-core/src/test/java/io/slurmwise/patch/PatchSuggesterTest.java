@@ -88,6 +88,26 @@ class PatchSuggesterTest {
     }
 
     /**
+     * The script sets it, but the job ran with another value (the real lab's 219: `sbatch --time=00:01:00` of a script
+     * that says 00:10:00): the command line overrode the line the patch edits, and the advice says so first; a record
+     * that agrees with the script, in another spelling, gets no such line.
+     */
+    @Test
+    void aValueTheCommandLineOverrodeIsSaid() {
+        JobRecord job = CLUSTER.get("1018"); // ran 08:00:27 of an 8-hour limit
+        Patch p = suggest(job, "time_limit", "slurmstepd: error: *** JOB 1018 ON cn001 CANCELLED AT 2026-11-08T20:01:03"
+                + " DUE TO TIME LIMIT ***", "#!/bin/bash\n#SBATCH -p cpu\n#SBATCH --time=02:00:00\n./wrf.exe\n");
+        String time = BatchScript.parse(((Patch.Suggested) p).patched()).option("time").orElseThrow().value();
+        assertThat(p.advice().get(0)).isEqualTo("Job 1018 ran with --time 08:00:00, not its script's 02:00:00: the"
+                + " sbatch command line, an SBATCH_* variable or an admin's `scontrol update` set it, and a command line"
+                + " value overrides #SBATCH lines: if you gave it there, give the new one there too (`sbatch --time="
+                + time + " ...`).");
+        Patch agreeing = suggest(job, "time_limit", "slurmstepd: error: *** JOB 1018 ON cn001 CANCELLED AT"
+                + " 2026-11-08T20:01:03 DUE TO TIME LIMIT ***", "#!/bin/bash\n#SBATCH -p cpu\n#SBATCH --time=480\n./wrf.exe\n");
+        assertThat(agreeing.advice()).noneMatch(a -> a.contains("not its script's"));
+    }
+
+    /**
      * CPUs no node of the partition has, asked on sbatch's command line (-c 16 on the real lab's 2-CPU node): no line of
      * the script to edit, so the advice says where they came from and what to ask instead (it said only "no mechanical
      * change"; an outside audit).
