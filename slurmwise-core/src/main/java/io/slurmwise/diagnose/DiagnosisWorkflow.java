@@ -305,6 +305,7 @@ public final class DiagnosisWorkflow {
                         case WILL -> "; it will start without changes.";
                         case MAY -> "; it may start if the cluster changes.";
                         case NEVER -> "; it can never start as submitted.";
+                        case HELD -> "; it starts once released, with nothing else changed.";
                     };
             List<String> held = pendingNotices.of(job, reason, partitions, associations, notices);
             return new Diagnosis.StatusOnly(job, summary, new PendingInfo(reason, m.startability(), meaning,

@@ -19,7 +19,13 @@ public final class PendingReasons {
         /** It may start if the cluster changes (a node comes back). */
         MAY,
         /** It can never start as submitted; it must be changed or resubmitted. */
-        NEVER
+        NEVER,
+        /**
+         * It is held: it starts once released ({@code scontrol release}, by its owner or an administrator), with
+         * nothing else changed (the real lab's held job read "Can start: never, as submitted" beside "it starts only
+         * after scontrol release").
+         */
+        HELD
     }
 
     /** One row of the table. */

@@ -15,6 +15,10 @@ class PendingReasonsTest {
         assertThat(reasons.explain("Priority").startability()).isEqualTo(PendingReasons.Startability.WILL);
         assertThat(reasons.explain("DependencyNeverSatisfied").startability()).isEqualTo(PendingReasons.Startability.NEVER);
         assertThat(reasons.explain("PartitionTimeLimit").text()).contains("MaxTime");
+        // a held job starts once released, with nothing else changed (the real lab's --hold job read "Can start:
+        // never, as submitted" beside "it starts only after scontrol release")
+        assertThat(reasons.explain("JobHeldUser").startability()).isEqualTo(PendingReasons.Startability.HELD);
+        assertThat(reasons.explain("JobHeldAdmin").startability()).isEqualTo(PendingReasons.Startability.HELD);
     }
 
     @Test

@@ -318,6 +318,7 @@ public final class ChatAgent {
     /** A pending job's startability as diagnose's JSON says it ({@code can_start}), in the rules' answer's words. */
     private static final Map<String, String> STARTS = Map.of(
             "never", "can never start as submitted",
+            "held", "starts once released, with nothing else changed",
             "may", "may start if the cluster changes (a node comes back)",
             "will", "will start once the jobs ahead of it or the time it waits for pass");
 

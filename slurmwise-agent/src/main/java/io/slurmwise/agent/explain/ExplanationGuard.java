@@ -516,11 +516,14 @@ public final class ExplanationGuard {
      * over), or "it will never start" of one that starts once the jobs ahead of it or the time it waits for pass. A
      * sentence that makes the start wait on a change ("once your PI adds hours", "if you resubmit") claims neither.
      *
-     * @param canStart the job's startability as diagnose's JSON says it: {@code never}, {@code may} or {@code will}
+     * @param canStart the job's startability as diagnose's JSON says it: {@code never}, {@code held}, {@code may} or
+     *                 {@code will}
      *                 ({@code may}, a change of the cluster's, is checked for neither)
      */
     public Optional<String> startProblem(String answer, String canStart) {
-        boolean never = "never".equals(canStart);
+        // a held job does not start by waiting either: only a release starts it
+        boolean held = "held".equals(canStart);
+        boolean never = "never".equals(canStart) || held;
         if (!never && !"will".equals(canStart)) {
             return Optional.empty();
         }
@@ -535,7 +538,8 @@ public final class ExplanationGuard {
                 if (!excused) {
                     return Optional.of(never
                             ? "it says the job will start as it is (\"" + m.group().strip() + "\"), but its pending reason"
-                                    + " means it can never start as submitted"
+                                    + (held ? " means it is held: it starts only once released"
+                                    : " means it can never start as submitted")
                             : "it says the job can never start (\"" + m.group().strip() + "\"), but its pending reason"
                                     + " means it starts once the jobs ahead of it or the time it waits for pass");
                 }

@@ -206,6 +206,9 @@ class ExplanationGuardTest {
                 + " if 1051 fails.", "It will start soon.")) {
             assertThat(g.startProblem(fine, "will")).as(fine).isEmpty();
         }
+        // a held job does not start by waiting; a release starts it
+        assertThat(g.startProblem("It will start soon.", "held")).get().asString().contains("it is held");
+        assertThat(g.startProblem("It will start once you release it with scontrol release.", "held")).isEmpty();
         // a change of the cluster's (a node coming back) is checked for neither
         assertThat(g.startProblem("It will never start.", "may")).isEmpty();
         assertThat(g.startProblem("It will start soon.", "may")).isEmpty();

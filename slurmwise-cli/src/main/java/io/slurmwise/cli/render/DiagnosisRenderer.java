@@ -95,6 +95,7 @@ public final class DiagnosisRenderer {
             case WILL -> style.green("yes, without changes");
             case MAY -> style.yellow("maybe, if the cluster changes");
             case NEVER -> style.red("never, as submitted");
+            case HELD -> style.yellow("once released, with nothing else changed");
         };
         panel.row("Can start", can);
         panel.row("Asks", TerminalText.line(request(so.job())));
