@@ -77,7 +77,8 @@ public final class FixFitter {
      */
     public List<FixNote> fit(List<FixNote> fixes, JobAdviceFacts facts, Patch patch) {
         Map<String, String> options = patchOptions(patch);
-        List<FixNote> fitted = fit(fixes, facts);
+        // the time limits a fix quotes are those of the QOS the patch moves the job to
+        List<FixNote> fitted = fit(fixes, options.containsKey("qos") ? facts.withMovedQos(options.get("qos")) : facts);
         if (options.isEmpty()) {
             return fitted;
         }

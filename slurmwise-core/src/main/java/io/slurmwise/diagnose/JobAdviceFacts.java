@@ -35,10 +35,13 @@ import java.util.function.Supplier;
  *                   this one's
  * @param allowedQos the QOSes the job's user may use with its account on its partition ({@code sacctmgr show assoc}),
  *                   asked only when a piece of advice names a QOS; empty when unknown
+ * @param movedQos   the QOS a patch moves the job to, else null: the time limits a fix quotes are that QOS's (the real
+ *                   lab's 211 read "within the partition/QOS maximum (00:10:00, the MaxWall of QOS short)" beside a
+ *                   patch that moved it to QOS normal); what the job already does is still read from its own QOS
  */
 public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String script, Double gpuGiB,
                              Supplier<List<Qos>> qos, String canceller, boolean childRefused,
-                             Supplier<Optional<java.util.Set<String>>> allowedQos) {
+                             Supplier<Optional<java.util.Set<String>>> allowedQos, String movedQos) {
 
 
     public JobAdviceFacts {
@@ -48,26 +51,26 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions) {
-        this(job, partitions, null, null, null, null, false, null);
+        this(job, partitions, null, null, null, null, false, null, null);
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions, String script) {
-        this(job, partitions, script, null, null, null, false, null);
+        this(job, partitions, script, null, null, null, false, null, null);
     }
 
     /** The same facts with the job's batch script (null: not at hand). */
     public JobAdviceFacts withScript(String batchScript) {
-        return new JobAdviceFacts(job, partitions, batchScript, gpuGiB, qos, canceller, childRefused, allowedQos);
+        return new JobAdviceFacts(job, partitions, batchScript, gpuGiB, qos, canceller, childRefused, allowedQos, movedQos);
     }
 
     /** The same facts with the QOSes the job's user may use with its account, read when first needed. */
     public JobAdviceFacts withAllowedQos(Supplier<Optional<java.util.Set<String>>> read) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, read);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, read, movedQos);
     }
 
     /** The same facts with the cluster's QOSes, read when first needed. */
     public JobAdviceFacts withQos(Supplier<List<Qos>> table) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, table, canceller, childRefused, allowedQos);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, table, canceller, childRefused, allowedQos, movedQos);
     }
 
     /** The job's QOS, when the cluster's QOSes are known and list it. */
@@ -86,7 +89,8 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
             return Optional.empty();
         }
         Optional<Duration> part = partition().flatMap(Partition::maxTimeLimit);
-        return Qos.timeCap(qos, jobQos(), partition().get()).filter(q -> q.maxWallLimit().isPresent()
+        Optional<Qos> under = movedQos == null ? jobQos() : Qos.named(qos.get(), movedQos);
+        return Qos.timeCap(qos, under, partition().get()).filter(q -> q.maxWallLimit().isPresent()
                 && (part.isEmpty() || q.maxWallLimit().get().compareTo(part.get()) < 0));
     }
 
@@ -105,12 +109,17 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         java.util.OptionalDouble gib = io.slurmwise.job.GpuModels.reported(l);
         boolean child = io.slurmwise.classify.WorkflowRefusal.in(l);
         return new JobAdviceFacts(job, partitions, script, gib.isPresent() ? Double.valueOf(gib.getAsDouble()) : gpuGiB,
-                qos, canceller, childRefused || child, allowedQos);
+                qos, canceller, childRefused || child, allowedQos, movedQos);
+    }
+
+    /** The same facts under the QOS a patch moves the job to ({@code movedQos}). */
+    public JobAdviceFacts withMovedQos(String name) {
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, allowedQos, name);
     }
 
     /** The same facts with the user name of whoever cancelled the job (null: not cancelled, or the uid has no name). */
     public JobAdviceFacts withCanceller(String name) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, name, childRefused, allowedQos);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, name, childRefused, allowedQos, movedQos);
     }
 
     /**

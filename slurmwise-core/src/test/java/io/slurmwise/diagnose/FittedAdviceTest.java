@@ -705,6 +705,23 @@ class FittedAdviceTest {
                 .contains("no --time is changed");
     }
 
+    /**
+     * The time limits a fix quotes are those of the QOS the patch moves the job to (the real lab's 211 read "within the
+     * partition/QOS maximum (00:10:00, the MaxWall of QOS short): --time=00:15:00" beside a patch to QOS normal).
+     */
+    @Test
+    void theLimitsAFixQuotesAreThoseOfTheQosThePatchMovesTo() {
+        JobRecord job = CLUSTER.get("1018");
+        List<io.slurmwise.job.Qos> table = io.slurmwise.job.Qos.parse("Name|MaxWall|Preempt\nshort|00:10:00|\nnormal||\n");
+        JobRecord underShort = job.toBuilder().qos("short").build();
+        JobAdviceFacts facts = new JobAdviceFacts(underShort, CLUSTER.partitions()).withQos(() -> table);
+        assertThat(facts.value("max_time")).hasValueSatisfying(v -> assertThat(v).contains("the MaxWall of QOS short"));
+        assertThat(facts.withMovedQos("normal").value("max_time")).hasValueSatisfying(v -> assertThat(v)
+                .doesNotContain("short"));
+        // what the job already does is still its own QOS's
+        assertThat(facts.withMovedQos("normal").jobQos()).map(io.slurmwise.job.Qos::name).contains("short");
+    }
+
     private static Finding finding(JobRecord job, String kind) {
         return new Finding(TAXONOMY.kind(kind), 0.9, List.of(), List.of());
     }
