@@ -164,12 +164,12 @@ class TextFormsTest {
      * collected logs were cut at, before another line) is left as it is: a prefix, a colour or a progress bar is
      * written before a terminal cuts the line, and would move the cut.
      */
-    private static String eachLine(String log, UnaryOperator<String> f) {
+    static String eachLine(String log, UnaryOperator<String> f) {
         return alreadyCut(log) ? log : rewritten(log.split("\n", -1), f);
     }
 
     /** Whether a terminal already cut the log as collected: a line 72 to 80 wide before another line. */
-    private static boolean alreadyCut(String log) {
+    static boolean alreadyCut(String log) {
         String[] lines = log.split("\n", -1);
         for (int i = 0; i + 1 < lines.length; i++) {
             if (lines[i].length() >= 72 && lines[i].length() <= 80 && !lines[i + 1].isEmpty()) {
@@ -199,7 +199,7 @@ class TextFormsTest {
         return log.chars().allMatch(ch -> ch < 0x1100 && !(ch >= 0x300 && ch <= 0x36F) || ch >= 0x2000 && ch <= 0x2E7F);
     }
 
-    private static String prefixed(String log, String prefix) {
+    static String prefixed(String log, String prefix) {
         return eachLine(log, l -> prefix + l);
     }
 
