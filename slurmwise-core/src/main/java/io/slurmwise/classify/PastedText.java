@@ -15,10 +15,13 @@ import java.util.Arrays;
  *       locale prints {@code 'x'} (coreutils' {@code cannot stat ‘x’}), and editors, wikis and mail "smarten" quotes;
  *       so do such quotes and no-break spaces that a tool decoded as Windows-1252 or Latin-1 ({@code â€˜xâ€™});</li>
  *   <li>the HTML entities that a page or an XML report escapes a message with ({@code &quot; &#39; &#x27; &apos;
- *       &lt; &gt; &amp; &nbsp;}) become their characters (once: {@code &amp;lt;} becomes {@code &lt;}).</li>
+ *       &lt; &gt; &amp; &nbsp;}) become their characters (once: {@code &amp;lt;} becomes {@code &lt;});</li>
+ *   <li>NUL bytes are dropped: a terminal shows nothing for them, and they are where a file lost its text (logrotate's
+ *       {@code copytruncate} while the job kept writing at its offset, a node that crashed before its file system
+ *       flushed the data), or the other half of a UTF-16 text's ASCII (PowerShell's redirection).</li>
  * </ul>
  * Line breaks are never added or removed, so line numbers stay those of the log. Text without any byte above 0x7F and
- * without {@code &} is returned as it is, after one pass that only looks.
+ * without {@code &} or NUL is returned as it is, after one pass that only looks.
  */
 final class PastedText {
 
@@ -41,7 +44,7 @@ final class PastedText {
         int i = first;
         while (i < in.length) {
             int b = in[i];
-            int c = b < 0 || b == '&' ? change(in, i) : 0;
+            int c = b <= 0 || b == '&' ? change(in, i) : 0;
             if (c == 0) {
                 out[n++] = (byte) b;
                 i++;
@@ -62,6 +65,9 @@ final class PastedText {
      */
     private static int change(byte[] in, int i) {
         int b = in[i] & 0xff;
+        if (b == 0) {
+            return 1 << 8; // a NUL byte: dropped
+        }
         if (b == '&') {
             int[] entity = entity(in, i);
             return entity == null ? 0 : entity[0] << 8 | (entity[1] + 1);
@@ -160,20 +166,21 @@ final class PastedText {
 
     /**
      * The offset of the first byte from {@code from} on that may start something to change, or -1. Eight bytes at a time: a byte above 0x7F
-     * has its high bit set, and a byte equal to {@code &} is a zero byte of {@code word ^ AMPERSANDS}.
+     * has its high bit set, a NUL is a zero byte of {@code word}, and a byte equal to {@code &} is a zero byte of
+     * {@code word ^ AMPERSANDS} (a zero byte {@code x} is one where {@code (x - 1) & ~x} has the high bit set).
      */
     private static int firstCandidate(byte[] in, int from) {
         int i = from;
         for (; i + 8 <= in.length; i += 8) {
             long w = (long) LONGS.get(in, i);
             long amp = w ^ AMPERSANDS;
-            if (((w | ((amp - ONES) & ~amp)) & HIGH) != 0) {
+            if (((w | ((amp - ONES) & ~amp) | ((w - ONES) & ~w)) & HIGH) != 0) {
                 break; // a candidate in these eight bytes: find it below
             }
         }
         for (; i < in.length; i++) {
             byte b = in[i];
-            if (b < 0 || b == '&') {
+            if (b <= 0 || b == '&') {
                 return i;
             }
         }

@@ -58,6 +58,17 @@ class PastedTextTest {
     }
 
     @Test
+    void nulBytesAreDropped() {
+        // a log that logrotate's copytruncate cut while the job kept its offset: NULs where the lost text was
+        assertThat(plain("\0\0\0\0\0\0\0\0\0\0\0Killed: 9\n")).isEqualTo("Killed: 9\n");
+        assertThat(plain("step 1\n\0\0\0slurmstepd: error: Detected 1 oom_kill event\n"))
+                .isEqualTo("step 1\nslurmstepd: error: Detected 1 oom_kill event\n");
+        // PowerShell's UTF-16LE: every ASCII byte followed by a NUL
+        assertThat(plain("K\0i\0l\0l\0e\0d\0\n\0")).isEqualTo("Killed\n");
+        assertThat(LineTextTest.kind("\0".repeat(4096) + "Killed\n")).isEqualTo("oom");
+    }
+
+    @Test
     void aCandidateIsFoundWhereverItStandsInTheEightByteWords() {
         String pad = "abcdefghijklmnopqrstuvwxyz0123456789";
         for (int at = 0; at <= 20; at++) {
@@ -65,6 +76,7 @@ class PastedTextTest {
             assertThat(plain(head + "&gt;" + pad)).isEqualTo(head + ">" + pad);
             assertThat(plain(head + "\u00a0" + pad)).isEqualTo(head + " " + pad);
             assertThat(plain(pad + head + "\u2019")).isEqualTo(pad + head + "'");
+            assertThat(plain(head + "\0" + pad)).isEqualTo(head + pad);
         }
     }
 
