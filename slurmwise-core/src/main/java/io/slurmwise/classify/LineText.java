@@ -95,7 +95,72 @@ final class LineText {
         if (s.indexOf('\r') < 0 && !s.contains("\\n")) {
             return new String[] {s};
         }
-        return SEGMENT_BREAK.splitAsStream(s).filter(x -> !x.isBlank()).toArray(String[]::new);
+        String[] parts = SEGMENT_BREAK.split(s, -1);
+        if (parts.length > 1 && s.contains("\\n")) {
+            // the line carries lines inside a string literal: each carried line as it was, not as the string escapes it
+            boolean record = isJsonRecord(s);
+            for (int i = 0; i < parts.length; i++) {
+                parts[i] = unescaped(parts[i], record && i == 0, record && i == parts.length - 1);
+            }
+        }
+        return java.util.Arrays.stream(parts).filter(x -> !x.isBlank()).toArray(String[]::new);
+    }
+
+    /** Whether the line is a JSON record (an object or an array), whose strings are quoted with {@code "}. */
+    private static boolean isJsonRecord(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!Character.isWhitespace(c)) {
+                return c == '{' || c == '[';
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A line carried inside a string literal (a JSON record's value, a Python repr), as it was before the string escaped
+     * it: {@code \"}, {@code \'}, {@code \\}, {@code \/} and {@code \t} read as the characters they stand for. In a
+     * JSON record a string's own {@code "} is always escaped, so an unescaped one is the string's edge: the first
+     * carried line starts after the last one before it ({@code {"log": "}), the last ends at the first one after it
+     * ({@code "}}). One pass.
+     */
+    static String unescaped(String part, boolean first, boolean last) {
+        int from = 0;
+        if (first) {
+            for (int i = 0; i < part.length(); i++) {
+                char c = part.charAt(i);
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    from = i + 1;
+                }
+            }
+        }
+        if (part.indexOf('\\', from) < 0 && !last) {
+            return from == 0 ? part : part.substring(from);
+        }
+        StringBuilder b = new StringBuilder(part.length() - from);
+        for (int i = from; i < part.length(); i++) {
+            char c = part.charAt(i);
+            if (c == '"' && last) {
+                break; // the end of the string that carried the lines
+            }
+            if (c == '\\' && i + 1 < part.length()) {
+                char n = part.charAt(i + 1);
+                if (n == '"' || n == '\'' || n == '\\' || n == '/') {
+                    b.append(n);
+                    i++;
+                    continue;
+                }
+                if (n == 't') {
+                    b.append('\t');
+                    i++;
+                    continue;
+                }
+            }
+            b.append(c);
+        }
+        return b.toString();
     }
 
     /** The line as a reader sees it: without colour escapes, and without the backticks of Markdown inline code. */

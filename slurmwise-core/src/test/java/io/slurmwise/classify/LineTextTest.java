@@ -30,9 +30,17 @@ class LineTextTest {
         assertThat(LineText.segments(repr)).contains("sbatch: error: cli_filter plugin terminated with error", "')");
         assertThat(kind(repr + "\n")).isEqualTo("resources_unavailable");
         // a JSON log record's \\r\\n, and an anchored signature sees the carried line's start
-        assertThat(LineText.segments("{\"msg\": \"step 12\\r\\nKilled\"}")).contains("Killed\"}");
+        assertThat(LineText.segments("{\"msg\": \"step 12\\r\\nKilled\"}")).containsExactly("step 12", "Killed");
         assertThat(kind("{\"log\": \"epoch 3\\nslurmstepd: error: Detected 1 oom-kill event(s) in StepId=7.0.\"}\n"))
                 .isEqualTo("oom");
+        // a JSON record's string: the record's syntax is no part of the carried lines, and the string's escapes are undone
+        assertThat(LineText.segments("{\"job\": 7, \"log\": \"epoch 3\\n\\t/usr/bin/env: \\\"bash\\\": No such file\\nKilled\", \"rc\": 137}"))
+                .containsExactly("epoch 3", "\t/usr/bin/env: \"bash\": No such file", "Killed");
+        assertThat(LineText.segments("[\"C:\\\\data\\\\x: \\\"q\\\"\\nKilled: 9\"]")).containsExactly("C:\\data\\x: \"q\"", "Killed: 9");
+        // a Python repr's quotes: the carried line's own quote, unescaped; the repr's end stays a text of its own
+        assertThat(LineText.segments("RuntimeError('x\\ncp: cannot stat \\'a b\\': No such file\\n')"))
+                .containsExactly("RuntimeError('x", "cp: cannot stat 'a b': No such file", "')");
+        assertThat(kind("{\"stream\": \"stderr\", \"log\": \"loading\\nKilled\"}\n")).isEqualTo("oom");
         // a line without escaped breaks stays whole
         assertThat(LineText.segments("C:/data/new run")).containsExactly("C:/data/new run");
     }
