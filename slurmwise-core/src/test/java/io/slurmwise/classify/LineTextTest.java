@@ -80,6 +80,14 @@ class LineTextTest {
     }
 
     @Test
+    void dashsNotFoundIsReadInAnyCase() {
+        // dash's fixed "not found" (src/exec.c), after a tool upper- or lowercased the whole log
+        assertThat(kind("/bin/sh: 1: srun: not found\n")).isEqualTo("file_not_found");
+        assertThat(kind("/BIN/SH: 1: SRUN: NOT FOUND\n")).isEqualTo("file_not_found");
+        assertThat(kind("/.SINGULARITY.D/ACTIONS/EXEC: 9: EXEC: --NV: NOT FOUND\n")).isEqualTo("file_not_found");
+    }
+
+    @Test
     void aMessageThatATerminalWrappedIsReadWhole() {
         String msg = "slurmstepd: error: *** JOB 4242 ON node12 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***";
         for (int width : new int[] {72, 80}) {
