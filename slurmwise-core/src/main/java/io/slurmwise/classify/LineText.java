@@ -89,7 +89,8 @@ final class LineText {
      * The texts a {@code \r}-overwritten line showed, each on its own (the whole line when it has no inner
      * {@code \r}). A line that carries other lines as escaped text (a Python exception's repr of a command's stderr,
      * a JSON log record: {@code RuntimeError('...\\nsbatch: error: ...\\n')}) is split at each escaped line break
-     * the same way, so that each carried line is read as the line it was. Empty segments are dropped.
+     * the same way, so that each carried line is read as the line it was: without the string's escapes and, in a JSON
+     * record, without the record's syntax around the string ({@link #unescaped}). Empty segments are dropped.
      */
     static String[] segments(String s) {
         if (s.indexOf('\r') < 0 && !s.contains("\\n")) {
@@ -106,15 +107,23 @@ final class LineText {
         return java.util.Arrays.stream(parts).filter(x -> !x.isBlank()).toArray(String[]::new);
     }
 
-    /** Whether the line is a JSON record (an object or an array), whose strings are quoted with {@code "}. */
-    private static boolean isJsonRecord(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (!Character.isWhitespace(c)) {
-                return c == '{' || c == '[';
-            }
+    /**
+     * Whether the line is a JSON record, whose strings are quoted with {@code "}: an object's {@code {"}, or an array's
+     * {@code ["} or {@code [{} (not a log prefix in brackets, {@code [rank0]:} or {@code [E::bgzf_flush]}).
+     */
+    static boolean isJsonRecord(String s) {
+        int i = 0;
+        while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
+            i++;
         }
-        return false;
+        if (i >= s.length() || s.charAt(i) != '{' && s.charAt(i) != '[') {
+            return false;
+        }
+        char open = s.charAt(i++);
+        while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
+            i++;
+        }
+        return i < s.length() && (s.charAt(i) == '"' || open == '[' && s.charAt(i) == '{');
     }
 
     /**

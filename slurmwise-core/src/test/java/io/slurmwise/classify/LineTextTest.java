@@ -37,6 +37,12 @@ class LineTextTest {
         assertThat(LineText.segments("{\"job\": 7, \"log\": \"epoch 3\\n\\t/usr/bin/env: \\\"bash\\\": No such file\\nKilled\", \"rc\": 137}"))
                 .containsExactly("epoch 3", "\t/usr/bin/env: \"bash\": No such file", "Killed");
         assertThat(LineText.segments("[\"C:\\\\data\\\\x: \\\"q\\\"\\nKilled: 9\"]")).containsExactly("C:\\data\\x: \"q\"", "Killed: 9");
+        // a log prefix in brackets is no JSON array: its quotes are the carried line's own
+        assertThat(LineText.isJsonRecord("[E::bgzf_flush] x")).isFalse();
+        assertThat(LineText.isJsonRecord("[rank0]: {\"a\": 1}")).isFalse();
+        assertThat(LineText.isJsonRecord("  [ {\"a\": 1}]")).isTrue();
+        assertThat(LineText.segments("[E::bgzf_flush] File write failed\\nsamtools sort: failed writing to \"/tmp/x.bam\": No space left on device"))
+                .containsExactly("[E::bgzf_flush] File write failed", "samtools sort: failed writing to \"/tmp/x.bam\": No space left on device");
         // a Python repr's quotes: the carried line's own quote, unescaped; the repr's end stays a text of its own
         assertThat(LineText.segments("RuntimeError('x\\ncp: cannot stat \\'a b\\': No such file\\n')"))
                 .containsExactly("RuntimeError('x", "cp: cannot stat 'a b': No such file", "')");
