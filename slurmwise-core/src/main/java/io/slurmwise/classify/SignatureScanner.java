@@ -14,7 +14,9 @@ import java.util.Map;
  * extracted from each regex, one Aho-Corasick pass over the raw bytes (ASCII case-folded, ANSI colour escapes
  * skipped) finds the candidate lines, and only those are decoded and tested with the signature's RE2 regex, on
  * the text a reader sees ({@link LineText}: no colour codes, each {@code \r} overwrite apart, launcher and
- * logger prefixes peeled off for anchored patterns, a renamed SLURM command read by its own name). Signatures
+ * logger prefixes peeled off for anchored patterns, a renamed SLURM command read by its own name; the backslash of a
+ * string's {@code \"}, {@code \'} or {@code \/} is skipped like a colour code, so that a line carried in a JSON string or a
+ * Python repr has its literals). Signatures
  * without a usable literal are tested on every line. The pass is linear in the input: each (line, signature) pair
  * is tested at most once (a line read again under a command's own name, at most once per renamed prefix) and the
  * regex sees at most {@link #WINDOW} bytes around the hit, so a 10 MB single line is cheap.
@@ -249,6 +251,9 @@ public final class SignatureScanner {
             if (b == 0x1b) {
                 i = skipEscape(text, i, len) - 1; // colour codes are invisible: the automaton reads through them
                 continue;
+            }
+            if (b == '\\' && i + 1 < len && (text[i + 1] == '"' || text[i + 1] == '\'' || text[i + 1] == '/')) {
+                continue; // a string's escape (a JSON record, a Python repr): read as the character it stands for
             }
             if (b < 0) {
                 physHigh++;

@@ -37,6 +37,10 @@ class LineTextTest {
         assertThat(LineText.segments("{\"job\": 7, \"log\": \"epoch 3\\n\\t/usr/bin/env: \\\"bash\\\": No such file\\nKilled\", \"rc\": 137}"))
                 .containsExactly("epoch 3", "\t/usr/bin/env: \"bash\": No such file", "Killed");
         assertThat(LineText.segments("[\"C:\\\\data\\\\x: \\\"q\\\"\\nKilled: 9\"]")).containsExactly("C:\\data\\x: \"q\"", "Killed: 9");
+        // Docker's json-file log: the prefilter reads a quoted literal through the string's backslashes (detect "srun")
+        assertThat(kind("{\"log\":\"RuntimeError: Could not detect \\\"srun\\\", are you indeed on a slurm cluster?\\n\","
+                + "\"stream\":\"stderr\",\"time\":\"2024-03-01T10:00:00Z\"}\n")).isEqualTo("file_not_found");
+        assertThat(kind("RuntimeError: Could not detect \"srun\", are you indeed on a slurm cluster?\n")).isEqualTo("file_not_found");
         // a log prefix in brackets is no JSON array: its quotes are the carried line's own
         assertThat(LineText.isJsonRecord("[E::bgzf_flush] x")).isFalse();
         assertThat(LineText.isJsonRecord("[rank0]: {\"a\": 1}")).isFalse();
