@@ -37,7 +37,7 @@ class DoctorCliTest {
         assertThat(s.get("accounting")).startsWith("ok: job records answer");
         assertThat(s.get("controller")).startsWith("ok: 6 partitions").contains("gpuA100x4");
         assertThat(s.get("qos limits")).startsWith("ok: 5 QOS (normal (MaxWall 2-00:00:00), gpu (MaxWall 1-00:00:00)");
-        assertThat(s.get("knowledge")).startsWith("ok: 23 notes");
+        assertThat(s.get("knowledge")).startsWith("ok: 24 notes");
         assertThat(s.get("chroma")).startsWith("skip: SLURMWISE_CHROMA_URL is not set");
         assertThat(s.get("language model")).startsWith("skip: disabled");
         assertThat(s.get("energy")).startsWith("ok: datasheet defaults");

@@ -67,7 +67,7 @@ class KbCliTest {
     void listAndShow() throws IOException {
         CliTest.Result list = run("kb", "list");
         assertThat(list.code()).isZero();
-        assertThat(list.out()).contains("KIND").contains("oom").contains("knowledge/oom.md").contains("23 notes");
+        assertThat(list.out()).contains("KIND").contains("oom").contains("knowledge/oom.md").contains("24 notes");
         JsonNode j = run("kb", "list", "--json").json();
         assertThat(j.get("notes")).hasSize(24);
         CliTest.Result show = run("kb", "show", "time_limit");
