@@ -83,7 +83,8 @@ public final class DiagnosisWorkflow {
                 found -> diagnose(withRuns(found, notices), true, notices),
                 array -> diagnose(pickArrayTask(array, notices), true, notices),
                 missing -> new Diagnosis.NotFound(id, "job " + id + " is not known to " + backend.name()
-                        + " accounting; check the id with `sacct -j " + id + "` or widen the window"));
+                        + " accounting; check the id with `sacct -j " + id + "` (on a site of several clusters, `sacct"
+                        + " -M <cluster> -j " + id + "`): accounting may also have purged an old job"));
     }
 
     /**
@@ -130,6 +131,7 @@ public final class DiagnosisWorkflow {
                 + job.id() + "` for it", List.of(), List.of());
         List<FixNote> fixes = fittedFixes(finding, job, partitions, qos, allowedQos, patch, script);
         pendingNotices.spentAllocation(job, associations).ifPresent(notices::add);
+        refusedRequest(job, partitions, patch).ifPresent(notices::add);
         Explanation explanation = explainer.explain(job, finding, fixes, patch);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
@@ -195,6 +197,21 @@ public final class DiagnosisWorkflow {
             }
         }
         return out;
+    }
+
+    /**
+     * What of a refused job's request its partition cannot give, from the record, when no patch change says it (the
+     * real lab's submissions of 6000M to a 4000M node and of 8 GPUs to a 4-GPU node read only "the job never got a
+     * node": a refused job's script is rarely kept, so the patch had nothing to read).
+     */
+    private static Optional<String> refusedRequest(JobRecord job, List<Partition> partitions, Patch patch) {
+        if (!job.neverStarted() || !patch.changes().isEmpty() || !patch.advice().isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Partition> p = new JobAdviceFacts(job, partitions).partition();
+        List<String> over = p.map(x -> x.exceededBy(job)).orElse(List.of());
+        return over.isEmpty() ? Optional.empty() : Optional.of("it asks for more than partition " + p.get().name()
+                + " gives, so SLURM refused it: " + String.join(", ", over));
     }
 
     /**

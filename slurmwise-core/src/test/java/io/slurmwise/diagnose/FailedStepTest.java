@@ -102,4 +102,27 @@ class FailedStepTest {
         assertThat(c.recordKind(io.slurmwise.classify.JobFacts.of(jobs.get(0)))).isEqualTo("dependency");
         assertThat(c.recordKind(io.slurmwise.classify.JobFacts.of(jobs.get(1)))).isEqualTo("cancelled");
     }
+    /**
+     * A refused submission whose script is not kept (the real lab's 8 GPUs asked of a 4-GPU node, 6000M of a 4000M one)
+     * read only "the job never got a node": the record says what the partition cannot give.
+     */
+    @Test
+    void aRefusedRequestSaysWhatThePartitionCannotGive() {
+        DelegatingBackend noScript = new DelegatingBackend() {
+            @Override
+            public java.util.Optional<String> batchScript(JobRecord j) {
+                return java.util.Optional.empty();
+            }
+        };
+        try (Slurmwise sw = Slurmwise.builder().backend(noScript).build()) {
+            Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose("1040");
+            assertThat(f.notices()).anySatisfy(n -> assertThat(n).startsWith("it asks for more than partition gpuA100x4"
+                    + " gives, so SLURM refused it: ").contains("8 GPUs per node"));
+        }
+        // with its script, the patch's advice says it, once
+        try (Slurmwise sw = Slurmwise.builder().backend(new DelegatingBackend()).build()) {
+            Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose("1040");
+            assertThat(f.notices()).noneMatch(n -> n.startsWith("it asks for more than partition"));
+        }
+    }
 }
