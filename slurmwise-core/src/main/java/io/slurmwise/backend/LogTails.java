@@ -199,6 +199,12 @@ public final class LogTails {
                     + " this host does not mount)");
         } catch (UnsupportedOperationException e) {
             return LogTail.unavailable(stream, shown, "cannot tell who owns " + shown + " on this file system");
+        } catch (java.nio.file.AccessDeniedException e) {
+            // a directory this user may not enter (another user's job, its logs under their home: the real lab's
+            // root job read "cannot tell who owns <path>: <path>")
+            return LogTail.unavailable(stream, shown, "cannot read " + shown + ": permission denied to "
+                    + System.getProperty("user.name", "this user") + (owner == null || owner.isBlank() ? ""
+                    : " (the job is " + owner + "'s: only " + owner + " or root can read its logs)"));
         } catch (IOException e) {
             return LogTail.unavailable(stream, shown, "cannot tell who owns " + shown + ": " + e.getMessage());
         }

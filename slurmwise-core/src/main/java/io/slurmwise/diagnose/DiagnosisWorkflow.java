@@ -143,7 +143,14 @@ public final class DiagnosisWorkflow {
         try {
             return backend.batchScript(job);
         } catch (BackendException e) {
-            notices.add("batch script: " + e.getMessage());
+            // slurmctld gives a job's script only to its user and admins: said as that, not as a command that failed
+            // (the real lab: another user's job read "`scontrol write batch_script 206 -` failed with exit code 0: job
+            // script retrieval failed: Invalid user id")
+            String you = System.getProperty("user.name", "");
+            boolean theirs = e.getMessage() != null && e.getMessage().contains("Invalid user id") && job.user() != null
+                    && !job.user().equals(you);
+            notices.add("batch script: " + (theirs ? "job " + job.id() + " is " + job.user() + "'s, and slurmctld gives a"
+                    + " job's script only to its user and admins (`Invalid user id` for " + you + ")" : e.getMessage()));
             return Optional.empty();
         }
     }
