@@ -289,8 +289,20 @@ public final class FixFitter {
         if (!facts.childRefused()) {
             fitted = already(fitted, "partition", facts.value("partition").orElse(null), "the job's partition already");
         }
+        // an array task is told of job arrays as what it already is (the real lab's 185_4, a task of array 185, was
+        // told to split the work into a job array)
+        if (facts.job().id().isArrayTask()) {
+            Matcher a = ARRAY_OPTION.matcher(fitted);
+            if (a.find()) {
+                fitted = fitted.substring(0, a.end()) + " (the job is already a task of array "
+                        + facts.job().id().arrayJobId() + ")" + fitted.substring(a.end());
+            }
+        }
         return Optional.of(fitted);
     }
+
+    /** {@code --array=0-99}, in a code span or not. */
+    private static final Pattern ARRAY_OPTION = Pattern.compile("`[^`\\n]*--array[= ][^`\\n]*`|--array[= ]\\S+");
 
     /** {@code --qos=long}, in a code span or not; a placeholder ({@code --qos=<qos>}) is no name. */
     private static final Pattern QOS_OPTION = Pattern.compile("`[^`\n]*--qos[= ]([A-Za-z0-9_][\\w.-]*)[^`\n]*`|--qos[= ]([A-Za-z0-9_][\\w.-]*)");

@@ -722,6 +722,19 @@ class FittedAdviceTest {
         assertThat(facts.withMovedQos("normal").jobQos()).map(io.slurmwise.job.Qos::name).contains("short");
     }
 
+    /** An array task is told of job arrays as what it already is (the real lab's 185_4, told to split into an array). */
+    @Test
+    void anArrayTaskIsToldItIsOneAlready() {
+        JobRecord task = CLUSTER.get("1018").toBuilder().id(io.slurmwise.job.JobId.parse("185_4")).build();
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(task, "time_limit"), task, 1).get(0);
+        String items = String.join("\n", new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(task,
+                CLUSTER.partitions())).get(0).items());
+        assertThat(items).contains("(`#SBATCH --array=0-99` (the job is already a task of array 185))");
+        String plain = String.join("\n", new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(CLUSTER.get("1018"),
+                CLUSTER.partitions())).get(0).items());
+        assertThat(plain).contains("`#SBATCH --array=0-99`").doesNotContain("already a task of array");
+    }
+
     private static Finding finding(JobRecord job, String kind) {
         return new Finding(TAXONOMY.kind(kind), 0.9, List.of(), List.of());
     }
