@@ -88,6 +88,29 @@ class PatchSuggesterTest {
     }
 
     /**
+     * A missing Python module: a dotted name means Python found its package and not the module in it (the real lab's
+     * 'proj.utils' was told to activate an environment that has `proj`); a plain one is installed where the script's
+     * environment is, by the name pip knows, which may differ from the import name (never `pip install cv2`).
+     */
+    @Test
+    void aMissingPythonModuleIsToldWhereItIsAndByWhatName() {
+        JobRecord job = CLUSTER.get("1007");
+        Patch dotted = suggest(job, "import_error", "ModuleNotFoundError: No module named 'proj.utils'",
+                "#!/bin/bash\n#SBATCH -p cpu\npython run.py\n");
+        assertThat(dotted.advice()).anySatisfy(a -> assertThat(a).startsWith("Python found `proj` but not `proj.utils`"
+                + " in it: the `proj` it imported is not the one that has it").doesNotContain("activate"));
+        Patch plain = suggest(job, "import_error", "ModuleNotFoundError: No module named 'cv2'",
+                "#!/bin/bash\n#SBATCH -p cpu\nconda activate vision\npython run.py\n");
+        assertThat(plain.advice()).anySatisfy(a -> assertThat(a).startsWith("Python cannot import `cv2` in the"
+                + " environment the script activates (`conda activate vision`)").contains("`python -m pip install"
+                + " <package>`").contains("`cv2` is opencv-python").doesNotContain("pip install cv2"));
+        Patch none = suggest(job, "import_error", "ModuleNotFoundError: No module named 'scanpy'",
+                "#!/bin/bash\n#SBATCH -p cpu\npython run.py\n");
+        assertThat(none.advice()).anySatisfy(a -> assertThat(a).startsWith("Python cannot import `scanpy` and the"
+                + " script activates no environment"));
+    }
+
+    /**
      * The script sets it, but the job ran with another value (the real lab's 219: `sbatch --time=00:01:00` of a script
      * that says 00:10:00): the command line overrode the line the patch edits, and the advice says so first; a record
      * that agrees with the script, in another spelling, gets no such line.
