@@ -404,6 +404,12 @@ public final class FixFitter {
      * "`srun` (each task one rank), taking `" read as a command its script lacks).
      */
     private static final Pattern CODE = Pattern.compile("`([^`\\n]+)`");
+    /**
+     * An sbatch option whose value in a fix is only an example: {@code --signal=B:USR1@300} asks for a warning before the
+     * limit, and a script with {@code --signal=B:USR2@120} already has one (the real lab's job that trapped its own
+     * warning signal and checkpointed was told to; an outside audit).
+     */
+    private static final Pattern EXAMPLE_VALUED = Pattern.compile("(?:#SBATCH\\s+)?--(signal)[= ]\\S+");
     /** A span shorter than this is a word, not a command or setting to compare. */
     private static final int MIN_CODE = 10;
 
@@ -451,6 +457,16 @@ public final class FixFitter {
                     continue; // a slot, an option waiting for its value, a bare word: not an action to compare
                 }
                 choiceOpen = true;
+                Matcher example = EXAMPLE_VALUED.matcher(code);
+                if (example.matches()) {
+                    // the value is the note's example: the script's own option of any value follows the advice
+                    Matcher own = Pattern.compile("(?<![\\w-])--" + example.group(1) + "[= ][^\\s`'\"]+").matcher(have);
+                    if (own.find()) {
+                        found = found == null ? own.group() : found;
+                        choiceMet = true;
+                    }
+                    continue;
+                }
                 if (Pattern.compile("(?<![\\w=./-])" + Pattern.quote(code) + "(?![\\w./-])").matcher(have).find()) {
                     found = found == null ? code : found;
                     choiceMet = true;

@@ -939,6 +939,17 @@ class FittedAdviceTest {
         assertThat(once.followed()).containsExactly(qos);
         assertThat(FixFitter.followedLast(mixed, null).items()).isSameAs(mixed);
         assertThat(FixFitter.followedLast(mixed, null).followed()).isEmpty();
+        // a warning signal's value in a note is an example: the real lab's job that trapped USR2 two minutes ahead and
+        // checkpointed was told to get a warning signal (an outside audit); one without --signal still is
+        String warn = "Checkpoint and continue: get a warning signal before the limit, `#SBATCH --signal=B:USR1@300`,"
+                + " trap it in the script to save state, and resubmit.";
+        FixFitter.Followed signalled = FixFitter.followedLast(List.of(warn, "Split the work: `#SBATCH --array=0-99`."),
+                "#!/bin/bash\n#SBATCH --time=00:10:00\n#SBATCH --signal=B:USR2@120\ntrap 'save; exit' USR2\n"
+                        + "python train.py &\nwait\n");
+        assertThat(signalled.items()).containsExactly("Split the work: `#SBATCH --array=0-99`.",
+                warn + " (the job's script already has `--signal=B:USR2@120`)");
+        assertThat(FixFitter.followedLast(List.of(warn), "#!/bin/bash\n#SBATCH --time=00:10:00\npython train.py\n")
+                .followed()).isEmpty();
     }
 
     /**
