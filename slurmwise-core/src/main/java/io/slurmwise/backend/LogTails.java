@@ -195,8 +195,7 @@ public final class LogTails {
             fileOwner = a.owner().getName();
             key = a.fileKey();
         } catch (NoSuchFileException e) {
-            return LogTail.unavailable(stream, shown, shown + " does not exist (moved, deleted, or on a file system"
-                    + " this host does not mount)");
+            return LogTail.unavailable(stream, shown, missing(file, shown));
         } catch (UnsupportedOperationException e) {
             return LogTail.unavailable(stream, shown, "cannot tell who owns " + shown + " on this file system");
         } catch (java.nio.file.AccessDeniedException e) {
@@ -229,6 +228,20 @@ public final class LogTails {
         return new LogTail(t.stream(), shown, t.content(), t.firstLine(), t.fileSize(), t.problem());
     }
 
+    /**
+     * Why a log is not there: a directory that does not exist either was never made, and SLURM does not make the
+     * directory of {@code --output} (the job could not open its log: FAILED 0:53); else the file went away or lives on
+     * a file system this host does not mount.
+     */
+    static String missing(Path file, String shown) {
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir != null && dir.getParent() != null && !Files.isDirectory(dir)) {
+            return shown + " does not exist, nor does its directory " + dir + " on this host (SLURM does not create the"
+                    + " directory of --output and --error; or it is on a file system this host does not mount)";
+        }
+        return shown + " does not exist (moved, deleted, or on a file system this host does not mount)";
+    }
+
     /** Reads in the calling thread: a regular file from its end, anything else as a stream into {@code ring}. */
     private static LogTail readDirect(Path file, LogStream stream, int maxLines, int maxBytes, TailBuffer ring) {
         String shown = file.toString();
@@ -248,8 +261,7 @@ public final class LogTails {
                 return ofBytes(stream, shown, ring.bytes(), ring.total(), maxLines, null);
             }
         } catch (NoSuchFileException e) {
-            return LogTail.unavailable(stream, shown, shown + " does not exist (moved, deleted, or on a file system"
-                    + " this host does not mount)");
+            return LogTail.unavailable(stream, shown, missing(file, shown));
         } catch (AccessDeniedException e) {
             return LogTail.unavailable(stream, shown, shown + " is not readable by this user (ask its owner, or run"
                     + " slurmwise as the job's user)");
@@ -312,8 +324,7 @@ public final class LogTails {
             byte[] got = target.position() == length ? content : java.util.Arrays.copyOf(content, target.position());
             return new LogTail(stream, shown, got, start == 0 ? 1 : 0, size, null);
         } catch (NoSuchFileException e) {
-            return LogTail.unavailable(stream, shown, shown + " does not exist (moved, deleted, or on a file system"
-                    + " this host does not mount)");
+            return LogTail.unavailable(stream, shown, missing(file, shown));
         } catch (AccessDeniedException e) {
             return LogTail.unavailable(stream, shown, shown + " is not readable by this user (ask its owner, or run"
                     + " slurmwise as the job's user)");

@@ -47,19 +47,28 @@ final class OutputDirFixer implements Fixer {
         if (dirs.isEmpty()) {
             sb.append("The job writes its output in ").append(cx.workingDirectory(s).map(b -> b + " (" + (s.option("chdir")
                     .isPresent() ? "the script's `--chdir`" : "sacct's WorkDir") + ")").orElse("the directory sbatch was"
-                    + " run in")).append(": check that you can write there and that its file system is not full or over"
-                    + " quota.");
+                    + " run in")).append(": check that it exists, that you can write there and that its file system is"
+                    + " not full or over quota.");
         } else {
+            // the same code says "does not exist" and "may not write": a missing directory, or one another user or
+            // root owns (the real lab's root-owned log directory was told only to mkdir; an outside audit)
             List<String> plain = dirs.stream().filter(d -> !d.contains("%")).toList();
-            sb.append("SLURM does not create the directory of `--output` and `--error`: create ")
-                    .append(String.join(" and ", dirs)).append(" before sbatch");
+            String which = String.join(" and ", dirs);
+            sb.append("SLURM does not create the directory of `--output` and `--error`: if ").append(which)
+                    .append(dirs.size() > 1 ? " do" : " does").append(" not exist, create ")
+                    .append(dirs.size() > 1 ? "them" : "it").append(" before sbatch");
             if (!plain.isEmpty()) {
                 sb.append(" (`mkdir -p ").append(String.join(" ", plain)).append("`)");
             }
             if (plain.size() < dirs.size()) {
                 sb.append(", with SLURM's %-patterns filled in as the job would");
             }
-            sb.append(", and check that you can write there and that its file system is not full or over quota.");
+            sb.append("; if ").append(dirs.size() > 1 ? "they do" : "it does").append(", check that you can write there");
+            if (!plain.isEmpty()) {
+                sb.append(" (`ls -ld ").append(String.join(" ", plain)).append("`: one another user or root owns refuses"
+                        + " your job)");
+            }
+            sb.append(" and that its file system is not full or over quota.");
         }
         return Step.none(s).advise(sb.toString());
     }

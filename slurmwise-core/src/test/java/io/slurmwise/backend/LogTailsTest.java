@@ -75,7 +75,13 @@ class LogTailsTest {
 
     @Test
     void missingFilesAndDirectoriesAreProblemsNotExceptions() {
-        assertThat(LogTails.read(dir.resolve("nope.log"), LogStream.STDOUT, 10).problem()).contains("does not exist");
+        assertThat(LogTails.read(dir.resolve("nope.log"), LogStream.STDOUT, 10).problem()).contains("does not exist")
+                .contains("moved, deleted").doesNotContain("nor does its directory");
+        // a log whose directory was never made: SLURM does not make it (a FAILED 0:53 job never wrote its log)
+        assertThat(LogTails.read(dir.resolve("logs/run-7.out"), LogStream.STDOUT, 10).problem())
+                .isEqualTo(dir.resolve("logs/run-7.out") + " does not exist, nor does its directory " + dir.resolve("logs")
+                        + " on this host (SLURM does not create the directory of --output and --error; or it is on a file"
+                        + " system this host does not mount)");
         assertThat(LogTails.read(dir, LogStream.STDOUT, 10).problem()).contains("is a directory");
     }
 

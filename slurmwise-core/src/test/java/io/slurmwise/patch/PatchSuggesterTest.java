@@ -813,13 +813,15 @@ class PatchSuggesterTest {
         String script = "#!/bin/bash\n#SBATCH -o logs/run/%x-%j.out\n#SBATCH -t 1:00:00\npython train.py\n";
         Patch p = suggest(job, "file_not_found", "", script);
         assertThat(String.join(" ", p.advice())).contains("SLURM could not open the job's output file")
-                .contains("create /scratch/alice/llama/logs/run/ before sbatch (`mkdir -p /scratch/alice/llama/logs/run/`)")
+                .contains("if /scratch/alice/llama/logs/run/ does not exist, create it before sbatch (`mkdir -p"
+                        + " /scratch/alice/llama/logs/run/`); if it does, check that you can write there (`ls -ld"
+                        + " /scratch/alice/llama/logs/run/`: one another user or root owns refuses your job)")
                 .doesNotContain("The job looked for");
         assertThat(p.changes()).isEmpty();
         // without sacct's paths: the script's --output under the WorkDir, its %-patterns not put into a mkdir
         JobRecord bare = job.toBuilder().stdoutPath(null).stderrPath(null).build();
         assertThat(String.join(" ", suggest(bare, "file_not_found", "", "#!/bin/bash\n#SBATCH -o logs/%u/%j.out\nx\n")
-                .advice())).contains("create /scratch/alice/llama/logs/%u/ before sbatch, with SLURM's %-patterns filled in");
+                .advice())).contains("create it before sbatch, with SLURM's %-patterns filled in");
         // a program's own "could not open output file" is about its output, not the job's
         assertThat(String.join(" ", suggest(CLUSTER.get("1043"), "file_not_found",
                 "ERROR: could not open output file results/out.csv", script).advice()))
