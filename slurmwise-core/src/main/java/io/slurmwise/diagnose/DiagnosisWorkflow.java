@@ -211,14 +211,44 @@ public final class DiagnosisWorkflow {
      * real lab's submissions of 6000M to a 4000M node and of 8 GPUs to a 4-GPU node read only "the job never got a
      * node": a refused job's script is rarely kept, so the patch had nothing to read).
      */
-    private static Optional<String> refusedRequest(JobRecord job, List<Partition> partitions, Patch patch) {
-        if (!job.neverStarted() || !patch.changes().isEmpty() || !patch.advice().isEmpty()) {
+    static Optional<String> refusedRequest(JobRecord job, List<Partition> partitions, Patch patch) {
+        if (!job.neverStarted()) {
             return Optional.empty();
         }
+        java.util.Map<String, String> sets = new java.util.HashMap<>();
+        patch.changes().forEach(c -> sets.putAll(c.sets()));
+        if (sets.containsKey("partition")) {
+            return Optional.empty(); // the move says why
+        }
         Optional<Partition> p = new JobAdviceFacts(job, partitions).partition();
-        List<String> over = p.map(x -> x.exceededBy(job)).orElse(List.of());
+        // each excess the patch or its advice does not already say (any advice at all hid a GPU count it never named)
+        List<String> over = p.map(x -> x.exceeded(job)).orElse(java.util.Map.of()).entrySet().stream()
+                .filter(e -> !asks(sets, e.getKey()) && patch.advice().stream().noneMatch(a -> says(a, p.get(), e.getKey())))
+                .map(java.util.Map.Entry::getValue).toList();
         return over.isEmpty() ? Optional.empty() : Optional.of("it asks for more than partition " + p.get().name()
                 + " gives, so SLURM refused it: " + String.join(", ", over));
+    }
+
+    /** Whether a piece of advice speaks of partition {@code p}'s limit on what {@code option} asks for. */
+    private static boolean says(String advice, Partition p, String option) {
+        String limit = switch (option) {
+            case "mem" -> String.valueOf(p.memoryPerNode());
+            case "gres" -> "GPU";
+            case "cpus-per-task" -> "CPU";
+            case "time" -> "MaxTime";
+            default -> "nodes";
+        };
+        return advice.contains(p.name()) && advice.contains(limit);
+    }
+
+    /** Whether a patch that sets {@code sets} changes what {@code option} asks for (a --mem-per-cpu is memory too). */
+    private static boolean asks(java.util.Map<String, String> sets, String option) {
+        return switch (option) {
+            case "mem" -> sets.keySet().stream().anyMatch(o -> o.startsWith("mem"));
+            case "gres" -> sets.keySet().stream().anyMatch(o -> o.equals("gres") || o.startsWith("gpus"));
+            case "cpus-per-task" -> sets.keySet().stream().anyMatch(o -> o.startsWith("cpus") || o.startsWith("ntasks"));
+            default -> sets.containsKey(option);
+        };
     }
 
     /**

@@ -283,26 +283,34 @@ public record Partition(String name, boolean isDefault, TimeLimit maxTime, int n
      * total shared by its nodes, as slurmctld places it. Empty when it fits or neither side says.
      */
     public java.util.List<String> exceededBy(JobRecord job) {
-        java.util.List<String> out = new java.util.ArrayList<>();
+        return java.util.List.copyOf(exceeded(job).values());
+    }
+
+    /**
+     * As {@link #exceededBy}, each under the sbatch option that asks for it ({@code cpus-per-task}, {@code mem},
+     * {@code gres}, {@code nodes}, {@code time}): advice that already changes an option has said its part.
+     */
+    public java.util.Map<String, String> exceeded(JobRecord job) {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
         int nodesAsked = job.nodes();
-        tooManyCpus(job).ifPresent(out::add);
+        tooManyCpus(job).ifPresent(t -> out.put("cpus-per-task", t));
         if (memoryPerNode != null && memoryPerNode.bytes() > 0) {
             job.memoryPerNode().filter(m -> m.bytes() > memoryPerNode.bytes())
-                    .ifPresent(m -> out.add(m + " per node (a " + name + " node has " + memoryPerNode + ")"));
+                    .ifPresent(m -> out.put("mem", m + " per node (a " + name + " node has " + memoryPerNode + ")"));
         }
         if (job.gpus() > 0) {
             int per = job.gpusPerNode();
             if (!hasGpus()) {
-                out.add(per + " GPU" + (per == 1 ? "" : "s") + " per node (" + name + " has none)");
+                out.put("gres", per + " GPU" + (per == 1 ? "" : "s") + " per node (" + name + " has none)");
             } else if (per > gpusPerNode()) {
-                out.add(per + " GPUs per node (a " + name + " node has " + gpusPerNode() + ")");
+                out.put("gres", per + " GPUs per node (a " + name + " node has " + gpusPerNode() + ")");
             }
         }
         if (nodes > 0 && nodesAsked > nodes) {
-            out.add(nodesAsked + " nodes (" + name + " has " + nodes + ")");
+            out.put("nodes", nodesAsked + " nodes (" + name + " has " + nodes + ")");
         }
         job.timeLimit().limit().ifPresent(t -> maxTimeLimit().filter(m -> t.compareTo(m) > 0)
-                .ifPresent(m -> out.add("time " + SlurmTime.format(t) + " (MaxTime " + maxTime + ")")));
+                .ifPresent(m -> out.put("time", "time " + SlurmTime.format(t) + " (MaxTime " + maxTime + ")")));
         return out;
     }
 

@@ -123,6 +123,15 @@ class FailedStepTest {
         try (Slurmwise sw = Slurmwise.builder().backend(new DelegatingBackend()).build()) {
             Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose("1040");
             assertThat(f.notices()).noneMatch(n -> n.startsWith("it asks for more than partition"));
+            // advice about something else does not say it (any advice at all used to hide the notice)
+            JobRecord job = sw.backend().job(io.slurmwise.job.JobId.parse("1040")).orElseThrow();
+            List<io.slurmwise.job.Partition> parts = sw.backend().partitions();
+            assertThat(DiagnosisWorkflow.refusedRequest(job, parts, new io.slurmwise.patch.Patch.NotSuggested("none",
+                    List.of(), List.of("Check your account's GPU-hours with `sshare -U`."))))
+                    .hasValueSatisfying(n -> assertThat(n).contains("8 GPUs per node"));
+            assertThat(DiagnosisWorkflow.refusedRequest(job, parts, new io.slurmwise.patch.Patch.NotSuggested("none",
+                    List.of(new io.slurmwise.patch.Patch.Change("--gres=gpu:a100:4", "fits a node",
+                            java.util.Map.of("gres", "gpu:a100:4"))), List.of()))).isEmpty();
         }
     }
 }
