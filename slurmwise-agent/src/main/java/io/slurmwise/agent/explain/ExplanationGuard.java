@@ -620,6 +620,18 @@ public final class ExplanationGuard {
                 return Optional.of("it cites " + n.group() + ", which is not in the job's data or the notes");
             }
         }
+        Matcher w = SPELLED.matcher(answer);
+        while (w.find()) {
+            int value = spelledValue(w);
+            // "about forty gigabytes" of 39.6G: a rounding of a number the material holds, within a tenth
+            boolean rounded = ROUGHLY.matcher(answer.substring(Math.max(0, w.start() - 14), w.start())).find()
+                    && known.stream().filter(k -> k.matches("\\d{1,9}(\\.\\d+)?"))
+                    .anyMatch(k -> Math.abs(Double.parseDouble(k) - value) <= value / 10.0);
+            if (value >= 10 && !known.contains(Integer.toString(value)) && !rounded) {
+                return Optional.of("it cites " + w.group() + " (" + value + "), which is not in the job's data or the"
+                        + " notes");
+            }
+        }
         Matcher p = PATH.matcher(answer);
         while (p.find()) {
             String path = p.group(1).replaceAll("[.,:;]+$", "");
@@ -665,6 +677,35 @@ public final class ExplanationGuard {
             }
         }
         return Optional.empty();
+    }
+
+    private static final List<String> UNITS = List.of("one", "two", "three", "four", "five", "six", "seven", "eight",
+            "nine");
+    private static final List<String> TEENS = List.of("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
+            "sixteen", "seventeen", "eighteen", "nineteen");
+    private static final List<String> TENS = List.of("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
+            "ninety");
+    /**
+     * A number written in words from ten up ("forty-eight hours", "two hundred gigabytes"): a model that writes its
+     * numbers out cites them as surely as in digits (single words below ten are counts, as single digits are).
+     */
+    private static final Pattern SPELLED = Pattern.compile("(?i)\\b(?:(a|" + String.join("|", UNITS) + ")\\s+hundred"
+            + "(?:(?:\\s+and)?\\s+(?:(" + String.join("|", TENS) + ")(?:[\\s-](" + String.join("|", UNITS) + "))?|("
+            + String.join("|", TEENS) + ")|(" + String.join("|", UNITS) + ")))?|(" + String.join("|", TENS)
+            + ")(?:[\\s-](" + String.join("|", UNITS) + "))?|(" + String.join("|", TEENS) + "))\\b");
+
+    /** The value of a {@link #SPELLED} match. */
+    private static int spelledValue(Matcher m) {
+        int hundreds = m.group(1) == null ? 0 : m.group(1).equalsIgnoreCase("a") ? 1 : index(UNITS, m.group(1)) + 1;
+        String tens = m.group(2) != null ? m.group(2) : m.group(6);
+        String unit = m.group(3) != null ? m.group(3) : m.group(7) != null ? m.group(7) : m.group(5);
+        String teen = m.group(4) != null ? m.group(4) : m.group(8);
+        int rest = tens != null ? 20 + 10 * index(TENS, tens) : teen != null ? 10 + index(TEENS, teen) : 0;
+        return hundreds * 100 + rest + (unit == null ? 0 : index(UNITS, unit) + 1);
+    }
+
+    private static int index(List<String> words, String word) {
+        return words.indexOf(word.toLowerCase(Locale.ROOT));
     }
 
     /** The numbers of the material, with the hours and days of its SLURM durations (08:00:00 is 8 hours). */

@@ -184,6 +184,29 @@ class ExplanationGuardTest {
         assertThat(g.problem("It ran out of host memory; `scontrol show job 1001` shows its limit.", "oom",
                 java.util.Set.of(), List.of(), material, false)).isEmpty();
     }
+    /**
+     * A number written out is cited as surely as in digits: "thirty-six hours" of a job that ran 8 of its 8 hours is
+     * invented; words below ten are counts, as single digits are, and a rounding of a number given passes.
+     */
+    @Test
+    void numbersWrittenInWordsAreCheckedAsDigitsAre() {
+        ExplanationGuard g = ExplanationGuard.of(io.slurmwise.taxonomy.Taxonomy.load(null));
+        String material = "job 1001: State=OUT_OF_MEMORY, ran 08:00:00 of 08:00:00; memory peak 39.6G of 32G;"
+                + " notes: ask for --mem=48G.";
+        for (String bad : List.of("It ran for thirty-six hours and then ran out of memory.",
+                "It ran out of memory after using sixty-four gigabytes.", "Give it two hundred gigabytes of memory.",
+                "It ran out of memory after twelve hours.")) {
+            assertThat(g.problem(bad, "oom", java.util.Set.of(), List.of(), material, false)).as(bad)
+                    .hasValueSatisfying(p -> assertThat(p).startsWith("it cites "));
+        }
+        for (String fine : List.of("It ran out of memory after eight hours: ask for --mem=48G.",
+                "It used about forty gigabytes of memory, more than its 32G: ask for --mem=48G.",
+                "It ran out of memory at forty-eight gigabytes asked for next time: --mem=48G.",
+                "It ran out of memory; one or two more gigabytes will not do: ask for --mem=48G.")) {
+            assertThat(g.problem(fine, "oom", java.util.Set.of(), List.of(), material, false)).as(fine).isEmpty();
+        }
+    }
+
     /** A pending job's answer against its startability: "just wait" of a job that never starts, "never" of one that will. */
     @Test
     void aPendingJobsStartIsNotContradicted() {
