@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -102,11 +103,16 @@ final class SplitReader implements Closeable {
             // the split in which the first row begins also takes the rows before the first job row
             long headerEnd = offset;
             boolean ownsHead = split.getStart() <= headerEnd && headerEnd < split.getEnd();
+            // the later runs of the job before this split (sacct -D repeats a requeued job's id on each run) are
+            // that split's: the split where a job's first run starts reads them all, as stats --input keeps them in
+            // one block, so the job counts once
+            String before = null;
             if (split.getStart() > headerEnd) {
                 if (compressed) {
                     throw new IllegalStateException("a compressed export is read whole, not from byte "
                             + split.getStart());
                 }
+                before = lastJobIdBefore(raw, headerEnd, split.getStart());
                 // to the first line starting at or after the split's start
                 raw.seek(split.getStart() - 1);
                 pos = 0;
@@ -116,11 +122,11 @@ final class SplitReader implements Closeable {
                     done = true;
                 }
             }
-            // the rows before this split's first job row belong to the previous split's last job
+            // the rows before this split's first job row belong to the previous split's last job, and so do its runs
             while (!done) {
                 if (!readLine()) {
                     done = true;
-                } else if (isJobRow() || ownsHead) {
+                } else if ((isJobRow() && (before == null || !before.equals(jobIdOf()))) || ownsHead) {
                     pending = true;
                     break;
                 }
@@ -152,7 +158,7 @@ final class SplitReader implements Closeable {
         try {
             while (readLine()) {
                 if (isJobRow()) {
-                    if (lineStart >= split.getEnd()) {
+                    if (lineStart >= split.getEnd() && (jobId == null || !jobId.equals(jobIdOf()))) {
                         done = true;
                     } else {
                         pending = true;
@@ -166,6 +172,64 @@ final class SplitReader implements Closeable {
         }
         done = true;
         return true;
+    }
+
+    /**
+     * The JobID of the last job row that starts before {@code start} and after the header (the previous split's last
+     * job), read backwards in growing windows (a job's step rows may fill many); null when there is none.
+     */
+    private String lastJobIdBefore(FSDataInputStream raw, long headerEnd, long start) throws IOException {
+        // the line that holds byte start-1 started before this split: it is whole only with its rest after start
+        ByteArrayOutputStream rest = new ByteArrayOutputStream();
+        byte[] chunk = new byte[4096];
+        for (long at = start; ; ) {
+            int n = raw.read(at, chunk, 0, chunk.length);
+            if (n <= 0) {
+                break;
+            }
+            int nl = 0;
+            while (nl < n && chunk[nl] != '\n') {
+                nl++;
+            }
+            rest.write(chunk, 0, nl);
+            if (nl < n) {
+                break;
+            }
+            at += n;
+        }
+        for (long window = 1 << 16; ; window *= 4) {
+            long from = Math.max(headerEnd, start - window);
+            byte[] head = new byte[(int) (start - from)];
+            raw.readFully(from, head);
+            byte[] b = Arrays.copyOf(head, head.length + rest.size());
+            System.arraycopy(rest.toByteArray(), 0, b, head.length, rest.size());
+            // whole lines only: from the first line break after the window's start (unless that is the header's end)
+            int first = 0;
+            if (from > headerEnd) {
+                while (first < head.length && b[first] != '\n') {
+                    first++;
+                }
+                first++;
+            }
+            // the last line is the one holding byte start-1 (empty when start-1 is a line break)
+            int lineEnd = head.length > 0 && head[head.length - 1] == '\n' ? head.length - 1 : b.length;
+            while (lineEnd >= first) {
+                int lineStart = lineEnd - 1;
+                while (lineStart >= first && b[lineStart] != '\n') {
+                    lineStart--;
+                }
+                lineStart++;
+                int stop = lineEnd > lineStart && b[lineEnd - 1] == '\r' ? lineEnd - 1 : lineEnd;
+                if (lineStart >= first && ExportStats.isJobRow(b, lineStart, stop, jobIdColumn, sep)) {
+                    String row = new String(b, lineStart, stop - lineStart, StandardCharsets.UTF_8);
+                    return SacctReader.split(row, new String(sep, StandardCharsets.UTF_8))[jobIdColumn].strip();
+                }
+                lineEnd = lineStart - 1;
+            }
+            if (from == headerEnd) {
+                return null;
+            }
+        }
     }
 
     byte[] jobBytes() {

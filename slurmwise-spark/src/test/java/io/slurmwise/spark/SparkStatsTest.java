@@ -191,6 +191,65 @@ class SparkStatsTest {
         }
     }
 
+    /**
+     * A requeued job's runs (sacct -D repeats its id on each, one after another) are read by one split, the one where
+     * its first run starts, whatever the split size: a cut between two runs made Spark count the job twice where
+     * stats --input counts it once.
+     */
+    @Test
+    void aRequeuedJobsRunsAreReadByOneSplit() throws IOException {
+        List<String> rows = mockRows(2);
+        List<String> requeued = new ArrayList<>();
+        requeued.add(rows.get(0));
+        // every job's block (its row and step rows) three times in a row: three runs of one job, the earlier two
+        // ended as sacct -D shows them (the states differ, so no run reads as a repeated row)
+        int state = List.of(rows.get(0).split("\\|", -1)).indexOf("State");
+        List<String> block = new ArrayList<>();
+        for (int i = 1; i <= rows.size(); i++) {
+            boolean jobRow = i == rows.size() || !rows.get(i).substring(0, rows.get(i).indexOf('|')).contains(".");
+            if (jobRow && !block.isEmpty()) {
+                for (String earlier : List.of("REQUEUED", "NODE_FAIL")) {
+                    String[] f = block.get(0).split("\\|", -1);
+                    f[state] = earlier;
+                    requeued.add(String.join("|", f));
+                    requeued.addAll(block.subList(1, block.size()));
+                }
+                requeued.addAll(block);
+                block.clear();
+            }
+            if (i < rows.size()) {
+                block.add(rows.get(i));
+            }
+        }
+        String text = join(requeued);
+        Path psv = Files.writeString(tmp.resolve("requeued.psv"), text);
+        String body = text.substring(text.indexOf('\n') + 1);
+        Configuration conf = new Configuration();
+        for (long split : new long[] {211, 397, 1000, 4096, 1 << 20}) {
+            Inputs in = Inputs.of(List.of(psv.toString()), conf, split);
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            Map<String, Integer> splitOf = new HashMap<>();
+            int n = 0;
+            for (ExportSplit s : in.splits()) {
+                n++;
+                try (SplitReader r = new SplitReader(s, conf)) {
+                    while (r.nextJob()) {
+                        Integer before = splitOf.putIfAbsent(r.jobId(), n);
+                        assertThat(before == null || before == n).as("split " + split + ": job " + r.jobId()
+                                + " read by splits " + before + " and " + n).isTrue();
+                        all.write(r.jobBytes(), 0, r.jobLength());
+                    }
+                }
+            }
+            assertThat(all.toString(StandardCharsets.UTF_8)).as("split " + split).isEqualTo(body);
+        }
+        Run expected = cli("stats", "--input", psv.toString(), "--json");
+        assertThat(expected.code()).as(expected.err()).isZero();
+        String backendLine = "(?m)^  \"backend\" : .*$";
+        assertThat(sparkJson(List.of(psv.toString()), StatsSettings.defaults(), 397).replaceAll(backendLine, ""))
+                .isEqualTo(expected.out().replaceAll(backendLine, ""));
+    }
+
     @Test
     void badInputIsOneLineSayingWhatToDo() throws IOException {
         StringWriter out = new StringWriter();
