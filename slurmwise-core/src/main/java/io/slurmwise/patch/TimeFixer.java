@@ -48,7 +48,80 @@ final class TimeFixer implements Fixer {
             return Step.none(s).advise("The elapsed time is unknown, so no new --time can be computed: check it with"
                     + " `sacct -j " + job.id() + " -o JobID,Elapsed,Timelimit`.");
         }
-        return apply(cx, s, progress(cx, s.text(), elapsed));
+        Progress progress = progress(cx, s.text(), elapsed);
+        Optional<Duration> limit = job.timeLimit().limit()
+                .or(() -> s.option("time").flatMap(o -> SlurmTime.parseDuration(o.value())));
+        if (limit.isPresent()) {
+            Optional<Step> other = notTheJobsLimit(cx, s, progress, elapsed, limit.get());
+            if (other.isPresent()) {
+                return other.get();
+            }
+        }
+        return apply(cx, s, progress);
+    }
+
+    /** The line of {@code text} that starts at {@code start}, stripped. */
+    private static String lineAt(String text, int start) {
+        int end = text.indexOf('\n', start);
+        return text.substring(start, end < 0 ? text.length() : end).strip();
+    }
+
+    /** How far below its own limit a job may end and still have been ended by it (SLURM checks every 30 s or so). */
+    static Duration slack(Duration limit) {
+        Duration twoPercent = limit.dividedBy(50);
+        return twoPercent.compareTo(Duration.ofMinutes(1)) > 0 ? twoPercent : Duration.ofMinutes(1);
+    }
+
+    /** {@code srun ... --time=2} or {@code srun -t 30} in a script's commands: a step's own limit. */
+    private static final java.util.regex.Pattern STEP_TIME = java.util.regex.Pattern.compile(
+            "(?m)^(?![ \\t]*#)[^\\n]*\\bsrun\\b[^\\n]*?(?:--time[= ]|\\s-t\\s?)([\\w:-]+)");
+    /** {@code timeout 30m ./prog}: coreutils' timeout around a command. */
+    private static final java.util.regex.Pattern TIMEOUT_COMMAND = java.util.regex.Pattern.compile(
+            "(?m)^(?![ \\t]*#)[^\\n]*?\\btimeout\\s+(?:-[-\\w=]+\\s+)*(\\d+(?:\\.\\d+)?[smhd]?)\\s");
+
+    /**
+     * A time-limit failure that more {@code --time} would not fix, said instead of a time patch: a job that ended well
+     * before its own limit (a step's {@code srun --time}, a {@code timeout} or a program's own limit ended it), a run
+     * whose log says the work was done and that still ran to the limit (it hung after), and one whose rate so far
+     * would have fit the limit but whose progress stops long before the end (it stalled). Each came from an outside
+     * audit, where the time patch's silent floor of half again the limit was printed as "the 00:02:05 it ran is
+     * doubled: 03:00:00" and "the whole run needs about 18:00:00" of a rate that needed 7.6 hours.
+     */
+    private Optional<Step> notTheJobsLimit(FixContext cx, BatchScript s, Progress progress, Duration elapsed,
+                                           Duration limit) {
+        Step none = Step.none(s);
+        String ran = "It ran " + SlurmTime.format(elapsed) + " of its " + SlurmTime.format(limit) + " limit";
+        if (elapsed.plus(slack(limit)).compareTo(limit) < 0) {
+            Matcher step = STEP_TIME.matcher(s.text());
+            Matcher timeout = TIMEOUT_COMMAND.matcher(s.text());
+            String which = step.find() ? "a step's own limit did: `" + lineAt(s.text(), step.start()) + "` in the script (srun's"
+                    + " --time counts minutes when it is a bare number); raise or drop that"
+                    : timeout.find() ? "the `timeout " + timeout.group(1) + "` in the script did: raise or drop that"
+                    : "a step's own limit (`srun --time`), a `timeout` around a command or the program's own time"
+                    + " limit did: find which and raise that";
+            return Optional.of(none.advise(ran + ", so the job's own limit did not end it; " + which + ". More"
+                    + " `#SBATCH --time` would not help."));
+        }
+        if (progress.line() != null && progress.fraction() >= 1.0) {
+            Optional<Duration> at = progress.lineIndex() < 0 ? Optional.empty()
+                    : cx.clock().runTimeAt(cx.logLines().get(progress.lineIndex()), elapsed);
+            return Optional.of(none.advise("The log says the work was done (" + progress.line() + at.map(a -> ", "
+                    + SlurmTime.format(a) + " into the run").orElse("") + "), yet the job ran on to its "
+                    + SlurmTime.format(limit) + " limit: the time went after that line (writing the final output, or a"
+                    + " process that did not exit: a data-loader worker, an MPI rank, a background command the script"
+                    + " waits for). More time would not help: find what it was doing after the work ended and make the"
+                    + " script end with it."));
+        }
+        if (progress.usable() && progress.at() != null && need(elapsed, progress).compareTo(limit) <= 0) {
+            Duration quiet = elapsed.minus(progress.at());
+            return Optional.of(none.advise("The log's last progress is " + progress.said() + ", " + progress.took(elapsed)
+                    + " into the run: " + share(progress) + " of the work, a rate at which the whole run needed about "
+                    + SlurmTime.format(atRate(elapsed, progress)) + ", less than the " + SlurmTime.format(limit)
+                    + " it had. It made no progress the log shows in its last " + SlurmTime.format(quiet) + ": it"
+                    + " stalled or slowed down (a hung read, a deadlock, a node that slowed); find what it did then (its"
+                    + " last lines) before asking for more time."));
+        }
+        return Optional.empty();
     }
 
     /** The same with the progress already read from the logs (the rerun_time fixer reads it first). */
@@ -60,15 +133,20 @@ final class TimeFixer implements Fixer {
         Duration limit = job.timeLimit().limit().orElse(scriptLimit.orElse(null));
         boolean measured = progress.usable();
         Duration need = measured ? need(elapsed, progress) : roundUp(elapsed.multipliedBy(2));
+        Duration estimate = need;
         if (limit != null && need.compareTo(limit) <= 0) {
             need = roundUp(limit.plus(limit.dividedBy(2)));
         }
+        // the estimate as it was made, and the floor said as one when it was raised to it (it read "the 00:02:05 it
+        // ran is doubled: 03:00:00"; an outside audit)
+        String floor = need.equals(estimate) ? "" : ", less than the " + SlurmTime.format(limit) + " it had, so half"
+                + " again that limit: " + SlurmTime.format(need);
         String why = measured
                 ? String.format(Locale.ROOT, "it did %s of the work in %s (%s), so the whole run needs"
                 + " about %s with 20%% headroom", share(progress), progress.took(elapsed), progress.said(),
-                SlurmTime.format(need))
+                SlurmTime.format(estimate)) + floor
                 : "no progress could be read from the logs, so the " + SlurmTime.format(elapsed) + " it ran is doubled: "
-                + SlurmTime.format(need);
+                + SlurmTime.format(estimate) + floor;
         Optional<Partition> part = cx.partition(s);
         Duration max = part.flatMap(Partition::maxTimeLimit).orElse(null);
         String was = limit == null ? "" : " (was " + SlurmTime.format(limit) + ")";

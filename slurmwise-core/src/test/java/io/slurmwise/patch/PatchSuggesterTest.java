@@ -489,6 +489,50 @@ class PatchSuggesterTest {
         assertThat(((Patch.Suggested) started).patched()).contains("#SBATCH -t 06:00:00\n");
     }
 
+    /**
+     * Time-limit failures more --time would not fix are said, not patched (an outside audit): a job ended 2 minutes
+     * into its 2 hours by its step's `srun --time=2` (patched "the 00:02:05 it ran is doubled: 03:00:00"), a run whose
+     * log says the work was done and that hung to the limit, and one whose rate would have fit the limit but whose
+     * progress stops hours before the end (told "the whole run needs about 18:00:00" of a rate that needed 7.6 hours).
+     */
+    @Test
+    void aTimeLimitMoreTimeWouldNotFixIsSaidNotPatched() {
+        String script = "#!/bin/bash\n#SBATCH --time=02:00:00\n#SBATCH -c 8\nmodule load solver\nsrun --time=2 ./solver in.dat\n";
+        JobRecord stepped = CLUSTER.get("1030").toBuilder().status(JobStatus.of(JobState.FAILED))
+                .elapsed(Duration.ofSeconds(125)).timeLimit(TimeLimit.of(Duration.ofHours(2))).build();
+        Patch step = suggest(stepped, "time_limit", "slurmstepd: error: *** STEP 1030.0 ON cn001 CANCELLED AT"
+                + " 2026-11-12T10:02:05 DUE TO TIME LIMIT ***", script);
+        assertThat(step.changes()).isEmpty();
+        assertThat(String.join(" ", step.advice())).contains("It ran 00:02:05 of its 02:00:00 limit, so the job's own"
+                + " limit did not end it; a step's own limit did: `srun --time=2 ./solver in.dat` in the script")
+                .contains("More `#SBATCH --time` would not help").doesNotContain("doubled");
+        assertThat(String.join(" ", suggest(stepped, "time_limit", "", script.replace("srun --time=2 ", "timeout 90s "))
+                .advice())).contains("the `timeout 90s` in the script did");
+        // the work was done at 00:30, then the job ran on to its limit
+        JobRecord hung = CLUSTER.get("1030").toBuilder().status(JobStatus.of(JobState.TIMEOUT))
+                .elapsed(Duration.ofHours(12).plusSeconds(4)).timeLimit(TimeLimit.of(Duration.ofHours(12))).build();
+        String twelve = script.replace("02:00:00", "12:00:00").replace("srun --time=2 ", "srun ");
+        Patch done = suggest(hung, "time_limit", "2026-11-12 00:00:10 starting\n2026-11-12 00:30:02 epoch 3/3 step 1000/1000"
+                + " loss 1.1\n2026-11-12 00:30:05 training finished, saving final model\nslurmstepd: error: *** JOB 1030 ON"
+                + " cn001 CANCELLED AT 2026-11-12T12:00:14 DUE TO TIME LIMIT ***", twelve);
+        assertThat(done.changes()).isEmpty();
+        assertThat(String.join(" ", done.advice())).contains("The log says the work was done (\"epoch 3/3 step"
+                + " 1000/1000 loss 1.1\", 00:29:52 into the run), yet the job ran on to its 12:00:00 limit");
+        // 5% in the first 19 minutes, then 11:41 of nothing: a stall, not a run that needs 18 hours
+        Patch stalled = suggest(hung, "time_limit", "2026-11-12 00:00:10 starting\n2026-11-12 00:19:10 epoch 1/1 step"
+                + " 500/10000 loss 1.8\n2026-11-12 01:02:00 dataloader worker 3 stalled; retrying read of shard_0413.tar\n"
+                + "slurmstepd: error: *** JOB 1030 ON cn001 CANCELLED AT 2026-11-12T12:00:14 DUE TO TIME LIMIT ***", twelve);
+        assertThat(stalled.changes()).isEmpty();
+        assertThat(String.join(" ", stalled.advice())).contains("00:19:00 into the run: about 5% of the work, a rate at"
+                + " which the whole run needed about 06:20:00, less than the 12:00:00 it had. It made no progress the log"
+                + " shows in its last 11:41:04");
+        // a timestep count is progress too
+        Patch steps = suggest(hung, "time_limit", "2026-11-12 00:00:10 starting\n2026-11-12 11:59:00 timestep 8800/10000\n",
+                twelve);
+        assertThat(steps.changes()).extracting(Patch.Change::why).anySatisfy(w -> assertThat(w).contains("about 88% of"
+                + " the work").contains("timestep 8800/10000"));
+    }
+
     @Test
     void nodeFailureExcludesTheFailedNodeAndRequeues() {
         Patch.Suggested p = suggested("1005");
