@@ -397,7 +397,13 @@ public final class FixFitter {
     record Followed(List<String> items, java.util.Set<String> followed) {
     }
     /** What stands between two spans of one choice: "` or `", "` (or `". */
-    private static final Pattern OR_BETWEEN = Pattern.compile("\\s*\\(?or\\s*");
+    private static final Pattern OR_BETWEEN = Pattern.compile("\\s*\\(?(?:or|older [\\w .]{1,30}:)\\s*");
+    /**
+     * A command that reads the cluster's state: a check to run, never a line the script lacks (2032's script had
+     * {@code --requeue} and was told to add it, because the fix also says to check {@code scontrol show config}).
+     */
+    private static final Pattern QUERY = Pattern.compile("^(?:sinfo|squeue|sacct|sstat|sshare|sprio|seff|scontrol\\s+show"
+            + "|sacctmgr\\s+(?:-\\w+\\s+)*(?:show|list))\\b");
     /**
      * Inline code in a fix: a command or setting it asks for. Every span is matched, short ones too, so that the
      * backticks pair up: a short span skipped by the pattern left its closing backtick to open the next "span" (1041's
@@ -453,8 +459,9 @@ public final class FixFitter {
                 }
                 lastEnd = m.end();
                 String code = m.group(1).replaceAll("\\s+", " ").strip();
-                if (code.contains("<") || code.endsWith("=") || !(code.contains(" ") || code.contains("="))) {
-                    continue; // a slot, an option waiting for its value, a bare word: not an action to compare
+                if (code.contains("<") || code.endsWith("=") || !(code.contains(" ") || code.contains("="))
+                        || QUERY.matcher(code).find()) {
+                    continue; // a slot, an option waiting for its value, a bare word, a check: not an action to compare
                 }
                 choiceOpen = true;
                 Matcher example = EXAMPLE_VALUED.matcher(code);

@@ -258,6 +258,11 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         if (cancelledByItsUser()) {
             out.add("canceller_uid");
         }
+        // more time for a job its own limit did not end (a step's srun --time ended it 2 minutes into 2 hours, and
+        // the fix beside the time fixer's "more --time would not help" said --time=04:00:00; an outside audit)
+        if (job.endedBeforeItsLimit()) {
+            out.add("more_time");
+        }
         // its --deadline ended it, not its --time: "more time" is no answer (the deadline kind's note says what is),
         // should a time-limit note be shown beside it
         if (job.state() == io.slurmwise.job.JobState.DEADLINE) {

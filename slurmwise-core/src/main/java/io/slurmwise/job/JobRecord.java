@@ -135,6 +135,23 @@ public record JobRecord(
         return noNodeAssigned() || (start == null && (end != null || (elapsed != null && elapsed.isZero())));
     }
 
+    /**
+     * Whether the job ended well before its own time limit, so that limit did not end it: its elapsed time more than
+     * a minute (or 2% of the limit) short of it. SLURM checks a job's limit about every 30 seconds; a job that stopped
+     * earlier was ended by something else (a step's {@code srun --time}, a {@code timeout}, a failure). False when
+     * either is unknown.
+     */
+    public boolean endedBeforeItsLimit() {
+        java.util.Optional<java.time.Duration> limit = timeLimit == null ? java.util.Optional.empty() : timeLimit.limit();
+        if (elapsed == null || limit.isEmpty()) {
+            return false;
+        }
+        java.time.Duration twoPercent = limit.get().dividedBy(50);
+        java.time.Duration slack = twoPercent.compareTo(java.time.Duration.ofMinutes(1)) > 0 ? twoPercent
+                : java.time.Duration.ofMinutes(1);
+        return elapsed.plus(slack).compareTo(limit.get()) < 0;
+    }
+
     /** Whether a NodeList says no node was assigned ({@code None assigned}, as sacct and squeue print it). */
     public static boolean noNodeAssigned(String nodeList) {
         return nodeList != null && nodeList.strip().equalsIgnoreCase("None assigned");

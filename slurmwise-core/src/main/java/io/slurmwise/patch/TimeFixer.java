@@ -66,12 +66,6 @@ final class TimeFixer implements Fixer {
         return text.substring(start, end < 0 ? text.length() : end).strip();
     }
 
-    /** How far below its own limit a job may end and still have been ended by it (SLURM checks every 30 s or so). */
-    static Duration slack(Duration limit) {
-        Duration twoPercent = limit.dividedBy(50);
-        return twoPercent.compareTo(Duration.ofMinutes(1)) > 0 ? twoPercent : Duration.ofMinutes(1);
-    }
-
     /** {@code srun ... --time=2} or {@code srun -t 30} in a script's commands: a step's own limit. */
     private static final java.util.regex.Pattern STEP_TIME = java.util.regex.Pattern.compile(
             "(?m)^(?![ \\t]*#)[^\\n]*\\bsrun\\b[^\\n]*?(?:--time[= ]|\\s-t\\s?)([\\w:-]+)");
@@ -91,7 +85,7 @@ final class TimeFixer implements Fixer {
                                            Duration limit) {
         Step none = Step.none(s);
         String ran = "It ran " + SlurmTime.format(elapsed) + " of its " + SlurmTime.format(limit) + " limit";
-        if (elapsed.plus(slack(limit)).compareTo(limit) < 0) {
+        if (cx.job().endedBeforeItsLimit()) {
             Matcher step = STEP_TIME.matcher(s.text());
             Matcher timeout = TIMEOUT_COMMAND.matcher(s.text());
             String which = step.find() ? "a step's own limit did: `" + lineAt(s.text(), step.start()) + "` in the script (srun's"

@@ -513,12 +513,25 @@ class FittedAdviceTest {
         // with room left: twice the limit, capped at the MaxTime (7-00:00:00 on long)
         for (int[] hoursAndShown : new int[][] {{60, 5}, {120, 7}}) {
             JobRecord j = CLUSTER.get("1016").toBuilder().timeLimit(TimeLimit.of(Duration.ofHours(hoursAndShown[0])))
-                    .partition("long").build();
+                    .elapsed(Duration.ofHours(hoursAndShown[0])).partition("long").build();
             JobAdviceFacts facts = new JobAdviceFacts(j, CLUSTER.partitions());
             FixNote raw = new NoteLookupRetriever().retrieve(finding(j, "time_limit"), j, 1).get(0);
             FixNote fit = new FixFitter(TAXONOMY).fit(List.of(raw), facts).get(0);
             assertThat(fit.items().get(0)).contains("`#SBATCH --time=" + hoursAndShown[1] + "-00:00:00`");
         }
+    }
+
+    /** A job its own limit did not end (a step's srun --time did, 2 minutes into 2 hours) is not told to ask for more. */
+    @Test
+    void aJobItsOwnLimitDidNotEndIsNotToldToAskForMoreTime() {
+        JobRecord j = CLUSTER.get("1016").toBuilder().timeLimit(TimeLimit.of(Duration.ofHours(2)))
+                .elapsed(Duration.ofSeconds(125)).build();
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(j, "time_limit"), j, 1).get(0);
+        assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(j, CLUSTER.partitions())).get(0).items())
+                .noneMatch(i -> i.startsWith("Ask for more time")).anyMatch(i -> i.startsWith("Checkpoint"));
+        JobRecord ran = j.toBuilder().elapsed(Duration.ofHours(2).plusSeconds(20)).build();
+        assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(ran, CLUSTER.partitions())).get(0)
+                .items().get(0)).startsWith("Ask for more time").contains("--time=04:00:00");
     }
 
     /** The real lab's job 11 asked for 1:00:00 on gpuA100x4, whose MaxTime is 00:30:00: PartitionTimeLimit. */
@@ -950,6 +963,18 @@ class FittedAdviceTest {
                 warn + " (the job's script already has `--signal=B:USR2@120`)");
         assertThat(FixFitter.followedLast(List.of(warn), "#!/bin/bash\n#SBATCH --time=00:10:00\npython train.py\n")
                 .followed()).isEmpty();
+        // "(older PyTorch: `...`)" is the other choice, and a check to run (`scontrol show config`) is no line a script
+        // lacks: 2031 already set expandable segments and 2032 had --requeue, and both were told to (an outside audit)
+        String frag = "Reduce fragmentation: `export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True` (older PyTorch:"
+                + " `export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128`).";
+        String requeue = "Let SLURM requeue automatically on node failure: `#SBATCH --requeue` (the default on many sites;"
+                + " check `scontrol show config | grep -i requeue`), and make the job restartable from a checkpoint.";
+        String script2 = "#!/bin/bash\n#SBATCH --requeue\nexport PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n"
+                + "python train.py --batch-size 8\n";
+        assertThat(FixFitter.followedLast(List.of(frag, requeue, "Use mixed precision: `torch.autocast(\"cuda\")`."),
+                script2).followed()).containsExactlyInAnyOrder(
+                frag + " (the job's script already has `export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`)",
+                requeue + " (the job's script already has `#SBATCH --requeue`)");
     }
 
     /**
