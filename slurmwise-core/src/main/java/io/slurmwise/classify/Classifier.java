@@ -415,6 +415,9 @@ public final class Classifier {
             }
             kept.add(m);
         }
+        if (!kept.isEmpty()) {
+            survivedBeforeFinalTraceback(tail, kept);
+        }
         // each signature adds its weight once, on its first line; a traceback quotes the code that raised (`raise
         // FileNotFoundError(f'File ({filename}) not found')`) before the message it raised, so the message, not the
         // code, carries the weight and is the deciding line (the score is the same either way)
@@ -492,6 +495,63 @@ public final class Classifier {
             }
             return true;
         }
+    }
+
+    /**
+     * A line that marks itself a warning: a logger's or a program's level word ({@code warning:}, {@code [WARNING]},
+     * {@code WARN |}), Python's warning categories ({@code UserWarning:}), a short {@code [W]} tag.
+     */
+    private static final java.util.regex.Pattern WARNING_TAG = java.util.regex.Pattern.compile(
+            "(?i)(?:\\b[a-z]*warn(?:ing)?\\b\\s*[:\\]|)]|\\[w\\])");
+
+    static boolean isWarningLine(String line) {
+        return WARNING_TAG.matcher(line).find();
+    }
+
+    /**
+     * An uncaught exception that ends the log ({@link FinalTraceback}) ended the program: evidence of a runtime kind
+     * on an earlier line that the program marked a warning and carried on after (other output of its own follows it
+     * before the traceback) is not why the job ended, the program survived it. Such lines are dropped, whether the
+     * exception has a kind's words ({@code ModuleNotFoundError}) or is the program's own ({@code ZeroDivisionError},
+     * then the finding is unknown); a warning that the traceback follows directly, or any line without a warning's
+     * mark, stays evidence. Read only when a
+     * log has evidence and ends with an exception's line; walks back from the traceback to the nearest line of the
+     * program's own output, no further than the earliest such warning.
+     */
+    private void survivedBeforeFinalTraceback(LogTail tail, List<Match> kept) {
+        Optional<FinalTraceback> fin = FinalTraceback.of(tail);
+        if (fin.isEmpty()) {
+            return;
+        }
+        long start = fin.get().startLine();
+        long earliest = Long.MAX_VALUE;
+        for (Match m : kept) {
+            if (m.lineIndex() < start && taxonomy.kind(m.sig().kindId()).category() != Category.TERMINAL
+                    && isWarningLine(m.line())) {
+                earliest = Math.min(earliest, m.lineIndex());
+            }
+        }
+        if (earliest == Long.MAX_VALUE) {
+            return;
+        }
+        // the nearest line before the traceback that is the program's own output (not blank, not a warning)
+        byte[] log = tail.content();
+        long index = start;
+        int lineStart = fin.get().startOffset();
+        long output = -1;
+        while (lineStart > 0 && index > earliest) {
+            int end = lineStart - 1;
+            lineStart = FinalTraceback.lineStart(log, end);
+            index--;
+            String line = FinalTraceback.decode(log, lineStart, end);
+            if (!line.isBlank() && !isWarningLine(line)) {
+                output = index;
+                break;
+            }
+        }
+        long survivedBefore = output;
+        kept.removeIf(m -> m.lineIndex() < survivedBefore && isWarningLine(m.line())
+                && taxonomy.kind(m.sig().kindId()).category() != Category.TERMINAL);
     }
 
     private boolean endsTheJob(Signature sig) {
