@@ -197,8 +197,7 @@ public final class DiagnosisWorkflow {
         if (reason.startsWith("AssocGrp") && reason.contains("Minutes") && job.account() != null) {
             // "used up" to an account that never had any (the real lab's GrpTRESMins=cpu=0; an outside audit)
             try {
-                backend.accountUsage(job.account()).flatMap(io.slurmwise.job.AccountUsage::describeSpent)
-                        .ifPresent(out::add);
+                backend.accountUsage(job.account()).flatMap(u -> u.describeSpent(reason)).ifPresent(out::add);
             } catch (BackendException e) {
                 // the reason stands without it
             }

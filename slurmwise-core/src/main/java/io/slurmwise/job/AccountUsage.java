@@ -43,19 +43,49 @@ public record AccountUsage(String account, Map<String, Long> limits, Map<String,
     }
 
     /**
+     * How advice says the spent limit a job waiting with {@code reason} waits on: the spent TRES that reason names
+     * ({@code AssocGrpGRESMinutes}: a {@code gres/} one) first; when the reason names none of the spent ones, the
+     * first spent one, and that the reason names another limit (1054 waited on GPU minutes and was told of billing
+     * minutes as if they were its reason; an outside audit).
+     */
+    public Optional<String> describeSpent(String reason) {
+        if (reason == null || reason.isBlank()) {
+            return describeSpent();
+        }
+        String r = reason.strip();
+        Optional<String> named = limits.keySet().stream().sorted()
+                .filter(t -> used.getOrDefault(t, 0L) + running.getOrDefault(t, 0L) >= limits.get(t))
+                .filter(t -> r.startsWith(reasonOf(t))).findFirst();
+        if (named.isPresent()) {
+            return Optional.of(describe(named.get()));
+        }
+        return describeSpent().map(d -> d + "; " + r + " names another limit, which sshare shows no GrpTRESMins for"
+                + " (`sacctmgr show assoc where account=" + account + " format=Account,User,GrpTRESMins` may)");
+    }
+
+    /**
      * How advice says it: {@code account genomics has used its allocation (billing 1,000,250 of 1,000,000 minutes,
      * GrpTRESMins)}; empty while it has minutes left.
      */
     public Optional<String> describeSpent() {
-        return spent().map(t -> limits.get(t) == 0 ? "account " + account + " has no allocation of " + t
+        return spent().map(this::describe);
+    }
+
+    private String describe(String t) {
+        return limits.get(t) == 0 ? "account " + account + " has no allocation of " + t
                 + " (GrpTRESMins " + t + "=0)" : "account " + account + " has used its allocation (" + t + " "
                 + String.format(Locale.ROOT, "%,d", used.getOrDefault(t, 0L) + running.getOrDefault(t, 0L)) + " of "
-                + String.format(Locale.ROOT, "%,d", limits.get(t)) + " minutes, GrpTRESMins)");
+                + String.format(Locale.ROOT, "%,d", limits.get(t)) + " minutes, GrpTRESMins)";
     }
 
     /** The reason a job of the spent account waits with: {@code AssocGrpBillingMinutes}, {@code AssocGrpCPUMinutesLimit}. */
     public Optional<String> pendingReason() {
-        return spent().map(t -> switch (t) {
+        return spent().map(AccountUsage::reasonOf);
+    }
+
+    /** The pending reason SLURM gives for TRES {@code t}'s spent minutes. */
+    static String reasonOf(String t) {
+        return switch (t) {
             case "cpu" -> "AssocGrpCPUMinutesLimit";
             case "mem" -> "AssocGrpMemMinutes";
             case "node" -> "AssocGrpNodeMinutes";
@@ -63,7 +93,7 @@ public record AccountUsage(String account, Map<String, Long> limits, Map<String,
             case "billing" -> "AssocGrpBillingMinutes";
             default -> t.startsWith("gres/") ? "AssocGrpGRESMinutes" : t.startsWith("license/") ? "AssocGrpLicenseMinutes"
                     : t.startsWith("bb/") ? "AssocGrpBBMinutes" : "AssocGrpUnknownMinutes";
-        });
+        };
     }
 
     /**

@@ -50,6 +50,21 @@ class AccountUsageTest {
                 .contains("AssocGrpGRESMinutes");
     }
 
+    /** A job waiting on GPU minutes is told of the spent GPU minutes, not of another spent limit as if it were its reason. */
+    @Test
+    void theSpentLimitSaidIsTheOneTheReasonNames() {
+        AccountUsage both = new AccountUsage("astro", Map.of("billing", 600L, "gres/gpu", 24L),
+                Map.of("billing", 611L, "gres/gpu", 25L), Map.of());
+        assertThat(both.describeSpent()).hasValueSatisfying(d -> assertThat(d).contains("(billing 611 of 600 minutes"));
+        assertThat(both.describeSpent("AssocGrpGRESMinutes")).hasValue("account astro has used its allocation"
+                + " (gres/gpu 25 of 24 minutes, GrpTRESMins)");
+        AccountUsage billing = new AccountUsage("astro", Map.of("billing", 600L), Map.of("billing", 611L), Map.of());
+        assertThat(billing.describeSpent("AssocGrpGRESMinutes")).hasValueSatisfying(d -> assertThat(d)
+                .startsWith("account astro has used its allocation (billing 611 of 600 minutes, GrpTRESMins);"
+                        + " AssocGrpGRESMinutes names another limit"));
+        assertThat(billing.describeSpent("AssocGrpBillingMinutes")).isEqualTo(billing.describeSpent());
+    }
+
     @Test
     void anAnswerThatIsNoShareTableIsRefused() {
         assertThatThrownBy(() -> AccountUsage.parse("sshare: error: slurm_persist_conn_open_without_init: failed", "g"))
