@@ -37,6 +37,17 @@ public final class MemoryAdvice {
 
     /** The rounded request for a limit and a peak measured in the same unit; empty when neither is known. */
     static Optional<Need> need(Optional<DataSize> limit, DataSize peak, String unit) {
+        return need(limit, peak, unit, null);
+    }
+
+    /**
+     * As above, with how the peak was reckoned when it is not MaxRSS itself ({@code "the largest task's MaxRSS 2G × 64
+     * tasks per node"}: 2035's patch called 128G "the measured peak (MaxRSS)" beside a Memory line of 2G; an outside
+     * audit).
+     */
+    static Optional<Need> need(Optional<DataSize> limit, DataSize peak, String unit, String reckoned) {
+        String measured = reckoned == null ? "the measured peak (MaxRSS) " : "the peak (" + reckoned + ") ";
+        String sampled = reckoned == null ? "the sampled peak (MaxRSS " : "the sampled peak (" + reckoned + ": ";
         long wanted;
         String why;
         if (limit.isEmpty()) {
@@ -44,14 +55,15 @@ public final class MemoryAdvice {
                 return Optional.empty();
             }
             wanted = (long) (peak.bytes() * HEADROOM);
-            why = "the measured peak (MaxRSS) was " + peak + unit + "; 1.5x that, rounded up";
+            why = (reckoned == null ? "the measured peak (MaxRSS) was " : "the peak (" + reckoned + ") was ") + peak
+                    + unit + "; 1.5x that, rounded up";
         } else if (peak != null && peak.bytes() >= REACHED * limit.get().bytes()) {
             wanted = (long) (peak.bytes() * HEADROOM);
-            why = "the measured peak (MaxRSS) " + peak + unit + " reached the " + limit.get() + " limit, where the job was"
+            why = measured + peak + unit + " reached the " + limit.get() + " limit, where the job was"
                     + " killed, so it needs more than it showed: 1.5x the peak, rounded up";
         } else if (peak != null) {
             wanted = (long) (limit.get().bytes() * HEADROOM);
-            why = "the sampled peak (MaxRSS " + peak + unit + ") stayed below the " + limit.get() + " limit, so a short"
+            why = sampled + peak + unit + ") stayed below the " + limit.get() + " limit, so a short"
                     + " spike the sampling missed hit it: 1.5x the limit, rounded up";
         } else {
             wanted = limit.get().bytes() * 2;

@@ -49,7 +49,17 @@ final class MemoryFixer implements Fixer {
             case "mem-per-gpu" -> " per GPU";
             default -> " per node";
         };
-        Optional<MemoryAdvice.Need> need = MemoryAdvice.need(limit, peak, unit);
+        // a peak scaled from the largest task's MaxRSS is a reckoning, and said as one
+        String reckoned = job.maxRss() == null ? null : switch (opt) {
+            case "mem-per-cpu" -> cpusPerTask > 1 ? "the largest task's MaxRSS " + job.maxRss() + " over its "
+                    + cpusPerTask + " CPUs" : null;
+            case "mem-per-gpu" -> tasksPerNode > 1 || gpusPerNode > 1 ? "the largest task's MaxRSS " + job.maxRss()
+                    + " × " + tasksPerNode + " task" + (tasksPerNode == 1 ? "" : "s") + " per node over " + gpusPerNode
+                    + " GPU" + (gpusPerNode == 1 ? "" : "s") : null;
+            default -> tasksPerNode > 1 ? "the largest task's MaxRSS " + job.maxRss() + " × " + tasksPerNode
+                    + " tasks per node" : null;
+        };
+        Optional<MemoryAdvice.Need> need = MemoryAdvice.need(limit, peak, unit, reckoned);
         if (need.isEmpty()) {
             return step.advise("Neither the memory request nor the peak is known: set `#SBATCH --mem=` to about"
                     + " twice what the job used before, and check the peak with"

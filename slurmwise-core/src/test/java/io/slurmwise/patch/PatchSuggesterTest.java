@@ -164,6 +164,16 @@ class PatchSuggesterTest {
         assertThat(p.changes().get(0).why()).contains("doubled");
     }
 
+    /** A per-node peak reckoned from the largest task's MaxRSS is said as a reckoning, not as the measured peak. */
+    @Test
+    void aPeakScaledFromTheLargestTaskIsSaidAsOne() {
+        JobRecord job = CLUSTER.get("1001").toBuilder().maxRss(io.slurmwise.job.DataSize.ofGibibytes(2)).build();
+        String script = "#!/bin/bash\n#SBATCH --nodes=4\n#SBATCH --ntasks-per-node=64\n#SBATCH --mem=128G\nsrun ./solver\n";
+        Patch p = suggest(job, "oom", "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=1.0.", script);
+        assertThat(p.changes().get(0).why()).startsWith("the peak (the largest task's MaxRSS 2G × 64 tasks per node)"
+                + " 128G per node reached the 128G limit").doesNotContain("measured peak (MaxRSS)");
+    }
+
     @Test
     void oomAddsMemWhenTheScriptHasNone() {
         JobRecord job = CLUSTER.get("1011");
