@@ -157,7 +157,7 @@ public final class FixFitter {
             if (kept.isEmpty()) {
                 return Optional.empty();
             }
-            Followed f = followedLast(pythonLast(kept, facts.script()), facts.script());
+            Followed f = followedLast(otherProgramsLast(kept, facts.script()), facts.script());
             return Optional.of(n.withContent(f.items().equals(items) ? text : numbered(text, f.items()), f.items(),
                     f.followed()));
         }
@@ -507,18 +507,37 @@ public final class FixFitter {
      * 1003's OpenFOAM solver crashed and its third fix was Python's faulthandler (an outside audit). Demoted, not
      * dropped: a script may run Python through a wrapper it does not show. Without a script the items are as they were.
      */
-    static List<String> pythonLast(List<String> items, String script) {
-        if (script == null || script.isBlank() || RUNS_PYTHON.matcher(script).find()) {
+    static List<String> otherProgramsLast(List<String> items, String script) {
+        if (script == null || script.isBlank()) {
+            return items;
+        }
+        boolean python = RUNS_PYTHON.matcher(script).find();
+        boolean mpi = RUNS_MPI.matcher(script).find();
+        if (python && mpi) {
             return items;
         }
         List<String> out = new ArrayList<>();
-        List<String> python = new ArrayList<>();
+        List<String> other = new ArrayList<>();
         for (String item : items) {
-            (PYTHON_ITEM.matcher(item).find() ? python : out).add(item);
+            boolean notHere = !python && PYTHON_ITEM.matcher(item).find() || !mpi && MPI_ITEM.matcher(item).find();
+            (notHere ? other : out).add(item);
         }
-        out.addAll(python);
+        if (other.isEmpty()) {
+            return items;
+        }
+        out.addAll(other);
         return out;
     }
+
+    /** An item for MPI programs only, as a note labels it ({@code MPI: load the MPI module ...}). */
+    private static final Pattern MPI_ITEM = Pattern.compile("^(?:\\d{1,2}\\.\\s+)?MPI:");
+    /**
+     * The signs of an MPI program in a batch script: its launchers, an MPI module or library, srun's --mpi, or more than
+     * one task (1029's single-process pysam crash was told to match its MPI's PMI; an outside audit).
+     */
+    private static final Pattern RUNS_MPI = Pattern.compile("(?i)\\b(?:mpirun|mpiexec|mpiexec\\.hydra|openmpi|mpich"
+            + "|mvapich2?|impi|intel-mpi|intel-oneapi-mpi|hpcx|cray-mpich|pmix|pmi2)\\b|--mpi[= ]|-parallel\\b"
+            + "|(?:--ntasks(?:-per-node)?|-n)[= ]?(?:[2-9]|\\d{2,})\\b");
 
     /** Whether each {@code --time-min} of a piece is below the longest {@code --time} it names (true without one). */
     static boolean timeMinBelowTime(String piece) {

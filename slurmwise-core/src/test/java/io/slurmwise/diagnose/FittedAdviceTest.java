@@ -989,13 +989,22 @@ class FittedAdviceTest {
         assertThat(seg.subList(0, 3)).noneMatch(i -> i.startsWith("Python:"));
         List<String> items = List.of("Get a backtrace: rebuild with `-g`.", "Python: `export PYTHONFAULTHANDLER=1`.",
                 "MPI: load the MPI module.");
-        assertThat(FixFitter.pythonLast(items, "#!/bin/bash\nsrun pimpleFoam -parallel\n"))
+        assertThat(FixFitter.otherProgramsLast(items, "#!/bin/bash\nsrun pimpleFoam -parallel\n"))
                 .containsExactly(items.get(0), items.get(2), items.get(1));
         for (String python : List.of("srun python3 train.py\n", "conda activate env\n./run\n", "torchrun x\n",
                 "source venv/bin/activate\n./go\n")) {
-            assertThat(FixFitter.pythonLast(items, "#!/bin/bash\n" + python)).as(python).isSameAs(items);
+            assertThat(FixFitter.otherProgramsLast(items, "#!/bin/bash\n" + python)).as(python).isEqualTo(items);
         }
-        assertThat(FixFitter.pythonLast(items, null)).isSameAs(items);
+        assertThat(FixFitter.otherProgramsLast(items, null)).isSameAs(items);
+        // an MPI fix follows the others for a script that shows no MPI (1029's single-process pysam; an outside audit)
+        List<String> mpiFirst = List.of("MPI: load the MPI module.", "Get a backtrace: rebuild with `-g`.",
+                "Python: `export PYTHONFAULTHANDLER=1`.");
+        assertThat(FixFitter.otherProgramsLast(mpiFirst, "#!/bin/bash\npython -X faulthandler count.py\n"))
+                .containsExactly(mpiFirst.get(1), mpiFirst.get(2), mpiFirst.get(0));
+        for (String mpi : List.of("mpirun -np 64 ./a.out\n", "module load openmpi/4.1\n./a.out\n",
+                "#SBATCH --ntasks=128\nsrun python x.py\n", "srun --mpi=pmix python x.py\n")) {
+            assertThat(FixFitter.otherProgramsLast(mpiFirst, "#!/bin/bash\n" + mpi)).as(mpi).isEqualTo(mpiFirst);
+        }
     }
 
     private static int indexOf(List<String> items, String word) {
