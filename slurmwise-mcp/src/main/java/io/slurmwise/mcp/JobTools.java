@@ -2,6 +2,7 @@ package io.slurmwise.mcp;
 
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.JobListing;
+import io.slurmwise.backend.JobLookup;
 import io.slurmwise.backend.JobQuery;
 import io.slurmwise.backend.LogStream;
 import io.slurmwise.backend.LogTail;
@@ -115,7 +116,12 @@ final class JobTools {
     }
 
     ToolAnswer getJob(Map<String, Object> args) {
-        JobRecord j = find(new Args(args).required("job_id"));
+        String id = new Args(args).required("job_id");
+        JobLookup.Array array = members(id);
+        if (array != null) {
+            return members(array);
+        }
+        JobRecord j = find(id);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("schema", "slurmwise.job/v1");
         m.put("backend", backendReason);
@@ -128,10 +134,65 @@ final class JobTools {
                 + j.optPendingReason().map(p -> ", pending: " + p).orElse(""));
     }
 
+    /**
+     * The one job {@code id} names. An array's id without a task, or a heterogeneous job's leader id, names several:
+     * the error lists them and names the one diagnose_job would take (an outside audit: these read "the cluster has no
+     * record of job 4242" while diagnose_job diagnosed 4242_3).
+     */
     JobRecord find(String id) {
         JobId jid = JobId.parse(id);
-        return sw.backend().job(jid).orElseThrow(() -> new IllegalArgumentException("the cluster has no record of job "
-                + jid + "; list_jobs shows the jobs of a window"));
+        return sw.backend().lookup(jid).fold(JobLookup.Found::job, array -> {
+            throw new IllegalArgumentException(several(array));
+        }, missing -> {
+            throw new IllegalArgumentException("the cluster has no record of job " + jid + "; list_jobs shows the jobs"
+                    + " of a window");
+        });
+    }
+
+    /** The array or heterogeneous job {@code id} names as a whole, else null (one job, or none). */
+    private JobLookup.Array members(String id) {
+        return sw.backend().lookup(JobId.parse(id)).fold(found -> null, array -> array, missing -> null);
+    }
+
+    /** Most members an answer lists. */
+    private static final int MAX_MEMBERS = 50;
+
+    /** An array's tasks or a het job's components, each with its state and kind, as get_job answers an array's id. */
+    private ToolAnswer members(JobLookup.Array array) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("schema", "slurmwise.job/v1");
+        m.put("backend", backendReason);
+        m.put(array.heterogeneous() ? "heterogeneous_job_id" : "array_job_id", array.arrayJobId().toString());
+        List<Map<String, Object>> views = new ArrayList<>();
+        StringBuilder text = new StringBuilder(several(array));
+        for (JobRecord t : array.tasks().stream().limit(MAX_MEMBERS).toList()) {
+            Map<String, Object> v = Views.job(t);
+            v.put("state_text", stateText(t));
+            v.put("kind", kind(t));
+            views.add(v);
+        }
+        m.put(array.heterogeneous() ? "components" : "tasks", views);
+        if (array.tasks().size() > MAX_MEMBERS) {
+            m.put("left_out", array.tasks().size() - MAX_MEMBERS);
+        }
+        return new ToolAnswer(m, text.toString());
+    }
+
+    /** What an id of several jobs names, and which one to ask about. */
+    private static String several(JobLookup.Array array) {
+        boolean het = array.heterogeneous();
+        List<JobRecord> tasks = array.tasks();
+        JobRecord first = tasks.stream().filter(t -> t.outcome().diagnose() && !t.outcome().equals(Outcome.PENDING)
+                && (het || t.id().isArrayTask())).findFirst().orElse(tasks.get(0));
+        StringBuilder sb = new StringBuilder("job " + array.arrayJobId() + " is " + (het ? "a heterogeneous job of "
+                + tasks.size() + " components" : "an array job of " + tasks.size() + " tasks") + " (");
+        tasks.stream().limit(8).forEach(t -> sb.append(t.id()).append(' ').append(t.state()).append(", "));
+        sb.setLength(sb.length() - 2);
+        sb.append(tasks.size() > 8 ? ", ...)" : ")").append(": give one ").append(het ? "component's" : "task's")
+                .append(" id, e.g. job_id \"").append(first.id()).append("\"")
+                .append(first.outcome().diagnose() ? " (the first that failed)" : "")
+                .append("; diagnose_job takes that one itself");
+        return sb.toString();
     }
 
     /**
@@ -210,7 +271,9 @@ final class JobTools {
         List<JobRecord> jobs;
         String id = a.optional("job_id");
         if (id != null) {
-            jobs = List.of(find(id));
+            // an array's id: its tasks, each used against reserved
+            JobLookup.Array array = members(id);
+            jobs = array != null ? array.tasks().stream().limit(100).toList() : List.of(find(id));
         } else {
             JobQuery q = query(a, List.of("COMPLETED"));
             jobs = JobListing.list(sw.backend(), q, a.optional("name"), true, a.integer("limit", 10, 1, 100)).jobs();

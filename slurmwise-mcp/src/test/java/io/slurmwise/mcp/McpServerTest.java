@@ -156,6 +156,25 @@ class McpServerTest {
         assertThat(Bounded.size(small)).isLessThan(2000);
     }
 
+    /**
+     * An array's id names its tasks: get_job lists them, read_job_log asks for one and names it, job_efficiency takes
+     * them all (an outside audit: each said "the cluster has no record of job 4242" while diagnose_job diagnosed 4242_3).
+     */
+    @Test
+    void anArraysIdNamesItsTasksInEveryTool() throws Exception {
+        JsonNode j = call("get_job", Map.of("job_id", "4242"));
+        assertThat(j.get("array_job_id").asText()).isEqualTo("4242");
+        assertThat(j.get("tasks").size()).isGreaterThan(1);
+        assertThat(j.get("tasks").findValuesAsText("id")).allMatch(id -> id.startsWith("4242_"));
+        McpSchema.CallToolResult log = client.callTool(new McpSchema.CallToolRequest("read_job_log",
+                Map.of("job_id", "4242")));
+        assertThat(log.isError()).isTrue();
+        assertThat(text(log)).startsWith("job 4242 is an array job of ").contains("give one task's id, e.g. job_id \"4242_")
+                .doesNotContain("no record");
+        JsonNode eff = call("job_efficiency", Map.of("job_id", "4242"));
+        assertThat(eff.toString()).contains("4242_");
+    }
+
     @Test
     void patchesPendingReasonsPartitionsEfficiencyAndKnowledge() throws Exception {
         JsonNode p = call("suggest_patch", Map.of("job_id", "1001"));
