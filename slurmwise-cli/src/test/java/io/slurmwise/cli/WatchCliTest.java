@@ -38,13 +38,15 @@ class WatchCliTest {
         return l;
     }
 
-    /** Every job of the mock cluster that ended in a failed state, from `jobs --json`. */
+    /**
+     * Every job of the mock cluster that ended and that `jobs --json` gives a kind (the jobs diagnose explains: failed,
+     * cancelled, preempted, and 1062, COMPLETED with a step that ran out of memory).
+     */
     static Set<String> failedJobs() throws IOException {
-        JsonNode jobs = CliTest.run("jobs", "--state", "FAILED,TIMEOUT,OUT_OF_MEMORY,NODE_FAIL,PREEMPTED,CANCELLED",
-                "--json").json();
+        JsonNode jobs = CliTest.run("jobs", "--json").json();
         Set<String> ids = new HashSet<>();
         jobs.get("jobs").forEach(j -> {
-            if (!j.get("end").isNull()) {
+            if (!j.get("end").isNull() && !j.get("kind").isNull()) {
                 ids.add(j.get("id").asText());
             }
         });
@@ -58,13 +60,17 @@ class WatchCliTest {
         List<JsonNode> records = lines(first.out());
         List<String> ids = records.stream().map(r -> r.get("job_id").asText()).toList();
         assertThat(ids).doesNotHaveDuplicates();
-        assertThat(new HashSet<>(ids)).isEqualTo(failedJobs()).contains("1001", "22542799", "4242_3", "1042");
+        assertThat(new HashSet<>(ids)).isEqualTo(failedJobs()).contains("1001", "22542799", "4242_3", "1042", "1062");
         assertThat(records).allSatisfy(r -> {
             assertThat(r.get("schema").asText()).isEqualTo("slurmwise.diagnosis/v1");
             assertThat(r.get("status").asText()).isEqualTo("failed");
         });
         JsonNode oom = records.stream().filter(r -> r.get("job_id").asText().equals("1001")).findFirst().orElseThrow();
         assertThat(oom.at("/finding/kind").asText()).isEqualTo("oom");
+        // COMPLETED 0:0, but its srun step 1062.0 ran out of memory: watch reports it as diagnose explains it
+        JsonNode step = records.stream().filter(r -> r.get("job_id").asText().equals("1062")).findFirst().orElseThrow();
+        assertThat(step.at("/finding/kind").asText()).isEqualTo("oom");
+        assertThat(step.at("/job/state").asText()).isEqualTo("COMPLETED");
 
         JsonNode state = M.readTree(home.resolve("watch-mock.json").toFile());
         assertThat(state.get("schema").asText()).isEqualTo("slurmwise.watch-state/v1");

@@ -27,9 +27,16 @@ public record JobFacts(JobState state, ExitCode exitCode, DataSize maxRss, DataS
         this(state, exitCode, maxRss, memoryLimit, elapsed, timeLimit, pendingReason, nodeList, null);
     }
 
+    /**
+     * The record's facts; a COMPLETED job whose step failed ({@link JobRecord#failedStepOfCompleted()}) with that
+     * step's state and exit code, so every command that classifies it (diagnose, stats, jobs, watch) reads the failure.
+     */
     public static JobFacts of(JobRecord r) {
-        return new JobFacts(r.state(), r.exitCode(), r.maxRss(), r.memoryPerNode().orElse(null), r.elapsed(),
-                r.timeLimit().limit().orElse(null), r.optPendingReason().orElse(null), r.nodeList(), r.status().detail());
+        io.slurmwise.job.FailedStep step = r.failedStepOfCompleted().orElse(null);
+        io.slurmwise.job.JobStatus status = step == null ? r.status() : step.status();
+        ExitCode exit = step == null ? r.exitCode() : step.exitCode(); // a step's unrecorded code is unknown, not 0:0
+        return new JobFacts(status.state(), exit, r.maxRss(), r.memoryPerNode().orElse(null), r.elapsed(),
+                r.timeLimit().limit().orElse(null), r.optPendingReason().orElse(null), r.nodeList(), status.detail());
     }
 
     public JobFacts withState(JobState s) {

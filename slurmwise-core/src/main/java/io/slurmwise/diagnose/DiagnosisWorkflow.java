@@ -101,8 +101,8 @@ public final class DiagnosisWorkflow {
         // a job whose batch script went on and exited 0 is COMPLETED while a step of it failed: diagnosed from that
         // step (the real lab: an srun step killed for memory, and one whose program failed, read "nothing to
         // diagnose"); its record stays as SLURM wrote it
-        io.slurmwise.job.FailedStep step = job.outcome() == io.slurmwise.job.Outcome.COMPLETED ? job.failedStep() : null;
-        if (hasNoFailure(job) && step == null) {
+        io.slurmwise.job.FailedStep step = job.failedStepOfCompleted().orElse(null);
+        if (hasNoFailure(job)) {
             Diagnosis.StatusOnly so = statusOnly(job, suggestPatch, notices);
             if (!notices.isEmpty()) {
                 return new Diagnosis.StatusOnly(so.job(), notices.get(0) + ". " + so.summary(), so.pending());
@@ -113,9 +113,8 @@ public final class DiagnosisWorkflow {
         // job started none, so its process never exits in the middle of loading one: an outside audit's exit 134)
         retriever.prewarm();
         List<LogTail> logs = readLogs(job, notices);
-        JobFacts facts = JobFacts.of(job);
+        JobFacts facts = JobFacts.of(job); // a failed step's state and exit code, where it decided
         if (step != null) {
-            facts = facts.withState(step.status().state()).withExitCode(step.exitCode());
             notices.add("the job COMPLETED (its batch script exited 0), but " + step.describe()
                     + ": diagnosed from that step");
         }

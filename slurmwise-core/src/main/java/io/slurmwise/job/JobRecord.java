@@ -89,6 +89,16 @@ public record JobRecord(
         return Outcome.of(this);
     }
 
+    /**
+     * The step that failed in a job SLURM calls {@code COMPLETED} (its batch script went on and exited 0, as a script
+     * without {@code set -e} does after its {@code srun} step ran out of memory): what makes the job a failure
+     * ({@link Outcome#of(JobRecord)}) and what it is classified from. Empty for any other job: a failed job's own state
+     * and exit code already say how it ended.
+     */
+    public Optional<FailedStep> failedStepOfCompleted() {
+        return failedStep != null && state() == JobState.COMPLETED ? Optional.of(failedStep) : Optional.empty();
+    }
+
     /** Allocated CPUs: AllocCPUS (or its synonym NCPUS), else the TRES cpu count; 0 when nothing says. */
     public int cpus() {
         return allocCpus > 0 ? allocCpus : allocTres.cpus() > 0 ? allocTres.cpus() : reqTres.cpus();

@@ -14,6 +14,7 @@ import java.util.Set;
  * exit code: it is waiting to run again (pending), not ended. {@code REVOKED} (a federated sibling removed because
  * another cluster started the job) counts as cancelled. {@code REQUEUED} and the hold states are pending, except
  * that a {@code REQUEUED} record with a start and an end is an earlier run of a requeued job ({@link #of(JobRecord)});
+ * a {@code COMPLETED} record with a failed step is a failure ({@link JobRecord#failedStepOfCompleted()});
  * {@code SUSPENDED}, {@code STOPPED} and the transitional states are running. {@code DEADLINE}, {@code BOOT_FAIL}
  * and {@code NODE_FAIL} are failures.
  *
@@ -34,6 +35,11 @@ public enum Outcome {
     public static Outcome of(JobRecord job) {
         if (job.state() == JobState.REQUEUED && job.start() != null && job.end() != null) {
             return CANCELLED;
+        }
+        // a COMPLETED job whose step failed (the batch script went on and exited 0): failed, as its DerivedExitCode
+        // says, for every command (diagnose explained it while stats, watch and jobs counted it a success)
+        if (job.failedStepOfCompleted().isPresent()) {
+            return FAILED;
         }
         return of(job.state());
     }
@@ -59,6 +65,17 @@ public enum Outcome {
                 out.add(s);
             }
         }
+        return out;
+    }
+
+    /**
+     * The states whose records may be diagnosed, as accounting is asked for them ({@code watch}): every state whose
+     * outcome says to diagnose it, and {@code COMPLETED}, whose record may carry a failed step; {@link #of(JobRecord)}
+     * then decides each record.
+     */
+    public static Set<JobState> mayDiagnose() {
+        Set<JobState> out = states(Outcome::diagnose);
+        out.add(JobState.COMPLETED);
         return out;
     }
 

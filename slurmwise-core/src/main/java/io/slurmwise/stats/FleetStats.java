@@ -217,7 +217,7 @@ public final class FleetStats {
         if (job.id().isArrayTask()) {
             addTask(job, o, kind, f.seconds(), f.gpus(), f.cpus(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured());
         } else if (o == Outcome.FAILED && f.wasted()) {
-            offer(new Wasted(job.id().toString(), job.cluster(), job.name(), job.user(), job.partition(), job.status().toString(),
+            offer(new Wasted(job.id().toString(), job.cluster(), job.name(), job.user(), job.partition(), failedState(job),
                     kind, f.seconds(), f.gpus(), f.cpus(), f.gpuSeconds(), f.cpuSeconds(), f.joules(), f.measured(), job.end()));
         }
     }
@@ -300,6 +300,14 @@ public final class FleetStats {
             out.add(days.computeIfAbsent(when.toLocalDate(), d -> new Tally()));
         }
         return out;
+    }
+
+    /**
+     * How a failed job ended, for the top list: its state, or for a COMPLETED job whose step failed, that step's
+     * ({@code OUT_OF_MEMORY (step 1062.0)}: "COMPLETED" among the failed jobs read as a success).
+     */
+    private static String failedState(JobRecord job) {
+        return job.failedStepOfCompleted().map(s -> s.status() + " (step " + s.id() + ")").orElse(job.status().toString());
     }
 
     /** The failure kind a failed job counts under (the classifier's verdict, {@code unknown} without one); null otherwise. */
@@ -426,7 +434,7 @@ public final class FleetStats {
         if (o == Outcome.FAILED && (joules > 0 || cpuSeconds > 0 || gpuSeconds > 0)) {
             JobRecord first = parts.get(0).job();
             offer(new Wasted(Long.toString(first.id().jobId()), first.cluster(), first.name(), first.user(),
-                    where.isEmpty() ? null : String.join(",", where), decides.job().status().toString(), kind, seconds,
+                    where.isEmpty() ? null : String.join(",", where), failedState(decides.job()), kind, seconds,
                     gpus, cpus, gpuSeconds, cpuSeconds, joules, measured, end));
         }
     }
@@ -508,7 +516,8 @@ public final class FleetStats {
             a.maxGpus = Math.max(a.maxGpus, gpus);
             a.maxCpus = Math.max(a.maxCpus, cpus);
             a.kinds.merge(kind, 1L, Long::sum);
-            a.failedStates |= 1 << job.state().ordinal();
+            // a completed task whose step failed: the step's state
+            a.failedStates |= 1 << job.failedStepOfCompleted().map(st -> st.status().state()).orElse(job.state()).ordinal();
         }
         if (arrays.size() > 2 * arrayLimit) {
             compactArrays();

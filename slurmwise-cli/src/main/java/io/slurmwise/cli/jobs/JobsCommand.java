@@ -165,10 +165,12 @@ public final class JobsCommand implements Callable<Integer> {
         return kind == null ? "" : !fromLogs && kind.equals(FailureKind.UNKNOWN) ? "?" : kind;
     }
 
-    /** The kind of a job that diagnose diagnoses (failed, cancelled, preempted), by the same classifier; else none. */
+    /**
+     * The kind of a job that diagnose diagnoses ({@link Outcome#diagnose()}: failed, a completed one's failed step
+     * included, cancelled, preempted), by the same classifier; else none.
+     */
     private static String kind(FleetScan kinds, JobRecord j) {
-        Outcome o = j.outcome();
-        return o == Outcome.FAILED || o == Outcome.CANCELLED || o == Outcome.PREEMPTED ? kinds.failureKind(j) : null;
+        return j.outcome().diagnose() ? kinds.failureKind(j) : null;
     }
 
     private static String nz(String s) {

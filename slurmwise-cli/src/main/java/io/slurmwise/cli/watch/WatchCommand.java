@@ -50,8 +50,8 @@ import java.util.stream.Stream;
                 "Example: slurmwise watch --once"})
 public final class WatchCommand implements Callable<Integer> {
 
-    /** The states accounting is asked for: every one whose {@link Outcome} says to diagnose it. */
-    static final Set<JobState> WATCHED = Outcome.states(Outcome::diagnose);
+    /** The states accounting is asked for ({@link Outcome#mayDiagnose()}); each record's outcome then decides. */
+    static final Set<JobState> WATCHED = Outcome.mayDiagnose();
     /** Accounting records can land a little after the job ended: each window starts this much before the last end. */
     static final Duration OVERLAP = Duration.ofMinutes(10);
     /** How long a diagnosed job id is remembered: longer than the default first window (30 days). */

@@ -93,7 +93,18 @@ class StatsCommandTest {
     @Test
     void theDefaultClusterShowsMeasuredEnergyApartAndArraysAsOneLine() {
         JsonNode j = StatsRun.run(Map.of(), "stats", "--json", "--top", "1000").json();
-        assertThat(j.at("/total/jobs").asInt()).isEqualTo(68); // 1062 joined the mock cluster
+        assertThat(j.at("/total/jobs").asInt()).isEqualTo(68);
+        // 1062 COMPLETED 0:0 with its srun step OUT_OF_MEMORY: a failure of kind oom, as diagnose says, and among
+        // the wasteful jobs with the step's state, not "COMPLETED"
+        JsonNode stepOom = null;
+        for (JsonNode t : j.get("top_jobs")) {
+            if (t.get("id").asText().equals("1062")) {
+                stepOom = t;
+            }
+        }
+        assertThat(stepOom).as("1062's failed step").isNotNull();
+        assertThat(stepOom.get("state").asText()).isEqualTo("OUT_OF_MEMORY (step 1062.0)");
+        assertThat(stepOom.get("kinds").toString()).isEqualTo("{\"oom\":1}");
         assertThat(j.at("/total/wasted_measured_jobs").asInt()).isPositive();
         assertThat(j.at("/total/wasted_energy_kwh_measured").asDouble()).isPositive();
         JsonNode array = null;

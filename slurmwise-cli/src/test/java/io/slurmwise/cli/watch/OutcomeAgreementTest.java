@@ -4,6 +4,9 @@ import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.mock.MockBackend;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.diagnose.Diagnosis;
+import io.slurmwise.classify.JobFacts;
+import io.slurmwise.job.ExitCode;
+import io.slurmwise.job.FailedStep;
 import io.slurmwise.job.JobId;
 import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.JobState;
@@ -55,8 +58,10 @@ class OutcomeAgreementTest {
                 FleetReport.Breakdown total = stats.report().total();
                 assertThat(counted(total)).as(as).isEqualTo(o);
                 assertThat(total.ended()).as(as).isEqualTo(o.isEnded() ? 1 : 0);
-                // watch: asks accounting for it, and reports it, exactly when the outcome says to diagnose it
-                assertThat(WatchCommand.WATCHED.contains(state)).as(as).isEqualTo(o.diagnose());
+                // watch: asks accounting for it when the outcome says to diagnose it, and for COMPLETED, whose record
+                // may carry a failed step (its outcome then says failed: see below)
+                assertThat(WatchCommand.WATCHED.contains(state)).as(as)
+                        .isEqualTo(o.diagnose() || state == JobState.COMPLETED);
                 // jobs: the table colours it red only when it failed (KIND is given for failed jobs only)
                 assertThat(colour.state(o, state.name()).contains("\u001b[31m")).as(as).isEqualTo(o == Outcome.FAILED);
                 // diagnose: explains exactly the jobs the outcome says to diagnose; the rest get their status
@@ -64,6 +69,54 @@ class OutcomeAgreementTest {
                 assertThat(d.<String>fold(nf -> "not found", so -> "status", f -> "explained")).as(as)
                         .isEqualTo(o.diagnose() ? "explained" : "status");
             }
+        }
+    }
+
+    /**
+     * A COMPLETED job whose srun step ran out of memory (the real lab's 198: COMPLETED 0:0, DerivedExitCode 0:125,
+     * step 198.0 OUT_OF_MEMORY 0:125) is a failure to every command, as diagnose explained it while stats counted it
+     * completed, watch never reported it and jobs gave it no kind. Without the failed step it stays a success.
+     */
+    @Test
+    void aCompletedJobWithAFailedStepIsAFailureForEveryCommand() {
+        JobRecord completed = job(JobState.COMPLETED).toBuilder().exitCode(ExitCode.parse("0:0")).allocCpus(4)
+                .reqMem(io.slurmwise.job.MemoryRequest.tryParse("8G").orElseThrow())
+                .maxRss(io.slurmwise.job.DataSize.tryParse("8388212K").orElseThrow())
+                .build();
+        JobRecord stepFailed = completed.toBuilder().failedStep(new FailedStep("990001.0",
+                JobStatus.parse("OUT_OF_MEMORY"), ExitCode.parse("0:125"))).build();
+        assertThat(completed.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(stepFailed.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(stepFailed.state()).isEqualTo(JobState.COMPLETED); // the record stays as SLURM wrote it
+        // a failed job's own failed step changes nothing: its state already says how it ended
+        JobRecord failed = job(JobState.FAILED).toBuilder().failedStep(stepFailed.failedStep()).build();
+        assertThat(failed.failedStepOfCompleted()).isEmpty();
+        assertThat(JobFacts.of(failed).state()).isEqualTo(JobState.FAILED);
+        try (Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled()).build()) {
+            // stats and jobs: classified from the step (the same facts diagnose reads), counted as a failure
+            String kind = sw.fleetScan().build().failureKind(stepFailed);
+            assertThat(kind).isEqualTo("oom");
+            io.slurmwise.stats.FleetScan scan = sw.fleetScan().build();
+            FleetStats stats = scan.newStats();
+            scan.add(stats, stepFailed);
+            scan.add(stats, completed.toBuilder().id(JobId.parse("990003")).build()); // another job: not a rerun
+            FleetReport r = stats.report();
+            assertThat(r.total().failed()).isEqualTo(1);
+            assertThat(r.total().completed()).isEqualTo(1);
+            assertThat(r.byKind()).extracting(FleetReport.Breakdown::key).containsExactly("oom");
+            assertThat(r.topJobs()).singleElement().extracting(FleetReport.TopEntry::state)
+                    .isEqualTo("OUT_OF_MEMORY (step 990001.0)");
+            // watch: asked for (COMPLETED), then reported by its outcome
+            assertThat(WatchCommand.WATCHED).contains(JobState.COMPLETED);
+            assertThat(stepFailed.outcome().diagnose()).isTrue();
+            assertThat(completed.outcome().diagnose()).isFalse();
+            // jobs: red, as a failure
+            assertThat(new Style(true, 100).state(stepFailed.outcome(), "COMPLETED")).contains("\u001b[31m");
+            // diagnose: explained from the step
+            Diagnosis d = sw.diagnose(stepFailed, false);
+            assertThat(d).isInstanceOf(Diagnosis.Failed.class);
+            assertThat(((Diagnosis.Failed) d).finding().kindId()).isEqualTo("oom");
+            assertThat(sw.diagnose(completed, false)).isInstanceOf(Diagnosis.StatusOnly.class);
         }
     }
 
