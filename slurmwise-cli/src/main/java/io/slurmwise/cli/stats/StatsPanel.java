@@ -348,14 +348,20 @@ final class StatsPanel {
                 + " elapsed time)";
     }
 
+    /**
+     * The KIND cell of a top job: its kind; an array's tasks by kind, the main kind first, then by name. An array whose
+     * tasks failed in several kinds says how many first ({@code 3 kinds: oom×4,time_limit×2,segfault×1}): a cell cut
+     * at the terminal's width kept only the main kind, which named the array by one kind (an outside audit, F15).
+     * Each task counts under its own kind in the kind table, so these counts add up to the array's failed tasks.
+     */
     static String kinds(Map<String, Long> kinds) {
         if (kinds.size() == 1 && kinds.values().iterator().next() == 1) {
             return kinds.keySet().iterator().next();
         }
-        // the main kind first (a column cut at the terminal's width keeps it), then by name
-        return kinds.entrySet().stream()
+        String each = kinds.entrySet().stream()
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                 .map(e -> e.getKey() + "×" + e.getValue()).collect(Collectors.joining(","));
+        return kinds.size() > 1 ? kinds.size() + " kinds: " + each : each;
     }
 
     private void efficiency() {

@@ -282,4 +282,44 @@ class StatsInputTest {
         assertThat(StatsRun.run(Map.of(), "stats", "--input", single.toString(), "--json").json().get("by_cluster"))
                 .hasSize(1);
     }
+    /**
+     * An array whose tasks failed three ways (an outside audit, F15: the top list named it by one kind): its KIND cell
+     * says how many kinds before the cut, at 80 and at 200 columns, and each task counts under its own kind, so the
+     * kind table still adds up to the failures.
+     */
+    @Test
+    void anArrayThatFailedSeveralWaysSaysSoAndItsTasksAddUpInTheKindTable() throws IOException {
+        String header = "JobID|JobName|User|Account|Partition|QOS|State|ExitCode|DerivedExitCode|Submit|Start|End|Elapsed"
+                + "|Timelimit|ReqMem|MaxRSS|AllocCPUS|AllocTRES|ReqTRES|NodeList|TotalCPU|ConsumedEnergyRaw|WorkDir"
+                + "|StdOut|StdErr|Reason\n";
+        StringBuilder sb = new StringBuilder(header);
+        String[] states = {"OUT_OF_MEMORY|0:125", "OUT_OF_MEMORY|0:125", "OUT_OF_MEMORY|0:125", "OUT_OF_MEMORY|0:125",
+                "TIMEOUT|0:0", "TIMEOUT|0:0", "NODE_FAIL|0:0", "COMPLETED|0:0"};
+        for (int t = 1; t <= states.length; t++) {
+            sb.append("7000_").append(t).append("|sweep|bob|genomics|cpu|normal|").append(states[t - 1])
+                    .append("|0:0|2026-11-10T08:00:00|2026-11-10T08:00:05|2026-11-10T10:00:05|02:00:00|02:00:00|8G||4")
+                    .append("|billing=4,cpu=4,mem=8G,node=1|billing=4,cpu=4,mem=8G,node=1|cn00").append(t)
+                    .append("|01:00:00||/scratch/bob|||None\n");
+        }
+        Path psv = tmp.resolve("sweep.psv");
+        Files.writeString(psv, sb.toString());
+        JsonNode j = StatsRun.run(Map.of(), "stats", "--input", psv.toString(), "--json").json();
+        assertThat(j.at("/total/failed").asInt()).isEqualTo(7);
+        long byKind = 0;
+        for (JsonNode k : j.get("by_kind")) {
+            byKind += k.get("failed").asLong();
+        }
+        assertThat(byKind).as("the kind table adds up to the failures").isEqualTo(7);
+        JsonNode array = j.at("/top_jobs/0");
+        assertThat(array.get("id").asText()).isEqualTo("7000_[1-8]");
+        assertThat(array.get("kinds").toString()).isEqualTo("{\"node_fail\":1,\"oom\":4,\"time_limit\":2}");
+        for (String columns : new String[] {"80", "200"}) {
+            String out = StatsRun.run(Map.of("COLUMNS", columns), "stats", "--input", psv.toString()).out();
+            String row = out.lines().filter(l -> l.contains("7000_[1-8]")).reduce((a, b) -> b).orElseThrow();
+            assertThat(row).as(columns + " columns").contains("3 kinds");
+            if (columns.equals("200")) {
+                assertThat(row).contains("3 kinds: oom×4,time_limit×2,node_fail×1");
+            }
+        }
+    }
 }
