@@ -67,7 +67,7 @@ public final class Main {
         cmd.setUsageHelpWidth(Math.max(55, cli.width()));
         cmd.setExecutionExceptionHandler((ex, commandLine, parseResult) -> handle(ex, cli));
         cmd.setParameterExceptionHandler((ex, args) -> {
-            cli.err().println("slurmwise: " + ex.getMessage());
+            cli.error(ex.getMessage());
             // a mistyped command or option: picocli's nearest names ("Did you mean: diagnose?")
             CommandLine.UnmatchedArgumentException.printSuggestions(ex, cli.err());
             cli.err().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
@@ -93,7 +93,7 @@ public final class Main {
             code = ExitCodes.INTERNAL;
         }
         if (code == ExitCodes.INTERNAL) {
-            cli.err().println("slurmwise: internal error: " + t);
+            cli.error("internal error: " + t);
             if (cli.env().containsKey("SLURMWISE_DEBUG")) {
                 StringWriter sw = new StringWriter();
                 t.printStackTrace(new PrintWriter(sw));
@@ -102,7 +102,7 @@ public final class Main {
                 cli.err().println("This is a bug. Rerun with SLURMWISE_DEBUG=1 for the stack trace and report it.");
             }
         } else {
-            cli.err().println("slurmwise: " + t.getMessage());
+            cli.error(t.getMessage());
         }
         cli.err().flush();
         return code;

@@ -75,8 +75,8 @@ class ClassifyInputsTest {
                     false, "classify", fifo.toString(), "--rules-only"));
             assertThat(r.code()).isEqualTo(ExitCodes.INPUT);
             assertThat(r.out()).isEmpty();
-            assertThat(r.err().strip().lines()).hasSize(1);
-            assertThat(r.err()).startsWith("slurmwise: " + fifo + " gave nothing for 300 ms")
+            assertThat(StderrText.messages(r.err())).hasSize(1);
+            assertThat(StderrText.text(r.err())).startsWith("slurmwise: " + fifo + " gave nothing for 300 ms")
                     .contains("SLURMWISE_LOG_TIMEOUT").doesNotContain("Exception").doesNotContain("\tat ");
         } finally {
             // free the reader still parked in open(2)

@@ -13,6 +13,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -187,6 +188,33 @@ class CliTest {
         assertThat(run("diagnose", "1056").out()).contains("never, as submitted").contains("Job request refused");
     }
 
+    /**
+     * Errors on stderr are wrapped to the output's width as the rest is (they ran on in one line of 300 characters):
+     * a job not found, a bad option, a backend that cannot be read, at 80 columns; under the text after
+     * {@code slurmwise: }, a command or a path never broken.
+     */
+    @Test
+    void errorsAreWrappedToTheWidthWithoutBreakingAPathOrACommand(@org.junit.jupiter.api.io.TempDir Path tmp) {
+        Path missingDir = tmp.resolve("site-exports/cluster-alpha/2026-november/accounting-snapshot-for-replay");
+        Result notFound = run(Map.of("COLUMNS", "80"), false, "diagnose", "999999");
+        Result badOption = run(Map.of("COLUMNS", "80"), false, "watch", "--interval", "5 minutes");
+        Result unreadable = run(Map.of("COLUMNS", "80", "SLURMWISE_MOCK_DIR", missingDir.toString()), false,
+                "diagnose", "1001");
+        assertThat(notFound.code()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(badOption.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(unreadable.code()).isEqualTo(ExitCodes.BACKEND);
+        for (Result r : List.of(notFound, badOption, unreadable)) {
+            List<String> lines = r.err().lines().toList();
+            assertThat(lines.get(0)).startsWith("slurmwise: ");
+            // every line fits, but one that a single word wider than the line needs (a path, a format list)
+            assertThat(lines).allSatisfy(l -> assertThat(l.length() <= 80 || !l.strip().contains(" ")).as(l).isTrue());
+            assertThat(lines.subList(1, lines.size())).allSatisfy(l -> assertThat(l).startsWith(" ".repeat(11)));
+        }
+        assertThat(notFound.err().lines().count()).isGreaterThan(1);
+        assertThat(notFound.err()).contains("`sacct -j 999999`").contains("`sacct -M <cluster> -j 999999`");
+        assertThat(unreadable.err()).contains(missingDir.toString());
+    }
+
     @Test
     void badInputGivesOneClearLineAndADocumentedExitCode() {
         Result malformed = run("diagnose", "12;rm");
@@ -194,7 +222,9 @@ class CliTest {
         assertThat(malformed.err()).contains("is not a SLURM job id").doesNotContain("Exception").doesNotContain("\tat ");
         Result missing = run("diagnose", "999999");
         assertThat(missing.code()).isEqualTo(ExitCodes.NOT_FOUND);
-        assertThat(missing.err()).contains("job 999999 is not known to").hasLineCount(1);
+        // one message: its first line says it, the rest are its words wrapped under it
+        assertThat(missing.err()).startsWith("slurmwise: job 999999 is not known to");
+        assertThat(missing.err().lines().skip(1)).allSatisfy(l -> assertThat(l).startsWith(" ".repeat(11)));
         assertThat(missing.out()).isEmpty();
         Result typo = run("diagnoze", "1001");
         assertThat(typo.code()).isEqualTo(ExitCodes.USAGE);
@@ -365,6 +395,9 @@ class CliTest {
                 }
                 case "FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "CANCELLED", "PREEMPTED" ->
                         assertThat(j.get("kind").asText()).isNotBlank();
+                // 1062 COMPLETED 0:0, its srun step OUT_OF_MEMORY: a failure, of the step's kind, as diagnose says
+                case "COMPLETED" -> assertThat(j.get("kind").isNull()).as(j.get("id").asText())
+                        .isEqualTo(j.get("failed_step").isNull());
                 default -> assertThat(j.get("kind").isNull()).isTrue();
             }
         }
@@ -444,7 +477,7 @@ class CliTest {
             Result r = run(env, false, "diagnose", "1001", "--full");
             assertThat(r.out()).doesNotContain("NCCL network failure").contains("(oom)")
                     .contains("model's words set aside: presents nccl, a consequence of oom, as the cause");
-            assertThat(r.err()).contains("the model's answer was set aside").hasLineCount(1);
+            assertThat(StderrText.text(r.err())).contains("the model's answer was set aside").hasLineCount(1);
             JsonNode json = run(env, false, "diagnose", "1001", "--json").json();
             assertThat(json.path("explanation").path("text").asText()).doesNotContain("NCCL network failure");
             assertThat(json.path("explanation").path("source").asText()).isEqualTo("template");

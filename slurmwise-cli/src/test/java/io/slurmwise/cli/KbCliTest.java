@@ -103,7 +103,7 @@ class KbCliTest {
         CliTest.Result r = run(env, false, "diagnose", "1001", "--full");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("▸ oom › Fixes").contains("rules + kb");
-        assertThat(r.err().split("answering from the embedded index", -1)).hasSize(2);
+        assertThat(StderrText.text(r.err()).split("answering from the embedded index", -1)).hasSize(2);
         CliTest.Result strict = run(env, false, "kb", "build", "--chroma-url", "http://127.0.0.1:" + port);
         assertThat(strict.code()).isEqualTo(ExitCodes.BACKEND);
         assertThat(strict.err()).contains("did not answer");

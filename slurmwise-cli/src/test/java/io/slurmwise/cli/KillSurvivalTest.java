@@ -177,7 +177,7 @@ class KillSurvivalTest {
             Files.write(index, damaged);
             Run r = cli(home, -1, "kb", "search", "out of memory", "--json");
             assertThat(r.code()).as(r.err()).isZero();
-            assertThat(r.err().strip().lines()).singleElement().asString()
+            assertThat(StderrText.messages(r.err())).singleElement().asString()
                     .contains("could not be read").contains("rebuilding it");
             assertThat(node(r.out())).isEqualTo(M.readTree(expected));
             Run next = cli(home, -1, "kb", "search", "out of memory", "--json");

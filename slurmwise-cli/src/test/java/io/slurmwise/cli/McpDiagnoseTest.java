@@ -83,7 +83,7 @@ class McpDiagnoseTest {
     void aServerThatDoesNotStartIsABackendError() {
         CliTest.Result r = run("diagnose", "1001", "--mcp-server", "/nonexistent/slurmwise mcp");
         assertThat(r.code()).isEqualTo(4);
-        assertThat(r.err()).contains("did not start").hasLineCount(1);
+        assertThat(StderrText.text(r.err())).contains("did not start").hasLineCount(1);
     }
 
     @Test

@@ -38,7 +38,7 @@ class ModelFaultsCliTest {
             Result r = CliTest.run(env(server, "d-" + fault), false, "diagnose", "1001");
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(r.out()).contains("job 1001 train_llama_sft [OUT_OF_MEMORY]").contains("(oom)").contains("Fixes");
-            List<String> err = r.err().strip().lines().toList();
+            List<String> err = StderrText.messages(r.err());
             assertThat(err).as(r.err()).hasSize(1);
             assertThat(err.get(0)).startsWith("slurmwise: ").contains(server.baseUrl())
                     .contains("the template worded this").contains("SLURMWISE_");
@@ -54,7 +54,7 @@ class ModelFaultsCliTest {
             // README's table: 4 is a part slurmwise needs that does not answer (RELIABILITY said 3, "job not found")
             assertThat(r.code()).isEqualTo(ExitCodes.BACKEND);
             assertThat(r.out()).isEmpty();
-            assertThat(r.err().strip().lines().toList()).as(r.err()).hasSize(1)
+            assertThat(StderrText.messages(r.err())).as(r.err()).hasSize(1)
                     .allSatisfy(l -> assertThat(l).startsWith("slurmwise: ").contains(server.baseUrl())
                             .contains("the question got no answer").contains("`slurmwise diagnose JOBID`")
                             // chat refuses SLURMWISE_NO_LLM: it is no way out here
@@ -71,7 +71,7 @@ class ModelFaultsCliTest {
             assertThat(r.code()).isEqualTo(ExitCodes.BACKEND);
             assertThat(r.out()).contains("Job 1001: ").contains("(oom), as slurmwise's rules decided")
                     .contains("First fix: ").contains("`slurmwise diagnose 1001`");
-            assertThat(r.err().strip().lines().toList()).as(r.err()).singleElement()
+            assertThat(StderrText.messages(r.err())).as(r.err()).singleElement()
                     .satisfies(l -> assertThat(l).contains(server.baseUrl()).contains("above is the rules' answer alone"));
             assertNoTrace(r);
         }

@@ -188,6 +188,6 @@ class OutputFitsTest {
         CliTest.Result r = run("diagnose", "424242");
         assertThat(r.code()).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err().lines().count()).isEqualTo(1);
+        assertThat(StderrText.messages(r.err())).hasSize(1);
     }
 }

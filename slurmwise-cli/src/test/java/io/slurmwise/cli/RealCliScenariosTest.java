@@ -257,7 +257,8 @@ class RealCliScenariosTest {
     void unknownJobsExitWithNotFound() {
         Result r = run("diagnose", "999999");
         assertThat(r.code()).isEqualTo(ExitCodes.NOT_FOUND);
-        assertThat(r.err()).contains("job 999999 is not known to").contains("(backend real (requested))").hasLineCount(1);
+        assertThat(StderrText.text(r.err())).contains("job 999999 is not known to").contains("(backend real (requested))")
+                .hasLineCount(1);
         assertThat(r.out()).isEmpty();
     }
 }

@@ -61,7 +61,7 @@ class SacctFaultsCliTest {
     }
 
     static void oneCleanLine(CliTest.Result r) {
-        assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
+        assertThat(StderrText.messages(r.err())).as(r.err()).hasSize(1);
         assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ").doesNotContain("\u001b")
                 .doesNotContain("\u0007").doesNotContain("internal error");
     }
@@ -74,7 +74,7 @@ class SacctFaultsCliTest {
         CliTest.Result r = run("jobs", "--since", "2026-11-01", "--until", "2026-11-30");
         assertThat(r.code()).isEqualTo(ExitCodes.BACKEND);
         oneCleanLine(r);
-        assertThat(r.err()).contains("printed something that is not sacct -P output").contains("\\x1b]0;owned\\x07")
+        assertThat(StderrText.text(r.err())).contains("printed something that is not sacct -P output").contains("\\x1b]0;owned\\x07")
                 .contains("sacct --version");
     }
 
@@ -84,7 +84,7 @@ class SacctFaultsCliTest {
         CliTest.Result r = run("diagnose", "4711");
         assertThat(r.code()).isEqualTo(ExitCodes.BACKEND);
         oneCleanLine(r);
-        assertThat(r.err()).contains("1 row of job 4711 that slurmwise could not read (line 2: `4711|train|alice|")
+        assertThat(StderrText.text(r.err())).contains("1 row of job 4711 that slurmwise could not read (line 2: `4711|train|alice|")
                 .doesNotContainIgnoringCase("not known").doesNotContainIgnoringCase("unknown job");
     }
 
@@ -95,7 +95,7 @@ class SacctFaultsCliTest {
         CliTest.Result r = run("jobs", "--since", "2026-11-01", "--until", "2026-11-30");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("4711").doesNotContain("4712");
-        assertThat(r.err()).contains("printed 1 row of the window that slurmwise could not read (line 3: `4712|")
+        assertThat(StderrText.text(r.err())).contains("printed 1 row of the window that slurmwise could not read (line 3: `4712|")
                 .contains("left out").contains("rerun");
     }
 
@@ -115,7 +115,7 @@ class SacctFaultsCliTest {
         Path export = Files.writeString(dir.resolve("export.psv"), HEADER + "\n" + ROW + "\n" + ROW.substring(0, 30) + "\n");
         CliTest.Result r = run("stats", "--input", export.toString(), "--json");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.err()).contains("1 row of the export could not be read and is left out (first: " + export
+        assertThat(StderrText.text(r.err())).contains("1 row of the export could not be read and is left out (first: " + export
                 + ": `" + ROW.substring(0, 30) + "`)");
     }
 

@@ -116,7 +116,7 @@ class WatchCliTest {
             Files.writeString(state, damaged);
             CliTest.Result r = watch(home, "--once", "--json");
             assertThat(r.code()).as(r.err()).isZero();
-            assertThat(r.err().strip().lines()).as(damaged).singleElement().asString()
+            assertThat(StderrText.messages(r.err())).as(damaged).singleElement().asString()
                     .contains("watch-mock.json was not a readable watch state").contains("starting afresh");
             Set<String> again = new HashSet<>();
             lines(r.out()).forEach(j -> again.add(j.get("job_id").asText()));

@@ -116,7 +116,7 @@ public final class ChatCommand implements Callable<Integer> {
             }
             // chat has nothing to skip the model with: SLURMWISE_NO_LLM is not a way out here
             String todo = fault.todo().replaceFirst(",? or SLURMWISE_NO_LLM=1 to skip it$", "");
-            cli.err().println("slurmwise: " + fault.what() + "; " + (rules.isEmpty()
+            cli.error(fault.what() + "; " + (rules.isEmpty()
                     ? "the question got no answer: " + todo + ", then ask again"
                     + (interactive ? " (the chat goes on)" : "") + ", or run `slurmwise diagnose JOBID` for the rules'"
                     + " answer without a model"

@@ -227,9 +227,24 @@ public final class Cli implements AutoCloseable {
     /** Tells the user something once per run on stderr (a fallback, a first index build), never on stdout. */
     public void notice(String message) {
         if (noticed.add(message)) {
-            err.println("slurmwise: " + message);
-            err.flush();
+            error(message);
         }
+    }
+
+    /**
+     * An error (or a word of warning) on stderr: {@code slurmwise: } and the message, wrapped to the output's width as
+     * the rest of the output is, a path or a `command` never broken ({@link io.slurmwise.cli.render.Panel#message}).
+     */
+    public void error(String message) {
+        error(message, false);
+    }
+
+    /** {@link #error(String)}, dimmed when {@code dim} (a fallback said in passing, after the answer). */
+    public void error(String message, boolean dim) {
+        for (String line : io.slurmwise.cli.render.Panel.message("slurmwise: ", String.valueOf(message), width())) {
+            err.println(dim ? style().dim(line) : line);
+        }
+        err.flush();
     }
 
     @Override

@@ -95,12 +95,12 @@ public final class DiagnoseCommand implements Callable<Integer> {
         if (json.enabled()) {
             Json.print(cli.out(), Views.diagnosis(d, sw.backendReason()));
         } else if (d instanceof Diagnosis.NotFound nf) {
-            cli.err().println("slurmwise: " + nf.message() + " (" + sw.backendReason() + ")");
+            cli.error(nf.message() + " (" + sw.backendReason() + ")");
         } else {
             new DiagnosisRenderer(cli.style(), full, sw.backend()::userName).print(cli.out(), d, sw.backendReason());
         }
         sw.explainer().fallbackReason().filter(r -> worthSaying(r, cli))
-                .ifPresent(r -> cli.err().println(cli.style().dim("slurmwise: " + r)));
+                .ifPresent(r -> cli.error(r, true));
         return d instanceof Diagnosis.NotFound ? ExitCodes.NOT_FOUND : ExitCodes.OK;
     }
 
@@ -122,7 +122,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
                 : patch.filter(p -> p instanceof Patch.NotSuggested)
                         .map(p -> ((Patch.NotSuggested) p).reason())
                         .orElse("no patch applies to this job's state");
-        cli.err().println("slurmwise: no patch for job " + d.jobId() + ": " + why);
+        cli.error("no patch for job " + d.jobId() + ": " + why);
         // a job that exists and has no patch is not a job not found (an outside audit: a script testing the exit
         // status of `diagnose X --patch > fix.patch` misreported it)
         return d instanceof Diagnosis.NotFound ? ExitCodes.NOT_FOUND : ExitCodes.NOTHING;
@@ -161,7 +161,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
             String why = patch.path("reason").isTextual() ? patch.path("reason").asText()
                     : "not_found".equals(node.path("status").asText()) && node.path("message").isTextual()
                     ? node.path("message").asText() : "no patch applies to this job's state";
-            cli.err().println("slurmwise: no patch for job " + id + ": " + why);
+            cli.error("no patch for job " + id + ": " + why);
             return "not_found".equals(node.path("status").asText()) ? ExitCodes.NOT_FOUND : ExitCodes.NOTHING;
         }
         if (json.enabled()) {

@@ -384,6 +384,27 @@ public final class Panel {
      * a code span so broken goes on under {@code ↪} (joined where it was cut).
      */
     public static List<String> wrap(String text, int width) {
+        return wrap(text, width, true);
+    }
+
+    /**
+     * A message for standard error (an error, a notice): {@code lead} ({@code slurmwise: }) then {@code text} wrapped
+     * to {@code width} between words, as the rest of the output is, its lines under the text after the lead; a word
+     * wider than a line (a path, a `command`) stays whole on a line of its own, never broken: an error's path or
+     * command is copied from it, and a broken one is a wrong one.
+     */
+    public static List<String> message(String lead, String text, int width) {
+        int hang = lead.length() < width / 2 ? lead.length() : 0;
+        List<String> body = wrap(text, width - hang, false);
+        List<String> out = new ArrayList<>(body.size());
+        for (int i = 0; i < body.size(); i++) {
+            out.add((i == 0 ? lead : " ".repeat(hang)) + body.get(i));
+        }
+        return out;
+    }
+
+    /** @param breakWide false keeps a word wider than a line whole, on a line of its own ({@link #message}) */
+    private static List<String> wrap(String text, int width, boolean breakWide) {
         List<String> out = new ArrayList<>();
         int w = Math.max(20, width);
         for (String para : text.split("\n", -1)) {
@@ -407,7 +428,8 @@ public final class Panel {
                 }
                 // a word wider than a whole line (a long URL): broken as a last resort
                 boolean broken = false;
-                while (visibleLength(line.toString()) + visibleLength(word) > w && word.length() > w - lead.length()) {
+                while (breakWide && visibleLength(line.toString()) + visibleLength(word) > w
+                        && word.length() > w - lead.length()) {
                     int room = w - visibleLength(line.toString());
                     // not a line of bare punctuation after it (1021's "`), or cancel it"): break at the span's last space
                     int space = word.lastIndexOf(' ', room - 1);

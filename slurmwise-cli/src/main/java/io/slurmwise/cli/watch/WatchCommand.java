@@ -85,7 +85,7 @@ public final class WatchCommand implements Callable<Integer> {
     public Integer call() {
         Duration every = parseInterval(interval);
         if (every.compareTo(Duration.ofMinutes(1)) < 0 && !once) {
-            cli.err().println("slurmwise: polling every " + interval + " queries accounting often; prefer 5m on a shared cluster");
+            cli.error("polling every " + interval + " queries accounting often; prefer 5m on a shared cluster");
         }
         Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
         Path stateFile = WatchState.file(cli.settings().home(), sw.backend().name());
@@ -126,8 +126,7 @@ public final class WatchCommand implements Callable<Integer> {
             state = WatchState.load(stateFile);
         } catch (WatchState.DamagedException e) {
             // a damaged state is set aside and rebuilt: the next poll reports failures again rather than lose one
-            cli.err().println("slurmwise: " + e.getMessage());
-            cli.err().flush();
+            cli.error(e.getMessage());
             state = WatchState.empty();
         } catch (IOException e) {
             throw new UserError(ExitCodes.CONFIG, e.getMessage());

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,8 +53,8 @@ class ChatSessionCliTest {
     }
 
     private static List<String> faultLines(Session s) {
-        return s.err().lines().map(l -> l.replaceFirst("^(you> )+", "")).filter(l -> l.startsWith("slurmwise: "))
-                .toList();
+        String err = s.err().lines().map(l -> l.replaceFirst("^(you> )+", "")).collect(Collectors.joining("\n"));
+        return io.slurmwise.cli.StderrText.messages(err).stream().filter(l -> l.startsWith("slurmwise: ")).toList();
     }
 
     @Test

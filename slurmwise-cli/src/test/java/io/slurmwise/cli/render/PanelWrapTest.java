@@ -43,4 +43,25 @@ class PanelWrapTest {
         assertThat(lines.get(0)).hasSize(40);
         assertThat(String.join("", lines)).isEqualTo(url);
     }
+    /**
+     * An error for standard error wraps between words under the text after {@code slurmwise: }; a path or a command
+     * wider than a line stays whole on a line of its own (copied from an error, a broken one is a wrong one).
+     */
+    @Test
+    void anErrorWrapsUnderItsTextAndNeverBreaksAPathOrACommand() {
+        String path = "/scratch/projects/climate-model/erik/cmip6/regrid/outputs/" + "tas_day_r360x180_".repeat(3) + ".nc";
+        String text = "cannot read the mock fixtures in " + path + ": no such directory; set SLURMWISE_MOCK_DIR to a"
+                + " folder holding sacct.psv, or run `sacct -P -a -S 2026-10-31 -E 2026-11-29 --format=JobID,State`";
+        List<String> lines = Panel.message("slurmwise: ", text, 80);
+        assertThat(lines.get(0)).startsWith("slurmwise: cannot read");
+        assertThat(lines.subList(1, lines.size())).allSatisfy(l -> assertThat(l).startsWith(" ".repeat(11)));
+        assertThat(lines).filteredOn(l -> l.contains(path)).singleElement().asString().isEqualTo(" ".repeat(11) + path + ":");
+        assertThat(lines).anySatisfy(l -> assertThat(l).contains("`sacct -P -a -S 2026-10-31 -E 2026-11-29"
+                + " --format=JobID,State`"));
+        // every line but the one a wider word needs fits; the words come back whole, in order
+        assertThat(lines).filteredOn(l -> !l.contains(path)).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(80));
+        assertThat(String.join(" ", lines.stream().map(String::strip).toList())).isEqualTo("slurmwise: " + text);
+        // a short one is left as it is
+        assertThat(Panel.message("slurmwise: ", "job 42 is not known", 80)).containsExactly("slurmwise: job 42 is not known");
+    }
 }

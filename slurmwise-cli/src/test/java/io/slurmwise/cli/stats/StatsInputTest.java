@@ -165,7 +165,7 @@ class StatsInputTest {
         Files.write(cut, java.util.Arrays.copyOf(gz, gz.length / 2));
         StatsRun.Result cutShort = StatsRun.run(Map.of(), "stats", "--input", cut.toString());
         assertThat(cutShort.code()).isEqualTo(ExitCodes.INPUT);
-        assertThat(cutShort.err()).contains("cut.psv.gz").contains("gzip file cut short or damaged")
+        assertThat(io.slurmwise.cli.StderrText.text(cutShort.err())).contains("cut.psv.gz").contains("gzip file cut short or damaged")
                 .contains("copy or export it again").doesNotContain("\tat ");
         StatsRun.Result typo = StatsRun.run(Map.of(), args("stats", "--input", plain(text).toString(), "--partition",
                 "gpuA100x44"));
