@@ -9,6 +9,8 @@ the jobs requested, and jobs that ran with no CPU count. Rules (man sacct, Sched
           (21.08+) the total; a bare number is megabytes; 0 is "no value"
   hours   Elapsed x CPUs (GPUs) over ended jobs: completed, failed (FAILED TIMEOUT OUT_OF_MEMORY NODE_FAIL
           BOOT_FAIL DEADLINE), cancelled (CANCELLED REVOKED), preempted
+  failed  also a COMPLETED job with a step row in a failed state (its batch script exited 0 after a step failed:
+          man sacct, DerivedExitCode "the highest exit code returned by the job's job steps")
 
     python3 scripts/peers/handcount.py slurmwise-core/src/test/resources/peers/*/*.psv
 """
@@ -59,8 +61,12 @@ def count(path):
     jobs = [r for r in rows if "." not in r["jobid"]] if "jobid" in header else []
     # a heterogeneous job's components (1853+0, 1853+1, ...) are one job: counted once, under the worst outcome of
     # its components (failed, else cancelled or preempted, else the first's); every component's hours count
+    step_failed = {r["jobid"].split(".")[0] for r in rows if "." in r.get("jobid", "")
+                   and OUTCOME.get((r.get("state") or "").split(" ")[0]) == "failed"}
+
     def outcome(j):
-        return OUTCOME.get((j.get("state") or "").split(" ")[0], "unknown")
+        o = OUTCOME.get((j.get("state") or "").split(" ")[0], "unknown")
+        return "failed" if o == "completed" and j["jobid"] in step_failed else o
     groups = {}
     for j in jobs:
         if "+" in j["jobid"]:
