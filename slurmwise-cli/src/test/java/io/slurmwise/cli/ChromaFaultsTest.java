@@ -95,7 +95,7 @@ class ChromaFaultsTest {
                     "kb", "search", "CUDA out of memory");
             assertThat(after.code()).as(after.err()).isZero();
             assertThat(after.out()).contains("cuda_oom");
-            assertThat(after.err().strip().lines()).hasSize(1).allSatisfy(l -> assertThat(l).contains(chroma)
+            assertThat(StderrText.messages(after.err())).hasSize(1).allSatisfy(l -> assertThat(l).contains(chroma)
                     .contains("answering from the embedded index"));
         }
     }
@@ -103,7 +103,7 @@ class ChromaFaultsTest {
     private static void assertDiagnosedWithOneLine(Result r, String what) {
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("job 1001 train_llama_sft [OUT_OF_MEMORY]").contains("(oom)").contains("oom › Fixes");
-        List<String> err = r.err().strip().lines().toList();
+        List<String> err = StderrText.messages(r.err());
         assertThat(err).as(r.err()).hasSize(1);
         assertThat(err.get(0)).startsWith("slurmwise: ").contains(what).contains("answering from the embedded index")
                 .contains("SLURMWISE_CHROMA_URL");
