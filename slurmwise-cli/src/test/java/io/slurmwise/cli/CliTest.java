@@ -416,6 +416,21 @@ class CliTest {
         String row1047 = all.out().lines().filter(l -> l.startsWith("1047 ")).findFirst().orElseThrow();
         assertThat(row1047).doesNotContain("unknown").containsPattern("\\s\\?\\s*$");
         assertThat(all.out()).contains("? where a record alone does not say");
+        // exit status 127 alone only suggests a missing file (1009's log says a missing library, 1012's a missing
+        // module): a lead, marked as one, and said so in JSON
+        JsonNode listed = run("jobs", "--json").json();
+        listed.get("jobs").forEach(j -> {
+            if (j.get("id").asText().equals("1009") || j.get("id").asText().equals("1012")) {
+                assertThat(j.get("kind").asText()).isEqualTo("file_not_found");
+                assertThat(j.get("kind_tentative").asBoolean()).isTrue();
+            }
+            if (j.get("id").asText().equals("1001")) {
+                assertThat(j.has("kind_tentative")).isFalse();
+            }
+        });
+        String row1009 = run(Map.of("COLUMNS", "220"), false, "jobs").out().lines().filter(l -> l.startsWith("1009 "))
+                .findFirst().orElseThrow();
+        assertThat(row1009).contains("file_not_found?");
         String classifiedRow = run(Map.of("COLUMNS", "220"), false, "jobs", "--classify").out().lines()
                 .filter(l -> l.startsWith("1047 ")).findFirst().orElseThrow();
         assertThat(classifiedRow).contains("allocation_exhausted");

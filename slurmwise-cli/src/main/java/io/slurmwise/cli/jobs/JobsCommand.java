@@ -103,6 +103,9 @@ public final class JobsCommand implements Callable<Integer> {
                 Map<String, Object> v = new LinkedHashMap<>(Views.job(j));
                 v.put("state_text", UserNames.describe(j.status(), sw.backend()::userName));
                 v.put("kind", kind(kinds, j));
+                if (!classify && tentative(sw, j, kind(kinds, j))) {
+                    v.put("kind_tentative", true);
+                }
                 views.add(v);
             }
             m.put("jobs", views);
@@ -121,7 +124,7 @@ public final class JobsCommand implements Callable<Integer> {
                             TerminalText.line(UserNames.describe(j.status(), sw.backend()::userName))),
                     !started || j.exitCode() == null ? "" : j.exitCode().toString(),
                     !started || j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()), j.timeLimit().human(),
-                    j.end() == null ? "" : j.end().toString().replace('T', ' '), shownKind(kind(kinds, j), classify),
+                    j.end() == null ? "" : j.end().toString().replace('T', ' '), shownKind(kind(kinds, j), classify, tentative(sw, j, kind(kinds, j))),
                     TerminalText.line(j.optPendingReason().orElse("")));
         }
         if (t.fitsCuttingFreeTextOnly()) {
@@ -132,7 +135,7 @@ public final class JobsCommand implements Callable<Integer> {
         io.slurmwise.cli.render.Panel.println(cli.out(), st.dim(r.jobs().size() + " job" + (r.jobs().size() == 1 ? "" : "s")
                 + (r.truncated() ? " of " + r.matched() : "") + (oldestFirst ? ", oldest first" : ", newest first")
                 + " · KIND from " + (classify ? "records and logs" : "records, ? where a record alone does not say"
-                + " (--classify reads the logs)") + " · "
+                + " or only suggests it (--classify reads the logs)") + " · "
                 + TerminalText.line(sw.backendReason())), st.width());
         return 0;
     }
@@ -147,7 +150,7 @@ public final class JobsCommand implements Callable<Integer> {
                 .flexible("NAME", 8).flexible("WHY", 10).flexible("USER", 6).keep("STATE", 13);
         for (JobRecord j : jobs) {
             boolean started = j.start() != null && j.state() != JobState.PENDING;
-            String kind = shownKind(kind(kinds, j), classify);
+            String kind = shownKind(kind(kinds, j), classify, tentative(sw, j, kind(kinds, j)));
             String why = j.outcome() == Outcome.PENDING ? TerminalText.line(j.optPendingReason().orElse(""))
                     : kind.equals("?") && j.exitCode() != null ? "? (exit " + j.exitCode() + ")" : kind;
             t.row(j.id().toString(), TerminalText.line(nz(j.name())), TerminalText.line(nz(j.user())),
@@ -161,8 +164,21 @@ public final class JobsCommand implements Callable<Integer> {
      * The KIND cell: from records only, a failure the record cannot explain is "?", not "unknown", which would read as
      * the verdict that diagnose (reading the logs) then contradicts.
      */
-    static String shownKind(String kind, boolean fromLogs) {
-        return kind == null ? "" : !fromLogs && kind.equals(FailureKind.UNKNOWN) ? "?" : kind;
+    static String shownKind(String kind, boolean fromLogs, boolean tentative) {
+        return kind == null ? "" : !fromLogs && kind.equals(FailureKind.UNKNOWN) ? "?" : tentative ? kind + "?" : kind;
+    }
+
+    /** Below this confidence a kind read from the record alone is a lead, not a verdict. */
+    static final double TENTATIVE = 0.7;
+
+    /**
+     * Whether a kind read from the record alone only suggests the cause: an exit status 127 reads as a missing file
+     * though its log may say a missing module or library (1009, 1012 showed file_not_found where diagnose says
+     * missing_shared_library and module_load; an outside audit).
+     */
+    private static boolean tentative(Slurmwise sw, JobRecord j, String kind) {
+        return kind != null && !kind.equals(FailureKind.UNKNOWN)
+                && sw.classify(io.slurmwise.classify.JobFacts.of(j), List.of()).confidence() < TENTATIVE;
     }
 
     /**
