@@ -207,16 +207,44 @@ public final class FleetScan {
         long n = 0;
         try (Stream<JobRecord> jobs = backend.jobs(q)) {
             var it = jobs.iterator();
+            // one record behind: sacct -D prints a requeued job's runs one after another, and a run followed by a later
+            // one of the same job is not a job of its own, whichever slice that later run ends in
+            JobRecord held = null;
             while (it.hasNext()) {
                 JobRecord j = query.atWindowEnd(it.next()); // one that ended after the window was running there
-                if (slice.holds(anchor(j, query.since(), query.until()))) {
-                    add(stats, j);
+                if (held != null) {
+                    if (isEarlierRun(held, j) && !slice.holds(anchor(j, query.since(), query.until()))) {
+                        // the job counts in a later slice, by its last run: this run's hours count here as
+                        // interrupted, as one pass over the window counts them (an outside audit: a run that hit
+                        // NODE_FAIL in one week and its requeued run in the next counted as two jobs)
+                        stats.addEarlierRun(held, null);
+                    } else {
+                        add(stats, held);
+                    }
                     n++;
+                    held = null;
                 }
+                if (slice.holds(anchor(j, query.since(), query.until()))) {
+                    held = j;
+                }
+            }
+            if (held != null) {
+                add(stats, held);
+                n++;
             }
         }
         progress.sliceDone(slice, n);
         return stats;
+    }
+
+    /**
+     * Whether {@code earlier} is an earlier run of {@code job} as {@link FleetStats#add} tells one: the same id (an array
+     * task's own) and cluster, ended, and no heterogeneous job's component (those gather as one job instead).
+     */
+    static boolean isEarlierRun(JobRecord earlier, JobRecord job) {
+        return earlier.end() != null && (earlier.id().hetOffset() == null || earlier.id().isArrayTask())
+                && earlier.id().toString().equals(job.id().toString())
+                && java.util.Objects.equals(earlier.cluster(), job.cluster());
     }
 
     /** Where a job counts: when it ended, clamped to the window; jobs still active count at the window's end. */

@@ -222,6 +222,18 @@ public final class FleetStats {
         }
     }
 
+    /**
+     * Adds a run of a requeued job that a later run of it follows, that later run counted in another aggregate (a later
+     * slice of the window): its hours count as interrupted and it is no job, as {@link #add} counts it once the later
+     * run comes, so slices merge to what one pass gives.
+     */
+    public void addEarlierRun(JobRecord job, String failureKind) {
+        add(job, failureKind);
+        if (lastRun != null && lastRun.job() == job) {
+            refile(lastRun);
+        }
+    }
+
     /** A plain job as it was counted: what {@link #refile} takes back when a later run of it comes. */
     private record Run(JobRecord job, Outcome o, String kind, long n, Figures f) {
     }

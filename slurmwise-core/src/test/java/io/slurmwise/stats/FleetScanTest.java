@@ -183,6 +183,31 @@ class FleetScanTest {
     }
 
     @Test
+    void aRequeuedJobWhoseRunsEndInDifferentSlicesCountsOnceAsInOnePass() {
+        // the outside audit's fixture: a run ends by NODE_FAIL late on day 6, the requeued run completes on day 7;
+        // sacct -D returns both runs for the first week (the later run was queued in it), the later alone after
+        LocalDateTime submit = T0.plusDays(6).plusHours(10);
+        JobRecord lost = Jobs.job("777001", "NODE_FAIL", "gpu", "ann", 96, 8, "h100", 12, 6 * 24 + 22).submit(submit).build();
+        JobRecord done = Jobs.job("777001", "COMPLETED", "gpu", "ann", 96, 8, "h100", 6, 7 * 24 + 4).submit(submit).build();
+        // an array task requeued across the boundary too, and a job of its own around them
+        JobRecord task1 = Jobs.job("900_3", "PREEMPTED", "cpu", "bob", 8, 0, null, 2, 6 * 24 + 23).submit(submit).build();
+        JobRecord task2 = Jobs.job("900_3", "FAILED", "cpu", "bob", 8, 0, null, 1, 7 * 24 + 2).submit(submit).build();
+        List<JobRecord> jobs = List.of(Jobs.cpuJob("1", "COMPLETED", 1, 24), lost, done, task1, task2,
+                Jobs.cpuJob("2", "FAILED", 1, 8 * 24));
+        JobQuery q = JobQuery.window(T0, T0.plusDays(14));
+        FleetReport onePass = FleetScan.builder(new OverlapBackend(jobs), CLASSIFIER).sliceLength(Duration.ofDays(14))
+                .build().run(q).report();
+        assertThat(onePass.total().jobs()).isEqualTo(4);
+        assertThat(onePass.total().completed()).isEqualTo(2);
+        assertThat(onePass.total().failed()).isEqualTo(2);
+        assertThat(onePass.total().interruptedGpuHours()).isEqualTo(96.0);
+        for (Duration d : new Duration[] {Duration.ofHours(5), Duration.ofDays(1), Duration.ofDays(7)}) {
+            FleetReport r = FleetScan.builder(new OverlapBackend(jobs), CLASSIFIER).sliceLength(d).build().run(q).report();
+            assertThat(r).as("slices of %s", d).isEqualTo(onePass);
+        }
+    }
+
+    @Test
     void failureKindsComeFromTheRecordAndFromLogTailsOnlyWhenAsked() {
         List<JobRecord> jobs = List.of(
                 Jobs.job("1", "TIMEOUT", "gpu", "ann", 8, 1, "a100", 12, 20).build(),
