@@ -48,7 +48,12 @@ public record JobQuery(LocalDateTime since, LocalDateTime until, Set<JobState> s
      * queue (the by-partition table keeps it under its whole field, as accounting wrote it).
      */
     private boolean inPartition(String jobPartition) {
-        if (partition.equals(jobPartition)) {
+        return inPartition(partition, jobPartition);
+    }
+
+    /** Whether a job's partition field holds {@code partition} (see {@link #covers}); any field when it is null. */
+    public static boolean inPartition(String partition, String jobPartition) {
+        if (partition == null || partition.equals(jobPartition)) {
             return true;
         }
         if (jobPartition == null || jobPartition.indexOf(',') < 0) {

@@ -503,8 +503,10 @@ public final class ExportStats {
             this.queue = queue;
             this.seen = seen;
             this.pool = pool;
-            this.query = query;
+            // the partition is FleetStats' to select: a heterogeneous job's components elsewhere decide how it ended
+            this.query = query.withPartition(null);
             this.failure = failure;
+            stats.onlyPartition(query.partition());
         }
 
         @Override

@@ -200,10 +200,10 @@ public final class FleetScan {
     /** Aggregates one slice: the jobs the backend returns for it that are anchored in it. */
     public FleetStats runSlice(JobQuery query, Slice slice) {
         progress.sliceStarted(slice);
-        FleetStats stats = newStats();
+        // every partition's records: a heterogeneous job's components elsewhere decide how it ended (see onlyPartition)
+        FleetStats stats = newStats().onlyPartition(query.partition());
         stats.coverWindow(slice.start(), slice.end());
-        JobQuery q = new JobQuery(slice.start(), slice.end(), query.states(), query.user(), query.allUsers(),
-                query.partition());
+        JobQuery q = new JobQuery(slice.start(), slice.end(), query.states(), query.user(), query.allUsers(), null);
         long n = 0;
         try (Stream<JobRecord> jobs = backend.jobs(q)) {
             var it = jobs.iterator();

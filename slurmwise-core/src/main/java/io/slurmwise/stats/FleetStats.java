@@ -70,6 +70,8 @@ public final class FleetStats {
     private final List<Component> het = new ArrayList<>(2);
     // the plain job added last: sacct -D prints a requeued job's runs one after another (see add)
     private Run lastRun;
+    // --partition: only this partition's jobs count (see onlyPartition); null for all
+    private String partitionOnly;
 
     private FleetStats(Builder b) {
         this.energy = Objects.requireNonNull(b.energy, "energy");
@@ -190,8 +192,19 @@ public final class FleetStats {
      *                    null counts as {@code unknown}
      */
     public void add(JobRecord job, String failureKind) {
+        boolean component = job.id().hetOffset() != null && !job.id().isArrayTask();
+        if (!component && !io.slurmwise.backend.JobQuery.inPartition(partitionOnly, job.partition())) {
+            // another partition's job: not counted, though it ends the job gathered before it, or is the later run
+            // of one counted (its hours were then interrupted in this partition)
+            flushHet();
+            if (lastRun != null && isEarlierRun(lastRun.job(), job)) {
+                refile(lastRun);
+            }
+            lastRun = null;
+            return;
+        }
         records++;
-        if (job.id().hetOffset() != null && !job.id().isArrayTask()) {
+        if (component) {
             if (!het.isEmpty() && !sameJob(het.get(0).job(), job)) {
                 flushHet();
             }
@@ -232,6 +245,22 @@ public final class FleetStats {
         if (lastRun != null && lastRun.job() == job) {
             refile(lastRun);
         }
+    }
+
+    /**
+     * Counts only the jobs of one partition ({@code --partition}; a job pending on several counts in each), and of a
+     * heterogeneous job only its components there, under the worst outcome of all its components: what that
+     * partition's row of the whole report says (an outside audit: a job failed on gpu and completed on cpu counted
+     * as completed under {@code --partition cpu}, failed in the cpu row). Give it every partition's records.
+     *
+     * @param partition null for every partition
+     */
+    public FleetStats onlyPartition(String partition) {
+        if (!Objects.equals(partition, partitionOnly)) {
+            flushHet();
+            this.partitionOnly = partition;
+        }
+        return this;
     }
 
     /** A plain job as it was counted: what {@link #refile} takes back when a later run of it comes. */
@@ -413,6 +442,16 @@ public final class FleetStats {
         }
         Outcome o = decides.job().outcome();
         String kind = kindOf(o, decides.failureKind());
+        if (partitionOnly != null) {
+            // under --partition its components elsewhere decided the outcome; only those here count
+            List<Component> here = parts.stream()
+                    .filter(c -> io.slurmwise.backend.JobQuery.inPartition(partitionOnly, c.job().partition())).toList();
+            records -= parts.size() - here.size();
+            if (here.isEmpty()) {
+                return;
+            }
+            parts = here;
+        }
         long seconds = 0;
         int gpus = 0;
         int cpus = 0;

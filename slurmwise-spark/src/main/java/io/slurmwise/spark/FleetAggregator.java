@@ -51,13 +51,15 @@ public final class FleetAggregator extends Aggregator<JobRows, StatsBuffer, byte
     @Override
     public StatsBuffer reduce(StatsBuffer b, JobRows rows) {
         FleetScan s = scan();
-        FleetStats stats = b.stats(s::newStats);
+        // the partition is FleetStats' to select: a heterogeneous job's components elsewhere decide how it ended
+        FleetStats stats = b.stats(s::newStats).onlyPartition(query.partition());
+        JobQuery anyPartition = query.withPartition(null);
         try (SacctReader r = SacctReader.open(new ByteArrayInputStream(rows.getRows()),
                 SacctReader.Header.of(rows.getHeader()))) {
             while (r.hasNext()) {
                 JobRecord j = r.next();
                 b.jobs++;
-                if (query.covers(j)) {
+                if (anyPartition.covers(j)) {
                     s.add(stats, j);
                 }
             }
