@@ -44,13 +44,14 @@ public record StatsContext(FleetReport report, JobQuery query, Duration sliceLen
 
     /**
      * What {@code backend} says of figures read from sacct exports (the CLI's {@code --input}, slurmwise-spark):
-     * the file, or how many, then the jobs read and the malformed rows skipped.
+     * the file, or how many, then the records read (a requeued run, a het component, an array range row each) and
+     * the malformed rows skipped.
      *
      * @param firstFile the first export's name, as given
      */
     public static String exportOrigin(String firstFile, ExportStats.Counts c) {
         return "sacct export" + (c.files() == 1 ? " " + firstFile : "s: " + c.files() + " files")
-                + " (" + c.jobs() + " jobs read" + (c.malformed() > 0 ? ", " + c.malformed() + " malformed rows skipped" : "")
+                + " (" + c.jobs() + " records read" + (c.malformed() > 0 ? ", " + c.malformed() + " malformed rows skipped" : "")
                 + (c.repeated() > 0 ? ", " + c.repeated() + " repeated rows counted once" : "")
                 + ")";
     }

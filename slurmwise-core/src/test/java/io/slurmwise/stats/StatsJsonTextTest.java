@@ -23,7 +23,7 @@ class StatsJsonTextTest {
         FleetStats s = FleetStatsTest.aggregate(FleetStatsTest.mix(3_000, 11), 10);
         s.coverWindow(LocalDateTime.of(2026, 10, 1, 0, 0), null);
         StatsContext ctx = new StatsContext(s.report(), JobQuery.window(null, null), Duration.ofDays(7), 1, false,
-                "sacct export x.psv (3000 jobs read)", Taxonomy.load(null));
+                "sacct export x.psv (3000 records read)", Taxonomy.load(null));
         Map<String, Object> view = StatsViews.json(ctx);
         String expected = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(view);
         assertThat(JsonText.of(view)).isEqualTo(expected);

@@ -67,7 +67,7 @@ public final class SparkStats {
                 in.parquet().isEmpty() ? in.files() : in.parquet().size(), null, 0);
         String origin = in.parquet().isEmpty() ? StatsContext.exportOrigin(in.first(), counts)
                 : "parquet: " + counts.files() + " files of " + String.join(", ", inputs) + " (" + counts.jobs()
-                + " jobs read" + (counts.malformed() > 0 ? ", " + counts.malformed() + " malformed rows skipped" : "")
+                + " records read" + (counts.malformed() > 0 ? ", " + counts.malformed() + " malformed rows skipped" : "")
                 + ")";
         return new Result(stats, counts, origin);
     }

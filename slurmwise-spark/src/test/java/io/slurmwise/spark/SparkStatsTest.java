@@ -159,7 +159,7 @@ class SparkStatsTest {
         String fromParquet = sparkJson(List.of(out), StatsSettings.defaults(), SparkStats.SPLIT);
         String backendLine = "(?m)^  \"backend\" : .*$";
         assertThat(fromParquet.replaceAll(backendLine, "")).isEqualTo(expected.out().replaceAll(backendLine, ""));
-        assertThat(fromParquet).contains("\"backend\" : \"parquet: ").contains("(" + (jobs - 0) + " jobs read)");
+        assertThat(fromParquet).contains("\"backend\" : \"parquet: ").contains("(" + (jobs - 0) + " records read)");
     }
 
     @Test
