@@ -53,6 +53,9 @@ public record DataSize(long bytes) implements Comparable<DataSize> {
             default -> -1;
         };
         String number = unit < 0 ? t : t.substring(0, t.length() - 1);
+        if (NoVal.is(number)) {
+            return Optional.empty(); // NO_VAL or INFINITE: no size
+        }
         if (unit < 0) {
             unit = defaultUnit;
         }

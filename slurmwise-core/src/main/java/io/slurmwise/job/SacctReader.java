@@ -578,9 +578,10 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
         if (v >= 0 && v <= Integer.MAX_VALUE) {
             return (int) v;
         }
+        // anything else is unknown (0): NO_VAL or INFINITE (4294967294, -2, ...), a negative count, no number
         String s = text(col);
         try {
-            return s.isBlank() ? 0 : Integer.parseInt(s.strip());
+            return s.isBlank() ? 0 : Math.max(0, Integer.parseInt(s.strip()));
         } catch (NumberFormatException e) {
             return 0;
         }
@@ -603,7 +604,7 @@ public final class SacctReader implements Iterator<JobRecord>, AutoCloseable {
                 return null;
             }
         }
-        return v > 0 ? v : null;
+        return v > 0 && !NoVal.is(v) ? v : null; // NO_VAL or INFINITE: nothing measured
     }
 
     /** The value of 1..18 ASCII digits; -2 for an empty field, -1 for anything else. */

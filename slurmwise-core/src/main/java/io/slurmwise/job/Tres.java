@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Trackable resources as SLURM prints them: {@code cpu=16,mem=64G,node=1,billing=16,gres/gpu=1,gres/gpu:a100=1}.
- * Unknown keys are kept; malformed pairs are skipped.
+ * Unknown keys are kept; malformed pairs, and pairs whose value is SLURM's NO_VAL or INFINITE, are skipped.
  */
 public record Tres(Map<String, String> values) {
 
@@ -29,8 +29,8 @@ public record Tres(Map<String, String> values) {
                 break;
             }
             int eq = pair.indexOf('=');
-            if (eq <= 0 || eq == pair.length() - 1) {
-                continue;
+            if (eq <= 0 || eq == pair.length() - 1 || NoVal.is(pair.substring(eq + 1))) {
+                continue; // a sentinel (NO_VAL, INFINITE) is no value: as if the pair were not there
             }
             map.put(pair.substring(0, eq).strip().toLowerCase(Locale.ROOT), pair.substring(eq + 1).strip());
         }

@@ -362,7 +362,8 @@ final class LegacySacctReader implements Iterator<JobRecord>, AutoCloseable {
 
     private static int parseInt(String s) {
         try {
-            return s == null || s.isBlank() ? 0 : Integer.parseInt(s.strip());
+            // a negative count is SLURM's NO_VAL or INFINITE in signed form (-2, -1): unknown, as the reader reads it
+            return s == null || s.isBlank() ? 0 : Math.max(0, Integer.parseInt(s.strip()));
         } catch (NumberFormatException e) {
             return 0;
         }
