@@ -36,13 +36,26 @@ import java.util.Map;
  * @param dataFrom        the earliest moment of the jobs counted, as the by-day rows date them (a job's end; one
  *                        still running: its start; pending: its submit); null without jobs
  * @param dataUntil       the latest moment of the jobs counted, by the same rule; null without jobs
+ * @param implausibleRecords records left out because their times cannot be (an End before its Start, a Start before
+ *                        2000 or decades before its End, an Elapsed longer than End - Start): not in any figure
+ * @param firstImplausible the first of them, its id and why ({@code 4242 (End ... before Start ...)}); null when none
  */
 public record FleetReport(LocalDateTime since, LocalDateTime until, long records, Breakdown total,
                           List<Breakdown> byKind, List<Breakdown> byPartition, List<Breakdown> byUser,
                           List<Breakdown> byDay, List<Breakdown> byCluster, List<TopEntry> topJobs,
                           Efficiency efficiency, EnergyModel energy,
                           boolean arraysTruncated, long jobsWithoutCpus, long failedWithoutHours,
-                          LocalDateTime dataFrom, LocalDateTime dataUntil) {
+                          LocalDateTime dataFrom, LocalDateTime dataUntil, long implausibleRecords,
+                          String firstImplausible) {
+
+    /**
+     * What was left out because its times cannot be, for a report's footer: "2 implausible records left out (first:
+     * 4242 (End ... before Start ...))"; null when none was.
+     */
+    public String implausibleNote() {
+        return implausibleRecords == 0 ? null : implausibleRecords + " implausible record" + (implausibleRecords == 1
+                ? "" : "s") + " left out (first: " + firstImplausible + ")";
+    }
 
     /** Whether the records came from several clusters: then every output breaks the figures down by cluster. */
     public boolean severalClusters() {

@@ -243,6 +243,7 @@ public final class FleetScan {
      */
     static boolean isEarlierRun(JobRecord earlier, JobRecord job) {
         return earlier.end() != null && (earlier.id().hetOffset() == null || earlier.id().isArrayTask())
+                && Implausible.why(job) == null // a later run set aside leaves the earlier the job's last
                 && earlier.id().toString().equals(job.id().toString())
                 && java.util.Objects.equals(earlier.cluster(), job.cluster());
     }

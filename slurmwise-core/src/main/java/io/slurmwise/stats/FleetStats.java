@@ -72,6 +72,9 @@ public final class FleetStats {
     private Run lastRun;
     // --partition: only this partition's jobs count (see onlyPartition); null for all
     private String partitionOnly;
+    // records whose times cannot be (Implausible), set aside, and the first of them: "4242 (End ... before Start ...)"
+    private long implausible;
+    private String firstImplausible;
 
     private FleetStats(Builder b) {
         this.energy = Objects.requireNonNull(b.energy, "energy");
@@ -193,14 +196,23 @@ public final class FleetStats {
      */
     public void add(JobRecord job, String failureKind) {
         boolean component = job.id().hetOffset() != null && !job.id().isArrayTask();
+        String odd = Implausible.why(job);
         if (!component && !io.slurmwise.backend.JobQuery.inPartition(partitionOnly, job.partition())) {
             // another partition's job: not counted, though it ends the job gathered before it, or is the later run
             // of one counted (its hours were then interrupted in this partition)
             flushHet();
-            if (lastRun != null && isEarlierRun(lastRun.job(), job)) {
+            if (odd == null && lastRun != null && isEarlierRun(lastRun.job(), job)) {
                 refile(lastRun);
             }
             lastRun = null;
+            return;
+        }
+        if (odd != null) {
+            // set aside and counted as such; a run before it stays the job's last (see FleetScan's slices)
+            implausible++;
+            if (firstImplausible == null) {
+                firstImplausible = job.id() + (job.cluster() == null ? "" : " on " + job.cluster()) + " (" + odd + ")";
+            }
             return;
         }
         records++;
@@ -642,6 +654,10 @@ public final class FleetStats {
         flushHet();
         other.flushHet();
         records += other.records;
+        implausible += other.implausible;
+        if (firstImplausible == null) {
+            firstImplausible = other.firstImplausible;
+        }
         withoutCpus += other.withoutCpus;
         failedWithoutHours += other.failedWithoutHours;
         coverWindow(other.since, other.until);
@@ -672,8 +688,9 @@ public final class FleetStats {
 
     /** Format tag of {@link #writeTo}: bump it when the encoding changes. */
     private static final int FORMAT = 0x5357_4653; // "SWFS"
-    // 2: top jobs and arrays carry their cluster; 3: jobs that never started, failed jobs without hours, the data's span
-    private static final int VERSION = 3;
+    // 2: top jobs and arrays carry their cluster; 3: jobs that never started, failed jobs without hours, the data's span;
+    // 4: implausible records set aside
+    private static final int VERSION = 4;
 
     /**
      * Writes every counter of this aggregate, exactly, for another process to merge ({@link #mergeFrom}): what a
@@ -687,6 +704,8 @@ public final class FleetStats {
         out.writeInt(topJobs);
         out.writeInt(arrayLimit);
         out.writeLong(records);
+        out.writeLong(implausible);
+        writeString(out, firstImplausible);
         out.writeLong(withoutCpus);
         out.writeLong(failedWithoutHours);
         writeTime(out, since);
@@ -775,6 +794,8 @@ public final class FleetStats {
         }
         FleetStats o = new FleetStats(energy, topJobs, arrayLimit);
         o.records = in.readLong();
+        o.implausible = in.readLong();
+        o.firstImplausible = readString(in);
         o.withoutCpus = in.readLong();
         o.failedWithoutHours = in.readLong();
         o.since = readTime(in);
@@ -986,7 +1007,7 @@ public final class FleetStats {
         return new FleetReport(since, until, records, breakdown("total", total), sorted(kinds, byWaste),
                 sorted(partitions, byWaste), sorted(users, byWaste), byDay, sorted(clusters, byWaste), topEntries(),
                 efficiencyReport(), energy,
-                arraysTruncated, withoutCpus, failedWithoutHours, dataFrom, dataUntil);
+                arraysTruncated, withoutCpus, failedWithoutHours, dataFrom, dataUntil, implausible, firstImplausible);
     }
 
     private List<FleetReport.Breakdown> sorted(Map<String, Tally> m, Comparator<FleetReport.Breakdown> order) {

@@ -56,6 +56,15 @@ public record StatsContext(FleetReport report, JobQuery query, Duration sliceLen
                 + ")";
     }
 
+    /**
+     * Where the figures came from, for a footer or a subtitle: {@link #backend}, then the records left out as
+     * implausible when there were any ({@link FleetReport#implausibleNote}).
+     */
+    public String origin() {
+        String note = report.implausibleNote();
+        return note == null ? backend : backend + " · " + note;
+    }
+
     public String kindsFrom() {
         return logsRead ? "records and log tails" : "accounting records only";
     }

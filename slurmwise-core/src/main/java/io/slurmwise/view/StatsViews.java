@@ -69,6 +69,8 @@ public final class StatsViews {
         m.put("arrays_truncated", r.arraysTruncated());
         m.put("jobs_without_cpu_count", r.jobsWithoutCpus());
         m.put("failed_jobs_without_hours", r.failedWithoutHours());
+        m.put("implausible_records", r.implausibleRecords());
+        m.put("first_implausible_record", r.firstImplausible());
         return m;
     }
 

@@ -135,7 +135,8 @@ final class ClusterTools {
                 + " jobs, " + total.get("failed") + " failed, " + hours(total.get("wasted_gpu_hours")) + " GPU-hours and "
                 + hours(total.get("wasted_cpu_hours")) + " CPU-hours wasted by failures; top kinds: " + String.join(", ",
                 ((List<Map<String, Object>>) m.get("by_kind")).stream().limit(3)
-                        .map(k -> k.get("key") + " (" + k.get("failed") + ")").toList());
+                        .map(k -> k.get("key") + " (" + k.get("failed") + ")").toList())
+                + (report.implausibleNote() == null ? "" : "; " + report.implausibleNote());
         return new ToolAnswer(m, text);
     }
 

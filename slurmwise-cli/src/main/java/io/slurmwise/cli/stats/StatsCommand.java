@@ -171,6 +171,10 @@ public final class StatsCommand implements Callable<Integer> {
             ctx = new StatsContext(report, q, sliceLength, FleetScan.slices(q.since(), q.until(), sliceLength).size(),
                     readLogs, sw.backendReason(), sw.taxonomy());
         }
+        if (ctx.report().implausibleNote() != null) {
+            cli.notice(ctx.report().implausibleNote() + ": their times cannot be (an End before its Start, a Start"
+                    + " before 2000, an Elapsed longer than End - Start), so they are in no figure");
+        }
         if (json.enabled()) {
             cli.out().println(JsonText.of(StatsViews.json(ctx))); // the writer slurmwise-spark shares
         } else if (csv) {

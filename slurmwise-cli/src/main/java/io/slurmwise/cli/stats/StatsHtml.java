@@ -41,7 +41,7 @@ final class StatsHtml {
         String[] ends = ctx.windowEnds(d -> d.toLocalDate().toString());
         String window = (ends[0] == null ? "" : ends[0] + " to ") + (ends[1] == null ? "" : ends[1]);
         v.put("title", "slurmwise fleet report" + (window.isEmpty() ? "" : ", " + window));
-        v.put("subtitle", Fmt.plural(t.jobs(), "job") + " · " + ctx.scope() + " · " + ctx.backend());
+        v.put("subtitle", Fmt.plural(t.jobs(), "job") + " · " + ctx.scope() + " · " + ctx.origin());
         v.put("cards", cards(t));
         v.put("chart_kind", Svg.hbars("chart-kind", byGpuHours(r.byKind()).stream()
                 .map(b -> new Svg.Bar(b.key(), b.wastedGpuHours(), one(b.wastedGpuHours()) + " GPU-h · "

@@ -66,7 +66,7 @@ final class StatsPanel {
         }
         List<String> foot = io.slurmwise.cli.render.Panel.fit("estimates: " + r.energy().describe()
                 + (r.energy().source().equals("defaults") ? "" : " (" + r.energy().source() + ")") + " · kinds from "
-                + ctx.kindsFrom() + " · " + ctx.backend(), st.width() - 3);
+                + ctx.kindsFrom() + " · " + ctx.origin(), st.width() - 3);
         for (int i = 0; i < foot.size(); i++) {
             out.println(st.dim((i == 0 ? "╰─ " : "   ") + foot.get(i)));
         }

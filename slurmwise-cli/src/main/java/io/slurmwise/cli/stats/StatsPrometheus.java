@@ -181,6 +181,8 @@ final class StatsPrometheus {
         metric("slurmwise_energy_model_info", "The energy model behind the estimates (always 1).",
                 List.of(new Sample(model, 1)));
         single("slurmwise_stats_records", "Accounting records aggregated.", r.records());
+        single("slurmwise_stats_implausible_records", "Records left out because their times cannot be (an End before "
+                + "its Start, a Start before 2000, an Elapsed longer than End - Start).", r.implausibleRecords());
     }
 
     /**

@@ -41,6 +41,22 @@ class StatsAuditRecordsTest {
             "9000031|gpujob|u2|a|gpuH100x8|gpu|FAILED|1:0|0:0|2026-10-10T09:00:00|2026-10-10T10:00:00|2026-10-10T13:00:00|03:00:00|1-00:00:00|8G||16|billing=16,cpu=16,gres/gpu:h100=8,gres/gpu=8,mem=8G,node=1|billing=16,cpu=16,gres/gpu=8,mem=8G,node=1|gpuh002|01:00:00|||||None",
             "");
 
+    /**
+     * The audit's odd records: an End before its Start, an Elapsed of 1000 days an hour after the Start, a GPU count of
+     * NO_VAL, a CPU count of NO_VAL, a Start at the epoch without Elapsed, a negative CPU count, an energy of NO_VAL64,
+     * and a plain job.
+     */
+    static final String ODD = String.join("\n", HEADER,
+            "800001|skew|u1|a|cpu|normal|FAILED|1:0|0:0|2026-10-10T10:00:00|2026-10-10T12:00:00|2026-10-10T11:00:00||01:00:00|4G||8|billing=8,cpu=8,mem=4G,node=1|billing=8,cpu=8,mem=4G,node=1|cn001|00:00:00|||||None",
+            "800002|hugeel|u1|a|cpu|normal|FAILED|1:0|0:0|2026-10-10T10:00:00|2026-10-10T10:00:00|2026-10-10T11:00:00|1000-00:00:00|01:00:00|4G||8|billing=8,cpu=8,mem=4G,node=1|billing=8,cpu=8,mem=4G,node=1|cn001|00:00:00|||||None",
+            "800003|hugegpu|u1|a|gpuH100x8|gpu|FAILED|1:0|0:0|2026-10-10T10:00:00|2026-10-10T10:00:00|2026-10-10T11:00:00|01:00:00|01:00:00|4G||8|billing=8,cpu=8,gres/gpu=4294967294,mem=4G,node=1|billing=8,cpu=8,gres/gpu=1,mem=4G,node=1|gpuh001|00:00:00|||||None",
+            "800004|novalcpu|u1|a|cpu|normal|FAILED|1:0|0:0|2026-10-10T10:00:00|2026-10-10T10:00:00|2026-10-10T11:00:00|01:00:00|01:00:00|4G||4294967294|billing=8,mem=4G,node=1|billing=8,cpu=8,mem=4G,node=1|cn001|00:00:00|||||None",
+            "800007|epoch|u1|a|cpu|normal|FAILED|1:0|0:0|2026-10-10T10:00:00|1970-01-01T00:00:00|2026-10-10T11:00:00||01:00:00|4G||8|billing=8,cpu=8,mem=4G,node=1|billing=8,cpu=8,mem=4G,node=1|cn001|00:00:00|||||None",
+            "800008|negcpu|u1|a|cpu|normal|FAILED|1:0|0:0|2026-10-10T10:00:00|2026-10-10T10:00:00|2026-10-10T11:00:00|01:00:00|01:00:00|4G||-8|billing=8,cpu=-8,mem=4G,node=1|billing=8,cpu=8,mem=4G,node=1|cn001|00:00:00|||||None",
+            "800009|energyneg|u1|a|cpu|normal|FAILED|1:0|0:0|2026-10-10T10:00:00|2026-10-10T10:00:00|2026-10-10T11:00:00|01:00:00|01:00:00|4G||8|billing=8,cpu=8,mem=4G,node=1|billing=8,cpu=8,mem=4G,node=1|cn001|00:00:00|18446744073709551614||||None",
+            "800010|ok|u1|a|cpu|normal|COMPLETED|0:0|0:0|2026-10-10T10:00:00|2026-10-10T10:00:00|2026-10-10T11:00:00|01:00:00|01:00:00|4G||8|billing=8,cpu=8,mem=4G,node=1|billing=8,cpu=8,mem=4G,node=1|cn001|99-00:00:00|||||None",
+            "");
+
     static final String[] WINDOW = {"--since", "2026-10-01", "--until", "2026-10-15"};
 
     @TempDir
@@ -125,5 +141,30 @@ class StatsAuditRecordsTest {
             assertThat(figures(overAccounting.get("total"))).as("--partition %s over accounting", p).isEqualTo(expected);
             assertThat(figures(row(backend(dir, "--json").json(), p))).isEqualTo(expected);
         }
+    }
+
+    @Test
+    void recordsWhoseTimesCannotBeAreLeftOutAndEveryFormatSaysHowMany() throws IOException {
+        Path dir = cluster("odd", ODD);
+        for (StatsRun.Result r : new StatsRun.Result[] {input(dir, "--json"), backend(dir, "--json")}) {
+            JsonNode j = r.json();
+            JsonNode t = j.get("total");
+            assertThat(t.get("jobs").asLong()).isEqualTo(5);
+            assertThat(t.get("failed").asLong()).isEqualTo(4);
+            assertThat(t.get("wasted_gpu_hours").asDouble()).as("NO_VAL GPUs are no GPUs").isZero();
+            assertThat(t.get("wasted_cpu_hours").asDouble()).as("four failed jobs of 8 CPUs for an hour").isEqualTo(32.0);
+            assertThat(t.get("wasted_energy_kwh_measured").isNull()).as("NO_VAL64 energy is no measurement").isTrue();
+            assertThat(j.get("implausible_records").asLong()).isEqualTo(3);
+            assertThat(j.get("first_implausible_record").asText())
+                    .isEqualTo("800001 (End 2026-10-10T11:00 before Start 2026-10-10T12:00)");
+            assertThat(r.err()).contains("3 implausible records left out (first: 800001");
+        }
+        String text = input(dir).out().replaceAll("\\s+", " ");
+        assertThat(text).contains("(8 records read) · 3 implausible records left out (first: 800001 (End");
+        assertThat(input(dir, "--prometheus").out()).contains("\nslurmwise_stats_implausible_records 3\n");
+        Path html = tmp.resolve("odd.html");
+        input(dir, "--html", html.toString());
+        assertThat(Files.readString(html)).contains("3 implausible records left out");
+        assertThat(input(cluster("plain", HET), "--json").json().get("implausible_records").asLong()).isZero();
     }
 }
