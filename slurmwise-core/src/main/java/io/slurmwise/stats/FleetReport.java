@@ -38,7 +38,8 @@ import java.util.Map;
  * @param dataUntil       the latest moment of the jobs counted, by the same rule; null without jobs
  * @param implausibleRecords records left out because their times cannot be (an End before its Start, a Start before
  *                        2000 or decades before its End, an Elapsed longer than End - Start): not in any figure
- * @param firstImplausible the first of them, its id and why ({@code 4242 (End ... before Start ...)}); null when none
+ * @param firstImplausible the first of them (lowest job id), its id and why ({@code 4242 (End ... before Start ...)});
+ *                        null when none
  */
 public record FleetReport(LocalDateTime since, LocalDateTime until, long records, Breakdown total,
                           List<Breakdown> byKind, List<Breakdown> byPartition, List<Breakdown> byUser,

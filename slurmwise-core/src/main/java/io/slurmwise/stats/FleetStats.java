@@ -72,7 +72,8 @@ public final class FleetStats {
     private Run lastRun;
     // --partition: only this partition's jobs count (see onlyPartition); null for all
     private String partitionOnly;
-    // records whose times cannot be (Implausible), set aside, and the first of them: "4242 (End ... before Start ...)"
+    // records whose times cannot be (Implausible), set aside, and the first of them by job id: "4242 (End ... before
+    // Start ...)", whatever order slices, blocks and threads merge in
     private long implausible;
     private String firstImplausible;
 
@@ -210,9 +211,8 @@ public final class FleetStats {
         if (odd != null) {
             // set aside and counted as such; a run before it stays the job's last (see FleetScan's slices)
             implausible++;
-            if (firstImplausible == null) {
-                firstImplausible = job.id() + (job.cluster() == null ? "" : " on " + job.cluster()) + " (" + odd + ")";
-            }
+            firstImplausible = Implausible.first(firstImplausible,
+                    job.id() + (job.cluster() == null ? "" : " on " + job.cluster()) + " (" + odd + ")");
             return;
         }
         records++;
@@ -655,9 +655,7 @@ public final class FleetStats {
         other.flushHet();
         records += other.records;
         implausible += other.implausible;
-        if (firstImplausible == null) {
-            firstImplausible = other.firstImplausible;
-        }
+        firstImplausible = Implausible.first(firstImplausible, other.firstImplausible);
         withoutCpus += other.withoutCpus;
         failedWithoutHours += other.failedWithoutHours;
         coverWindow(other.since, other.until);

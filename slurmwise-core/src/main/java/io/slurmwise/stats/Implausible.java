@@ -25,6 +25,26 @@ final class Implausible {
     private Implausible() {
     }
 
+    /**
+     * The first of two notes ({@code "<id> (why)"}, either null): the lower job id, then the text, so that merging in
+     * any order (slices, blocks of an export on several threads) names the same record.
+     */
+    static String first(String a, String b) {
+        if (a == null || b == null) {
+            return a == null ? b : a;
+        }
+        int c = Long.compare(leadingNumber(a), leadingNumber(b));
+        return c < 0 || (c == 0 && a.compareTo(b) <= 0) ? a : b;
+    }
+
+    private static long leadingNumber(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length() && i < 18 && Character.isDigit(s.charAt(i)); i++) {
+            n = n * 10 + (s.charAt(i) - '0');
+        }
+        return n;
+    }
+
     /** Why the record's times cannot be, in a few words; null when they can. */
     static String why(JobRecord j) {
         LocalDateTime start = j.start();

@@ -61,6 +61,15 @@ class ImplausibleTest {
         assertThat(both.total().wastedCpuHours()).isEqualTo(16.0);
         assertThat(both.implausibleRecords()).isEqualTo(2);
         assertThat(both.firstImplausible()).startsWith("800002 ");
+        // merged the other way round, the same record is the first: the lower job id
+        FleetStats c = FleetStats.builder().build();
+        c.add(ok("800007").toBuilder().start(LocalDateTime.of(1970, 1, 1, 0, 0)).elapsed(null).build(), "unknown");
+        FleetStats d = FleetStats.builder().build();
+        d.add(ok("800002").toBuilder().elapsed(Duration.ofDays(1000)).build(), "unknown");
+        d.add(ok("99").toBuilder().elapsed(Duration.ofDays(1000)).build(), "unknown");
+        assertThat(c.merge(d).report().firstImplausible()).startsWith("99 (Elapsed");
+        assertThat(Implausible.first("800002 (x)", "10000000 (y)")).isEqualTo("800002 (x)");
+        assertThat(Implausible.first(null, "7 (y)")).isEqualTo("7 (y)");
     }
 
     @Test
