@@ -32,11 +32,19 @@ public final class JobListing {
         }
     }
 
-    /** Newest first: by submit time (else start, else end), then by id. */
+    /**
+     * Newest first: by submit time (else start, else end), then by id, then a requeued job's runs (sacct -D repeats the
+     * id and the submit time) by their own start and end, the latest (or the one still queued) first: a tie left the
+     * order of the runs, and which one a limit kept, to chance (an outside audit: list_jobs with limit 3 and 4 named
+     * different runs as the newest).
+     */
     public static final Comparator<JobRecord> NEWEST_FIRST = Comparator
             .comparing(JobListing::when, Comparator.nullsLast(Comparator.reverseOrder()))
             .thenComparing(j -> j.id().jobId(), Comparator.reverseOrder())
-            .thenComparing(j -> j.id().arrayTask() == null ? -1L : j.id().arrayTask(), Comparator.reverseOrder());
+            .thenComparing(j -> j.id().arrayTask() == null ? -1L : j.id().arrayTask(), Comparator.reverseOrder())
+            .thenComparing(j -> j.id().hetOffset() == null ? -1 : j.id().hetOffset(), Comparator.reverseOrder())
+            .thenComparing(JobRecord::start, Comparator.nullsFirst(Comparator.reverseOrder()))
+            .thenComparing(JobRecord::end, Comparator.nullsFirst(Comparator.reverseOrder()));
 
     private JobListing() {
     }
