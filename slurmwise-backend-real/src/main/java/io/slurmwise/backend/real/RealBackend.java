@@ -230,7 +230,8 @@ public final class RealBackend implements SlurmBackend {
         args.addAll(window(q));
         Set<JobState> sacctStates = q.states().stream().filter(SACCT_STATES::contains)
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(JobState.class)));
-        if (!q.states().isEmpty() && sacctStates.size() == q.states().size()) {
+        boolean bySacctState = !q.states().isEmpty() && sacctStates.size() == q.states().size();
+        if (bySacctState) {
             args.addAll(List.of("-s", sacctStates.stream().map(Enum::name).collect(Collectors.joining(","))));
         }
         Map<String, String> reasons = q.matchesState(JobState.PENDING) ? pendingReasons(q.user()) : Map.of();
@@ -276,9 +277,58 @@ public final class RealBackend implements SlurmBackend {
             if (unread != null) {
                 notices.accept(unread);
             }
-            return neverEligible(q, reasons, unseen, fields).stream();
+            List<JobRecord> more = new ArrayList<>(neverEligible(q, reasons, unseen, fields));
+            if (!bySacctState) { // with -s sacct selected by state: the window's rows have them already
+                more.addAll(cancelledBeforeEligible(q, fields));
+            }
+            return more.stream();
         });
         return Stream.concat(fromSacct, late).onClose(rows::close);
+    }
+
+    private static final String ELIGIBLE = "Eligible";
+
+    /**
+     * Jobs cancelled before they were ever eligible are missing from sacct's -S/-E windows too, which select by
+     * eligible time, and squeue has forgotten them: a job slurmctld cancelled because its dependency failed
+     * ({@code --kill-on-invalid-dep=yes}: CANCELLED, Reason=Dependency, EligibleTime Unknown; the real lab's
+     * dep_cancelled was listed by no window), a held job cancelled, or one cancelled while its --begin time was still
+     * ahead (Eligible after the window). With {@code -s CANCELLED} sacct selects by the state, so they are in its
+     * answer; those eligible within the window were in the window's rows already.
+     */
+    private List<JobRecord> cancelledBeforeEligible(JobQuery q, List<String> fields) {
+        if (!q.matchesState(JobState.CANCELLED)) {
+            return List.of();
+        }
+        List<String> cols = new ArrayList<>(fields);
+        cols.add(ELIGIBLE);
+        List<String> args = new ArrayList<>(List.of("-X", "-P", "-s", "CANCELLED", "-o", String.join(",", cols)));
+        args.addAll(window(q));
+        LocalDateTime windowEnd = q.until() != null ? q.until() : LocalDateTime.now();
+        List<JobRecord> found = new ArrayList<>();
+        try (SacctStream s = SacctStream.open(slurm, slurm.startSacct(args), ELIGIBLE)) {
+            while (s.hasNext()) {
+                JobRecord j = s.next();
+                String eligible = s.kept().get(ELIGIBLE);
+                if (j.state() == JobState.CANCELLED && eligible != null && eligibleAfter(eligible, windowEnd)) {
+                    found.add(j);
+                }
+            }
+        }
+        return found;
+    }
+
+    /** Whether sacct's Eligible says the job never became eligible by {@code end}: Unknown, or a later time. */
+    static boolean eligibleAfter(String eligible, LocalDateTime end) {
+        String e = eligible.strip();
+        if (e.equals("Unknown")) {
+            return true;
+        }
+        try {
+            return LocalDateTime.parse(e).isAfter(end);
+        } catch (java.time.format.DateTimeParseException x) {
+            return false; // None or an unreadable time: the window's own rows decide
+        }
     }
 
     /**

@@ -226,6 +226,45 @@ class RealBackendReplayTest {
 
     @Test
     void windowsPassBothEndsAndFoldStepsAndReasons() {
+        windowsPassBothEndsAndFoldStepsAndReasons0();
+    }
+
+    /**
+     * Jobs cancelled before they were ever eligible are in no sacct -S/-E window (it selects by eligible time): the
+     * real lab's dep_cancelled (314, cancelled by slurmctld when its afterok parent failed, Eligible Unknown) was
+     * listed by no window, nor a held job cancelled (291) nor one cancelled while its --begin was ahead (292). sacct -s
+     * CANCELLED has them (its real 22.05 answer); the ones eligible in the window (293, 296) came with the window.
+     */
+    @Test
+    void jobsCancelledBeforeTheyWereEligibleAreListed() {
+        String header = String.join("|", SacctFields.forWindow(new SlurmVersion(22, 5, 8)));
+        Path alloc = fake.file("alloc.psv", header + "\n"
+                + "296|cancelled|slurmtest|research|cpu|normal|CANCELLED by 1001|0:0|0:0|2026-12-07T14:53:13|2026-12-07T14:53:14|2026-12-07T14:53:21|00:00:07|00:10:00|100M||1|billing=1,cpu=1,mem=100M,node=1|billing=1,cpu=1,mem=100M,node=1|vm|00:00:00||/w|None\n");
+        Path cancelled = fake.file("cancelled.psv", RealCaptures.output("sacct_window_cancelled.txt"));
+        fake.tool("sacct", "case \"$*\" in --version) echo 'slurm-wlm 22.05.8';; \"-X -P --delimiter=\"?\"| -s CANCELLED \"*) /bin/cat '"
+                + cancelled + "';; *) /bin/cat '" + alloc + "';; esac");
+        fake.tool("squeue", "true");
+        RealBackend b = RealBackend.create(fake.config());
+        LocalDateTime since = LocalDateTime.of(2026, 12, 7, 14, 53);
+        LocalDateTime until = LocalDateTime.of(2026, 12, 7, 14, 54);
+        List<JobRecord> jobs = b.jobs(JobQuery.window(since, until)).toList();
+        assertThat(jobs).extracting(j -> j.id().toString()).containsExactly("296", "291", "292", "314");
+        JobRecord dep = jobs.get(3);
+        assertThat(dep.state()).isEqualTo(JobState.CANCELLED);
+        assertThat(dep.optPendingReason()).contains("Dependency");
+        assertThat(dep.noNodeAssigned()).isTrue();
+        // a window of other states does not ask
+        int asked = fake.calls().size();
+        assertThat(b.jobs(JobQuery.window(since, until).withStates(Set.of(JobState.FAILED))).toList()).isEmpty();
+        assertThat(fake.calls().subList(asked, fake.calls().size())).noneMatch(c -> c.contains("-s CANCELLED"));
+        // nor one asked by state: sacct -s CANCELLED of the window itself selects by state, never-eligible jobs too
+        asked = fake.calls().size();
+        b.jobs(JobQuery.window(since, until).withStates(Set.of(JobState.CANCELLED))).toList();
+        assertThat(fake.calls().subList(asked, fake.calls().size())).noneMatch(c -> c.contains(",Eligible"))
+                .anyMatch(c -> c.endsWith("-s CANCELLED"));
+    }
+
+    private void windowsPassBothEndsAndFoldStepsAndReasons0() {
         String header = String.join("|", SacctFields.forWindow(new SlurmVersion(22, 5, 8)));
         Path alloc = fake.file("alloc.psv", header + "\n"
                 + "45|import_error|slurmtest|research|cpu|normal|FAILED|1:0|0:0|2026-11-30T01:45:36|2026-11-30T01:45:50|2026-11-30T01:45:51|00:00:01|00:05:00|200M||1|billing=1,cpu=1,mem=200M,node=1|billing=1,cpu=1,mem=200M,node=1|vm|00:00.040|0|/w|None\n"
@@ -254,7 +293,10 @@ class RealBackendReplayTest {
         assertThat(calls.subList(1, calls.size())).containsExactly("squeue -h -o %i|%r -t PENDING",
                 "sacct -P --delimiter=^_| -o " + header.replace('|', ',')
                         + " -S 2026-11-01T00:00:00 -E 2026-11-30T12:00:30 -a",
-                "sacct -X -P --delimiter=^_| -j 46 -o " + header.replace('|', ','));
+                "sacct -X -P --delimiter=^_| -j 46 -o " + header.replace('|', ','),
+                // and the jobs cancelled before they were eligible, which the window omits too
+                "sacct -X -P --delimiter=^_| -s CANCELLED -o " + header.replace('|', ',') + ",Eligible"
+                        + " -S 2026-11-01T00:00:00 -E 2026-11-30T12:00:30 -a");
         List<JobRecord> failed = b.jobs(JobQuery.window(since, until).withStates(Set.of(JobState.FAILED))
                 .withUser(ME).withPartition("cpu")).toList(); // a user this host knows, as the backend checks
         assertThat(failed).extracting(j -> j.id().toString()).containsExactly("45");
