@@ -9,9 +9,10 @@
 # Jobs of earlier runs are cancelled first; each run gets a fresh work dir
 # $LAB_STATE/work/run-<timestamp> (symlink $LAB_STATE/work/latest). Jobs that
 # can never start are LEFT PENDING on purpose: tests inspect their reasons.
-# Takes ~100 s: the 1-minute TIMEOUT job sets the pace.
+# Takes ~3 min: the 1-minute TIMEOUT jobs set the pace (the deadline_cut job
+# starts only once the time_limit job has left its CPU).
 #
-# Environment: LAB_STATE (/var/tmp/slurmwise-lab), SCENARIO_TIMEOUT (240 s),
+# Environment: LAB_STATE (/var/tmp/slurmwise-lab), SCENARIO_TIMEOUT (360 s),
 # LENIENT=1 to exit 0 even when SLURM recorded something unexpected.
 set -euo pipefail
 LAB_SCRIPT=scenarios
@@ -24,7 +25,7 @@ require_root
 # shellcheck disable=SC1091
 source "$LAB_STATE/lab.env"
 : "${MODE:?$LAB_STATE/lab.env has no MODE: rerun setup.sh}"
-DEADLINE=$(($(date +%s) + ${SCENARIO_TIMEOUT:-240}))
+DEADLINE=$(($(date +%s) + ${SCENARIO_TIMEOUT:-360}))
 
 for d in slurmdbd slurmctld slurmd; do daemon_alive "$d" || die "$d is not running: run setup.sh first"; done
 timeout 30 scontrol ping >/dev/null 2>&1 || die "slurmctld does not answer 'scontrol ping'"
@@ -42,7 +43,7 @@ left() { echo $((DEADLINE - $(date +%s))); }
 check_deadline() {
   (($(date +%s) < DEADLINE)) && return 0
   squeue -o '%.10i %.22j %.9T %.10M %r' >&2 || true
-  die "global timeout (${SCENARIO_TIMEOUT:-240}s) while $1"
+  die "global timeout (${SCENARIO_TIMEOUT:-360}s) while $1"
 }
 # submit SCENARIO SBATCH-ARGS... : print the job id (dies when sbatch refuses)
 submit() {
@@ -245,6 +246,47 @@ echo "job $SLURM_JOB_ID: loading the run configuration"
 python3 -c 'open("config.yaml")'
 EOF
 
+# a step killed for memory inside a job whose batch script goes on and exits 0: the job is COMPLETED 0:0, its
+# step 0 OUT_OF_MEMORY 0:125 (cgroup mode)
+w step_oom.sbatch <<'EOF'
+#!/bin/bash
+#SBATCH --job-name=step_oom
+#SBATCH --output=%x-%j.out
+#SBATCH --error=%x-%j.err
+#SBATCH --time=00:05:00
+#SBATCH --mem=200M
+echo "job $SLURM_JOB_ID: the training step runs under srun, the script goes on whatever it returns"
+srun python3 eat_memory.py
+echo "srun returned $?; writing the summary"
+EOF
+
+# the script asks 10 minutes; scenarios.sh gives sbatch --time=00:01:00, which overrides the #SBATCH line
+w time_override.sbatch <<'EOF'
+#!/bin/bash
+#SBATCH --job-name=time_override
+#SBATCH --output=%x-%j.out
+#SBATCH --error=%x-%j.err
+#SBATCH --time=00:10:00
+#SBATCH --mem=100M
+echo "job $SLURM_JOB_ID: 600 steps of 1 s, the script asks 10 minutes"
+for i in $(seq 1 600); do echo "step $i/600"; sleep 1; done
+EOF
+
+# 10 minutes at most, 1 minute at least: with a --deadline on sbatch's command line less than 2 minutes ahead,
+# slurmctld cuts TimeLimit to the whole minutes left before it (TimeMin=00:01:00, Deadline=...), and the job ends
+# TIMEOUT at that cut limit, before the deadline
+w deadline_cut.sbatch <<'EOF'
+#!/bin/bash
+#SBATCH --job-name=deadline_cut
+#SBATCH --output=%x-%j.out
+#SBATCH --error=%x-%j.err
+#SBATCH --time=00:10:00
+#SBATCH --time-min=00:01:00
+#SBATCH --mem=100M
+echo "job $SLURM_JOB_ID: 600 steps of 1 s, at most 10 minutes, at least 1"
+for i in $(seq 1 600); do echo "step $i/600"; sleep 1; done
+EOF
+
 w gpu.sbatch <<'EOF'
 #!/bin/bash
 #SBATCH --job-name=gpu_completes
@@ -303,6 +345,17 @@ PTL=$(submit partition_time_limit --job-name=partition_time_limit -p gpuA100x4 -
 PCF=$(submit partition_config --job-name=partition_config -c 16 quick.sbatch)
 QOS=$(submit qos_limit --job-name=qos_limit --qos=short --time=00:30:00 quick.sbatch)
 EXH=$(submit allocation_exhausted --job-name=allocation_exhausted -A exhausted --time=00:10:00 quick.sbatch)
+STEPOOM=$(submit step_oom step_oom.sbatch)
+# slurmctld cancels it once import_error has failed (CANCELLED, Reason=Dependency, no canceller named)
+DEPKILL=$(submit dep_cancelled --job-name=dep_cancelled --kill-on-invalid-dep=yes --dependency=afterok:"$PYERR" quick.sbatch)
+# 10 minutes asked, a deadline one minute ahead: slurmctld ends it DEADLINE without starting it (a deadline already
+# past is refused by sbatch: "Requested time limit is invalid")
+DLNEVER=$(submit deadline_never --job-name=deadline_never --time=00:10:00 \
+  --deadline="$(date -d '+60 sec' +%Y-%m-%dT%H:%M:%S)" quick.sbatch)
+HELD=$(submit held --job-name=held --hold quick.sbatch)
+BEGIN=$(submit begin_later --job-name=begin_later --begin=now+2hours --time=00:05:00 quick.sbatch)
+# behind the short jobs above: a command-line --time overrides the script's #SBATCH --time=00:10:00
+OVR=$(submit time_override --time=00:01:00 time_override.sbatch)
 
 # rejected by sbatch, yet slurmctld has given it a job id and accounting records it
 SUBMIT_T=$(date -d '-5 sec' +%Y-%m-%dT%H:%M:%S)
@@ -335,18 +388,32 @@ add_row array_task_fail "${ARR}_2" FAILED permission
 add_row array_task_ok "${ARR}_1" COMPLETED none
 add_row log_patterns "$PAT" FAILED file_not_found
 add_row gpu_completes "$GPU" COMPLETED none
+add_row step_oom "$STEPOOM" COMPLETED oom
+add_row dep_cancelled "$DEPKILL" CANCELLED dependency
+add_row deadline_never "$DLNEVER" DEADLINE deadline
+add_row time_override "$OVR" TIMEOUT time_limit
 add_row rejected_mem "$REJ" FAILED resources_unavailable
 add_row dependency "$DEP" PENDING dependency;                       WANT_REASON[$DEP]=DependencyNeverSatisfied
 add_row partition_time_limit "$PTL" PENDING resources_unavailable;  WANT_REASON[$PTL]=PartitionTimeLimit
 add_row partition_config "$PCF" PENDING resources_unavailable;      WANT_REASON[$PCF]=PartitionConfig
 add_row qos_limit "$QOS" PENDING qos_limit;                         WANT_REASON[$QOS]=QOSMaxWallDurationPerJobLimit
 add_row allocation_exhausted "$EXH" PENDING allocation_exhausted;    WANT_REASON[$EXH]=AssocGrpCPUMinutesLimit
+add_row held "$HELD" PENDING none;                                  WANT_REASON[$HELD]=JobHeldUser
+add_row begin_later "$BEGIN" PENDING none;                          WANT_REASON[$BEGIN]=BeginTime
 
 # ------------------------------------------------------------------ 3. wait for final states
 say "waiting for the running jobs to end (the time_limit job needs 60-90 s)"
-RUNNABLE=("$TL" "$CANCEL" "$PYERR" "$OK" "$OOM" "$SEGV" "$SEGV2" "$FNF" "$PIPE" "$ARR" "$PAT" "$GPU")
+RUNNABLE=("$TL" "$CANCEL" "$PYERR" "$OK" "$OOM" "$SEGV" "$SEGV2" "$FNF" "$PIPE" "$ARR" "$PAT" "$GPU" "$STEPOOM"
+  "$DEPKILL" "$DLNEVER")
 [[ -z $DISKFULL_DIR ]] || RUNNABLE+=("$DQ")
 wait_gone "${RUNNABLE[@]}"
+# the deadline's cut needs a CPU free at once (time_override holds the other one): submitted only now, with a
+# deadline 110 s ahead, it starts within a second or two, is given TimeLimit=00:01:00 (the whole minutes left) and
+# ends TIMEOUT 60-90 s later, before its deadline
+say "deadline_cut: --deadline 110 s ahead of a script asking --time=00:10:00 --time-min=00:01:00"
+DLCUT=$(submit deadline_cut --deadline="$(date -d '+110 sec' +%Y-%m-%dT%H:%M:%S)" deadline_cut.sbatch)
+add_row deadline_cut "$DLCUT" TIMEOUT time_limit
+wait_gone "$OVR" "$DLCUT"
 # accounting is written asynchronously: wait until sacct has every final state
 for i in "${!ROW_ID[@]}"; do
   [[ ${ROW_STATE[$i]} == PENDING ]] && continue

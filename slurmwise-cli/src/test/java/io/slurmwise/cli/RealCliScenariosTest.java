@@ -67,6 +67,11 @@ class RealCliScenariosTest {
         return new Result(code, out.toString(), err.toString(), (System.nanoTime() - t0) / 1_000_000);
     }
 
+    /** The panel's text with its wrapped lines joined: "│" and the indent of a continued line become one space. */
+    static String flat(String panel) {
+        return panel.replaceAll("\\s*\n│\\s+", " ");
+    }
+
     static Result run(String... args) {
         return run(env(Map.of()), args);
     }
@@ -125,7 +130,9 @@ class RealCliScenariosTest {
                 evidence = first.get("source").asText() + (first.get("line").isNull() ? "" : ":" + first.get("line").asText())
                         + " " + first.get("text").asText();
                 if (!s.observedNodeList().startsWith("None")) {
-                    assertThat(j.get("notices")).as("notices").isEmpty();
+                    // no notice but the one naming the failed step of a COMPLETED job (step_oom)
+                    assertThat(j.get("notices")).as("notices").allMatch(n -> !j.at("/job/failed_step").isNull()
+                            && n.asText().endsWith("diagnosed from that step"));
                     for (JsonNode log : j.get("logs")) {
                         assertThat(log.get("problem").isNull()).as(log.toString()).isTrue();
                         assertThat(Path.of(log.get("path").asText())).isRegularFile().startsWith(s.workDir());
@@ -224,6 +231,103 @@ class RealCliScenariosTest {
         assertThat(r.json().at("/pending/meaning").asText()).containsPattern("has \\(CPUs, memory, GPUs, features\\): 16 CPUs per node \\(a \\w+ node has \\d+\\); resubmit");
     }
 
+    /**
+     * step_oom: the batch script exited 0 after its srun step was killed for memory. The panel shows the job as SLURM
+     * recorded it, COMPLETED, yet diagnoses oom and says which step; the JSON carries failed_step.
+     */
+    @Test
+    void aCompletedJobWhoseStepRanOutOfMemoryIsShownAsItsOom() throws IOException {
+        LabCluster.Scenario s = lab.scenario("step_oom");
+        Result text = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId());
+        assertThat(text.code()).as(text.err()).isZero();
+        assertThat(text.out()).contains("job " + s.jobId() + " step_oom [COMPLETED] exit 0:0")
+                .contains("(oom)").contains("oom-kill event(s) in StepId=" + s.jobId() + ".0")
+                .doesNotContain("nothing to diagnose");
+        assertThat(flat(text.out())).contains("but step " + s.jobId() + ".0 ended");
+        Result r = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId(), "--json");
+        JsonNode j = r.json();
+        assertThat(j.get("status").asText()).isEqualTo("failed");
+        assertThat(j.at("/finding/kind").asText()).isEqualTo("oom");
+        assertThat(j.at("/job/state").asText()).isEqualTo("COMPLETED");
+        assertThat(j.at("/job/failed_step/id").asText()).isEqualTo(s.jobId() + ".0");
+        if (lab.fact("MODE").equals("cgroup")) {
+            assertThat(j.at("/job/failed_step/state").asText()).isEqualTo("OUT_OF_MEMORY");
+            assertThat(j.at("/job/failed_step/exit_code").asText()).isEqualTo("0:125");
+        }
+        assertThat(j.get("notices").toString()).contains("its batch script exited 0")
+                .contains("step " + s.jobId() + ".0 ended");
+    }
+
+    /**
+     * dep_cancelled: slurmctld cancelled it when its afterok parent (import_error) failed (--kill-on-invalid-dep=yes).
+     * It reads as a dependency that can never be satisfied, never as a cancel to resubmit.
+     */
+    @Test
+    void aJobCancelledForItsDependencyReadsAsTheDependency() throws IOException {
+        LabCluster.Scenario s = lab.scenario("dep_cancelled");
+        Result r = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode j = r.json();
+        assertThat(j.at("/job/state").asText()).isEqualTo("CANCELLED");
+        assertThat(j.at("/job/state_detail").isNull()).as("no canceller").isTrue();
+        assertThat(j.at("/finding/kind").asText()).isEqualTo("dependency");
+        assertThat(j.at("/finding/evidence/0/text").asText()).startsWith("State=CANCELLED by no one while it waited on"
+                + " Reason=Dependency: slurmctld cancelled it").contains("--kill-on-invalid-dep=yes");
+        Result text = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId());
+        assertThat(flat(text.out())).contains("Job dependency can never be satisfied (dependency)")
+                .doesNotContain("cancelled by mistake");
+    }
+
+    /** deadline_never: DEADLINE before it started, a deadline kind whose patch changes no --time. */
+    @Test
+    void aJobItsDeadlineEndedBeforeItStartedIsTheDeadlineKind() throws IOException {
+        LabCluster.Scenario s = lab.scenario("deadline_never");
+        Result r = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode j = r.json();
+        assertThat(j.at("/job/state").asText()).isEqualTo("DEADLINE");
+        assertThat(j.at("/finding/kind").asText()).isEqualTo("deadline");
+        assertThat(j.at("/finding/parent").asText()).isEqualTo("time_limit");
+        assertThat(j.at("/patch/changes")).isEmpty();
+        assertThat(j.at("/patch/advice").toString()).contains("'s --deadline came before it could start and finish,"
+                + " so no --time is changed");
+        Result text = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId());
+        assertThat(text.out()).contains("job " + s.jobId() + " deadline_never [DEADLINE]")
+                .contains("no node (never started)").doesNotContain("+#SBATCH --time");
+    }
+
+    /** held: sbatch --hold. Pending JobHeldUser: it can start once released (can_start "held"), not never. */
+    @Test
+    void aHeldJobCanStartOnceReleased() throws IOException {
+        LabCluster.Scenario s = lab.scenario("held");
+        Result r = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.json().at("/pending/reason").asText()).isEqualTo("JobHeldUser");
+        assertThat(r.json().at("/pending/can_start").asText()).isEqualTo("held");
+        Result text = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId());
+        assertThat(text.out()).contains("Can start    once released, with nothing else changed")
+                .contains("scontrol release " + s.jobId()).doesNotContain("never, as submitted");
+    }
+
+    /**
+     * time_override: sbatch --time=00:01:00 over the script's #SBATCH --time=00:10:00. The patch edits the line, and
+     * the advice's first item says the job ran with the command line's value, which must change there too.
+     */
+    @Test
+    void aCommandLineTimeOverTheScriptsLineIsSaid() throws IOException {
+        LabCluster.Scenario s = lab.scenario("time_override");
+        Result r = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode j = r.json();
+        assertThat(j.at("/finding/kind").asText()).isEqualTo("time_limit");
+        assertThat(j.at("/job/time_limit").asText()).isEqualTo("00:01:00");
+        assertThat(j.at("/patch/diff").asText()).contains("-#SBATCH --time=00:10:00");
+        assertThat(j.at("/patch/advice/0").asText()).startsWith("Job " + s.jobId() + " ran with --time 00:01:00, not"
+                + " its script's 00:10:00: the sbatch command line").contains("(`sbatch --time=");
+        Result text = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId());
+        assertThat(flat(text.out())).contains("Job " + s.jobId() + " ran with --time 00:01:00, not its script's 00:10:00");
+    }
+
     @Test
     void jobsListsEveryScenarioAndFilters() throws IOException {
         Result all = run("jobs", "--since", "now-1days", "--json");
@@ -241,7 +345,7 @@ class RealCliScenariosTest {
         List<String> reasons = new ArrayList<>();
         pending.json().get("jobs").forEach(j -> reasons.add(j.get("pending_reason").asText()));
         assertThat(reasons).contains("DependencyNeverSatisfied", "PartitionTimeLimit", "PartitionConfig",
-                "QOSMaxWallDurationPerJobLimit", "AssocGrpCPUMinutesLimit");
+                "QOSMaxWallDurationPerJobLimit", "AssocGrpCPUMinutesLimit", "JobHeldUser", "BeginTime");
     }
 
     @Test

@@ -90,7 +90,12 @@ class RealClusterScenariosTest {
                 assertThat(r.optPendingReason()).as("pending reason from squeue").contains(s.observedReason());
                 assertThat(r.stdoutPath()).isNull();
             } else {
-                assertThat(r.optPendingReason()).isEmpty();
+                if (s.name().equals("dep_cancelled")) {
+                    // what it waited on when slurmctld cancelled it, kept from sacct's Reason
+                    assertThat(r.optPendingReason()).as("reason of a job cancelled before it started").contains("Dependency");
+                } else {
+                    assertThat(r.optPendingReason()).isEmpty();
+                }
                 Optional<Boolean> remembered = controllerRemembers(r);
                 if (remembered.orElse(false)) {
                     assertThat(r.exitCodeView()).as("scontrol's exit code while slurmctld remembers the job").isNotNull();
@@ -107,7 +112,9 @@ class RealClusterScenariosTest {
                 assertThat(sw.taxonomy().isA(kind, s.expectedKind())).as("kind " + kind + ", want " + s.expectedKind()).isTrue();
             }
             if (d instanceof Diagnosis.Failed f && !s.observedNodeList().startsWith("None")) {
-                assertThat(f.notices()).as("a job that ran has readable logs").isEmpty();
+                // a job that ran has readable logs: no notice but the one naming the failed step of a COMPLETED job
+                assertThat(f.notices()).as("a job that ran has readable logs")
+                        .allMatch(n -> f.job().failedStep() != null && n.endsWith("diagnosed from that step"));
                 assertThat(f.logs()).allSatisfy(t -> {
                     assertThat(t.problem()).isNull();
                     assertThat(Path.of(t.path())).startsWith(s.workDir()).isRegularFile();
@@ -179,6 +186,101 @@ class RealClusterScenariosTest {
         assertThat(oomErr).containsAnyOf("oom-kill event", "exceeded memory limit", "Exceeded job memory limit");
         JobRecord tl = backend.job(JobId.parse(lab.scenario("time_limit").jobId())).orElseThrow();
         assertThat(backend.logTail(tl, LogStream.STDERR, 5).lines()).anyMatch(l -> l.contains("DUE TO TIME LIMIT"));
+    }
+
+    /**
+     * step_oom: {@code srun python3 eat_memory.py} killed for memory while the batch script goes on and exits 0. sacct
+     * says COMPLETED 0:0 (DerivedExitCode 0:125) for the job and OUT_OF_MEMORY 0:125 for step .0 (cgroup mode); the
+     * record stays COMPLETED and the diagnosis is oom, from that step, with a notice naming it.
+     */
+    @Test
+    void aStepKilledForMemoryInACompletedJobIsDiagnosedFromThatStep() {
+        LabCluster.Scenario s = lab.scenario("step_oom");
+        JobRecord r = backend.job(JobId.parse(s.jobId())).orElseThrow();
+        assertThat(r.state()).isEqualTo(JobState.COMPLETED);
+        assertThat(r.exitCode()).isEqualTo(ExitCode.parse("0:0"));
+        assertThat(r.failedStep()).as("the failed step from sacct's step rows").isNotNull();
+        assertThat(r.failedStep().id()).isEqualTo(s.jobId() + ".0");
+        if (lab.fact("MODE").equals("cgroup")) {
+            assertThat(r.failedStep().describe()).isEqualTo("step " + s.jobId() + ".0 ended OUT_OF_MEMORY (exit 0:125)");
+        }
+        Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose(r.id());
+        assertThat(f.finding().kindId()).isEqualTo("oom");
+        assertThat(f.job().state()).as("the record as SLURM wrote it").isEqualTo(JobState.COMPLETED);
+        assertThat(f.notices()).containsExactly("the job COMPLETED (its batch script exited 0), but "
+                + r.failedStep().describe() + ": diagnosed from that step");
+        assertThat(f.logs().stream().flatMap(t -> t.lines().stream()))
+                .anyMatch(l -> l.contains("oom-kill event(s) in StepId=" + s.jobId() + ".0")
+                        || l.contains("exceeded memory limit"));
+    }
+
+    /**
+     * dep_cancelled: {@code --kill-on-invalid-dep=yes --dependency=afterok:<import_error>}. When import_error failed,
+     * slurmctld cancelled it: sacct {@code CANCELLED 0:0}, no canceller named, Reason=Dependency, never started. It is
+     * the dependency kind (check cancelled_on_dependency), not a user's scancel.
+     */
+    @Test
+    void aJobSlurmctldCancelledForItsDependencyIsADependencyFailure() {
+        LabCluster.Scenario s = lab.scenario("dep_cancelled");
+        JobRecord r = backend.job(JobId.parse(s.jobId())).orElseThrow();
+        assertThat(r.state()).isEqualTo(JobState.CANCELLED);
+        assertThat(r.status().detail()).as("no 'by <uid>': no person cancelled it").isEmpty();
+        assertThat(r.neverStarted()).isTrue();
+        assertThat(r.optPendingReason()).contains("Dependency");
+        Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose(r.id());
+        assertThat(f.finding().kindId()).isEqualTo("dependency");
+        assertThat(f.finding().evidence()).anySatisfy(e -> assertThat(e.text()).startsWith("State=CANCELLED by no one"
+                + " while it waited on Reason=Dependency: slurmctld cancelled it"));
+        // the user's own scancel of a running job stays a cancel
+        assertThat(kindOf(sw.diagnose(JobId.parse(lab.scenario("cancelled").jobId())))).isEqualTo("cancelled");
+    }
+
+    /**
+     * deadline_never: {@code --time=00:10:00} with a {@code --deadline} a minute ahead. slurmctld ended it DEADLINE
+     * before it started (sacct DEADLINE 1:0, NodeList None assigned; a deadline already past is refused by sbatch).
+     * The deadline kind, and no --time is changed.
+     */
+    @Test
+    void aDeadlineTooNearEndsTheJobBeforeItStarts() {
+        LabCluster.Scenario s = lab.scenario("deadline_never");
+        JobRecord r = backend.job(JobId.parse(s.jobId())).orElseThrow();
+        assertThat(r.state()).isEqualTo(JobState.DEADLINE);
+        assertThat(r.neverStarted()).isTrue();
+        assertThat(r.timeLimit().limit()).contains(Duration.ofMinutes(10));
+        Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose(r.id());
+        assertThat(f.finding().kindId()).isEqualTo("deadline");
+        assertThat(f.patch().changes()).isEmpty();
+        assertThat(f.patch().advice()).anySatisfy(a -> assertThat(a).contains("'s --deadline came before it could start"
+                + " and finish, so no --time is changed"));
+    }
+
+    /** held: {@code sbatch --hold}. Pending with JobHeldUser, it starts once released: held, not never. */
+    @Test
+    void aHeldJobStartsOnceReleased() {
+        LabCluster.Scenario s = lab.scenario("held");
+        Diagnosis.StatusOnly so = (Diagnosis.StatusOnly) sw.diagnose(JobId.parse(s.jobId()));
+        assertThat(so.job().optPendingReason()).contains("JobHeldUser");
+        assertThat(so.pending().startability()).isEqualTo(io.slurmwise.diagnose.PendingReasons.Startability.HELD);
+        assertThat(so.pending().meaning()).contains("scontrol release " + s.jobId());
+        assertThat(so.pending().patch()).isNull();
+    }
+
+    /**
+     * time_override: the script says {@code #SBATCH --time=00:10:00}, scenarios.sh submitted it with
+     * {@code sbatch --time=00:01:00}, which overrides the line: TIMEOUT at TimeLimit 00:01:00. The patch edits the
+     * script's line, and its advice says first that the job ran with another value, which the command line must change.
+     */
+    @Test
+    void aCommandLineTimeOverridesTheScriptsLine() {
+        LabCluster.Scenario s = lab.scenario("time_override");
+        JobRecord r = backend.job(JobId.parse(s.jobId())).orElseThrow();
+        assertThat(r.timeLimit().limit()).contains(Duration.ofMinutes(1));
+        assertThat(backend.batchScript(r).orElseThrow()).contains("#SBATCH --time=00:10:00");
+        Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose(r.id());
+        assertThat(f.finding().kindId()).isEqualTo("time_limit");
+        assertThat(f.patch()).isInstanceOf(io.slurmwise.patch.Patch.Suggested.class);
+        assertThat(f.patch().advice().get(0)).startsWith("Job " + s.jobId() + " ran with --time 00:01:00, not its"
+                + " script's 00:10:00: the sbatch command line");
     }
 
     @Test
