@@ -328,6 +328,34 @@ class RealCliScenariosTest {
         assertThat(flat(text.out())).contains("Job " + s.jobId() + " ran with --time 00:01:00, not its script's 00:10:00");
     }
 
+    /**
+     * deadline_cut: TimeLimit cut from the script's 00:10:00 to 00:01:00 by a --deadline (with --time-min 00:01:00).
+     * The JSON carries deadline and time_min (from scontrol, while slurmctld remembers the job), and the advice says the
+     * limit was cut to the deadline; it never says a command line overrode it (F6).
+     */
+    @Test
+    void aLimitCutToTheDeadlineIsNotCalledAnOverride() throws IOException {
+        LabCluster.Scenario s = lab.scenario("deadline_cut");
+        Result r = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode j = r.json();
+        assertThat(j.at("/finding/kind").asText()).isEqualTo("time_limit");
+        assertThat(j.at("/job/time_limit").asText()).isEqualTo("00:01:00");
+        assertThat(j.at("/patch/advice").toString()).doesNotContain("the sbatch command line");
+        Result text = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId());
+        assertThat(flat(text.out())).doesNotContain("the sbatch command line");
+        if (!j.at("/job/exit_code_scontrol").isNull()) { // slurmctld still remembers it (MinJobAge)
+            assertThat(j.at("/job/time_min").asText()).isEqualTo("00:01:00");
+            assertThat(j.at("/job/deadline").asText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d");
+            assertThat(j.at("/patch/advice/0").asText()).startsWith("Job " + s.jobId() + " ran with --time 00:01:00, not"
+                    + " its script's 00:10:00, because slurmctld cut the limit to the time left before its --deadline "
+                    + j.at("/job/deadline").asText());
+            assertThat(flat(text.out())).contains("because slurmctld cut the limit to the time left before its --deadline");
+        }
+        // a job without a deadline has none in its JSON
+        assertThat(run("diagnose", lab.scenario("time_override").jobId(), "--json").json().at("/job/deadline").isNull()).isTrue();
+    }
+
     @Test
     void jobsListsEveryScenarioAndFilters() throws IOException {
         Result all = run("jobs", "--since", "now-1days", "--json");

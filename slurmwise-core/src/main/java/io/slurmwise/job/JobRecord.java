@@ -24,6 +24,9 @@ import java.util.Optional;
  * @param reqTres       the requested TRES (sacct's ReqTRES), which a pending job has and AllocTRES not yet
  * @param allocNodes    the node count sacct's NNodes gave (0 when the export has no such column)
  * @param failedStep    the first step of it that failed (sacct's step rows), null when none did or no step was read
+ * @param deadline      its {@code --deadline}, from scontrol while slurmctld remembers the job (sacct has no such field)
+ * @param timeMin       its {@code --time-min}, likewise: with a deadline, slurmctld cuts TimeLimit to the time left
+ *                      before it, down to this
  */
 public record JobRecord(
         JobId id,
@@ -54,7 +57,9 @@ public record JobRecord(
         String cluster,
         Tres reqTres,
         int allocNodes,
-        FailedStep failedStep) {
+        FailedStep failedStep,
+        LocalDateTime deadline,
+        Duration timeMin) {
 
     public JobRecord {
         Objects.requireNonNull(id, "id");
@@ -238,6 +243,20 @@ public record JobRecord(
         return optMaxRss().map(p -> nodes() > 1 ? p + " (largest task)" : p.toString());
     }
 
+    /**
+     * Whether slurmctld cut the job's time limit to end by its {@code --deadline}: the limit it ran with ends by the
+     * deadline, while {@code asked} (its script's {@code --time}) would have run past it. With {@code --time-min},
+     * slurmctld gives a job that starts close to its deadline the time left, in whole minutes (the real lab's
+     * deadline_cut: 10 minutes asked, 107 s left, TimeLimit=00:01:00 TimeMin=00:01:00).
+     */
+    public boolean timeLimitCutToDeadline(Duration asked) {
+        Optional<Duration> ran = timeLimit.limit();
+        if (deadline == null || start == null || asked == null || ran.isEmpty() || ran.get().compareTo(asked) >= 0) {
+            return false;
+        }
+        return !start.plus(ran.get()).isAfter(deadline) && start.plus(asked).isAfter(deadline);
+    }
+
     public Optional<DataSize> optMaxRss() {
         return Optional.ofNullable(maxRss);
     }
@@ -285,6 +304,8 @@ public record JobRecord(
         private Tres reqTres;
         private int allocNodes;
         private FailedStep failedStep;
+        private LocalDateTime deadline;
+        private Duration timeMin;
 
         private Builder(JobId id) {
             this.id = id;
@@ -298,6 +319,7 @@ public record JobRecord(
             totalCpu = r.totalCpu; consumedEnergyJoules = r.consumedEnergyJoules; workDir = r.workDir;
             stdoutPath = r.stdoutPath; stderrPath = r.stderrPath; pendingReason = r.pendingReason;
             cluster = r.cluster; reqTres = r.reqTres; allocNodes = r.allocNodes; failedStep = r.failedStep;
+            deadline = r.deadline; timeMin = r.timeMin;
         }
 
         public Builder id(JobId v) { id = v; return this; }
@@ -329,6 +351,8 @@ public record JobRecord(
         public Builder reqTres(Tres v) { reqTres = v; return this; }
         public Builder allocNodes(int v) { allocNodes = v; return this; }
         public Builder failedStep(FailedStep v) { failedStep = v; return this; }
+        public Builder deadline(LocalDateTime v) { deadline = v; return this; }
+        public Builder timeMin(Duration v) { timeMin = v; return this; }
 
         public DataSize maxRss() { return maxRss; }
         public FailedStep failedStep() { return failedStep; }
@@ -337,7 +361,7 @@ public record JobRecord(
             return new JobRecord(id, name, user, account, partition, qos, status, exitCode, exitCodeView, submit,
                     start, end, elapsed, timeLimit, reqMem, maxRss, allocCpus, allocTres, nodeList, totalCpu,
                     consumedEnergyJoules, workDir, stdoutPath, stderrPath, pendingReason, cluster, reqTres, allocNodes,
-                    failedStep);
+                    failedStep, deadline, timeMin);
         }
     }
 }

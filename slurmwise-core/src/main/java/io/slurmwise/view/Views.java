@@ -47,6 +47,9 @@ public final class Views {
         m.put("elapsed_seconds", j.elapsed() == null ? null : j.elapsed().toSeconds());
         m.put("time_limit", j.timeLimit().toString());
         m.put("time_limit_seconds", j.timeLimit().limit().map(d -> d.toSeconds()).orElse(null));
+        // --time-min and --deadline, known from scontrol while slurmctld remembers the job
+        m.put("time_min", j.timeMin() == null ? null : SlurmTime.format(j.timeMin()));
+        m.put("deadline", SlurmTime.iso(j.deadline()));
         m.put("req_mem", j.reqMem() == null ? null : j.reqMem().toString());
         m.put("memory_limit_bytes", j.memoryLimit().map(d -> d.bytes()).orElse(null));
         m.put("max_rss_bytes", j.maxRss() == null ? null : j.maxRss().bytes());

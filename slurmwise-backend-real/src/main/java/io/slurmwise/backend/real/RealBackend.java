@@ -159,6 +159,9 @@ public final class RealBackend implements SlurmBackend {
         }
         Optional<ScontrolJob> sc = scontrol(r.id());
         sc.flatMap(ScontrolJob::exitCode).ifPresent(b::exitCodeView);
+        // a limit slurmctld cut to fit the --deadline is no override of the script's --time: only scontrol says so
+        sc.flatMap(ScontrolJob::deadline).ifPresent(b::deadline);
+        sc.flatMap(ScontrolJob::timeMin).ifPresent(b::timeMin);
         LogLocation loc = resolveLogs(r, sc, extras);
         locations.put(r.id().toString(), loc);
         return b.stdoutPath(loc.stdout()).stderrPath(loc.stderr()).build();

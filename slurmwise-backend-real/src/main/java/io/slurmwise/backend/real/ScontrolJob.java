@@ -145,4 +145,26 @@ public record ScontrolJob(Map<String, String> fields) {
     public Optional<String> batchHost() {
         return field("BatchHost");
     }
+
+    /**
+     * The job's {@code --deadline} ({@code Deadline=2026-12-07T14:56:23}; {@code N/A} without one): slurmctld ends or
+     * never starts a job that cannot finish by it, and with {@code --time-min} it cuts TimeLimit to the time left.
+     * sacct has no such field.
+     */
+    public Optional<java.time.LocalDateTime> deadline() {
+        return field("Deadline").flatMap(ScontrolJob::time);
+    }
+
+    /** The job's {@code --time-min} ({@code TimeMin=00:01:00}; {@code N/A} without one). */
+    public Optional<java.time.Duration> timeMin() {
+        return field("TimeMin").flatMap(io.slurmwise.job.SlurmTime::parseDuration);
+    }
+
+    private static Optional<java.time.LocalDateTime> time(String v) {
+        try {
+            return Optional.of(java.time.LocalDateTime.parse(v));
+        } catch (java.time.format.DateTimeParseException e) {
+            return Optional.empty(); // Unknown, None
+        }
+    }
 }

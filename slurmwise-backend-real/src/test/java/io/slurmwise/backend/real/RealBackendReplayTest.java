@@ -183,6 +183,40 @@ class RealBackendReplayTest {
         assertThat(fake.calls()).doesNotContain("scontrol write batch_script 49 -");
     }
 
+    /**
+     * F6, the real lab's deadline_cut (322): its script asks --time=00:10:00 --time-min=00:01:00, sbatch was given a
+     * --deadline 110 s ahead, and slurmctld cut TimeLimit to 00:01:00; it ended TIMEOUT. It read "ran with --time
+     * 00:01:00, not its script's 00:10:00: the sbatch command line ... set it". scontrol's Deadline= and TimeMin= (sacct
+     * has neither) now say the limit was cut to the deadline, and no override is claimed.
+     */
+    @Test
+    void aLimitCutToFitTheDeadlineIsNoCommandLineOverride() throws IOException {
+        String run = "/var/tmp/slurmwise-lab/work/run-20261207-145310";
+        Path job = fake.file("job-322.psv", RealCaptures.output("sacct_job_deadline_cut.txt").replace(run, work.toString())
+                .replace("|slurmtest|", "|" + ME + "|"));
+        Path sc = fake.file("sc-322.txt", RealCaptures.output("scontrol_show_job_deadline_cut.txt").replace(run, work.toString()));
+        Path script = fake.file("script-322.txt", RealCaptures.output("scontrol_write_batch_script_deadline_cut.txt"));
+        fake.tool("sacct", "case \"$1\" in --version) echo 'slurm-wlm 22.05.8';; *) /bin/cat '" + job + "';; esac");
+        fake.tool("scontrol", "if [ \"$1\" = write ]; then /bin/cat '" + script + "'; else /bin/cat '" + sc + "'; fi");
+        Files.writeString(work.resolve("deadline_cut-322.out"), "job 322: 600 steps of 1 s, at most 10 minutes, at least 1\n"
+                + "step 86/600\nstep 87/600\nstep 88/600\n");
+        Files.writeString(work.resolve("deadline_cut-322.err"), "slurmstepd-vm: error: *** JOB 322 ON vm CANCELLED AT"
+                + " 2026-12-07T14:56:03 DUE TO TIME LIMIT ***\n");
+        RealBackend b = RealBackend.create(fake.config());
+        JobRecord r = b.job(JobId.parse("322")).orElseThrow();
+        assertThat(r.deadline()).isEqualTo(LocalDateTime.of(2026, 12, 7, 14, 56, 23));
+        assertThat(r.timeMin()).isEqualTo(java.time.Duration.ofMinutes(1));
+        assertThat(r.timeLimitCutToDeadline(java.time.Duration.ofMinutes(10))).isTrue();
+        try (io.slurmwise.Slurmwise sw = io.slurmwise.Slurmwise.builder().backend(b).build()) {
+            io.slurmwise.diagnose.Diagnosis.Failed f = (io.slurmwise.diagnose.Diagnosis.Failed) sw.diagnose("322");
+            assertThat(f.finding().kindId()).isEqualTo("time_limit");
+            assertThat(f.patch().advice()).noneMatch(a -> a.contains("the sbatch command line"));
+            assertThat(f.patch().advice().get(0)).startsWith("Job 322 ran with --time 00:01:00, not its script's 00:10:00,"
+                    + " because slurmctld cut the limit to the time left before its --deadline 2026-12-07T14:56:23 (its"
+                    + " --time-min 00:01:00 lets it start with less than its --time); no command line overrode it.");
+        }
+    }
+
     /** 23.02+: StdOut/StdErr and SubmitLine are asked of sacct; its raw patterns are expanded; '|' in SubmitLine is harmless. */
     @Test
     void newerReleasesAskSacctForTheLogPaths() throws IOException {

@@ -283,6 +283,35 @@ class RealClusterScenariosTest {
                 + " script's 00:10:00: the sbatch command line");
     }
 
+    /**
+     * deadline_cut: its script asks --time=00:10:00 --time-min=00:01:00; sbatch's --deadline was 110 s ahead, so
+     * slurmctld cut TimeLimit to 00:01:00 and it ended TIMEOUT before the deadline. While slurmctld remembers it,
+     * scontrol's Deadline= and TimeMin= are read, and the advice says the limit was cut to the deadline, not that a
+     * command line overrode it (F6).
+     */
+    @Test
+    void aLimitCutToFitTheDeadlineIsSaidSoNotAnOverride() {
+        LabCluster.Scenario s = lab.scenario("deadline_cut");
+        JobRecord r = backend.job(JobId.parse(s.jobId())).orElseThrow();
+        assertThat(r.state()).isEqualTo(JobState.TIMEOUT);
+        assertThat(r.timeLimit().limit()).contains(Duration.ofMinutes(1));
+        assertThat(backend.batchScript(r).orElseThrow()).contains("#SBATCH --time=00:10:00").contains("#SBATCH --time-min=00:01:00");
+        Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose(r.id());
+        assertThat(f.finding().kindId()).isEqualTo("time_limit");
+        assertThat(f.patch().advice()).as("never an override").noneMatch(a -> a.contains("the sbatch command line"));
+        if (controllerRemembers(r).orElse(true) && r.exitCodeView() != null) {
+            assertThat(r.timeMin()).isEqualTo(Duration.ofMinutes(1));
+            assertThat(r.deadline()).isAfter(r.start().plusMinutes(1)).isBefore(r.start().plusMinutes(2));
+            assertThat(r.timeLimitCutToDeadline(Duration.ofMinutes(10))).isTrue();
+            assertThat(f.patch().advice().get(0)).startsWith("Job " + s.jobId() + " ran with --time 00:01:00, not its"
+                    + " script's 00:10:00, because slurmctld cut the limit to the time left before its --deadline "
+                    + io.slurmwise.job.SlurmTime.iso(r.deadline()));
+        }
+        // the job a command line really overrode has no deadline: its advice stays the override's
+        JobRecord override = backend.job(JobId.parse(lab.scenario("time_override").jobId())).orElseThrow();
+        assertThat(override.deadline()).isNull();
+    }
+
     @Test
     void bothExitCodeViewsOfTheSegfaultInAChild() {
         JobRecord segv = backend.job(JobId.parse(lab.scenario("segfault").jobId())).orElseThrow();

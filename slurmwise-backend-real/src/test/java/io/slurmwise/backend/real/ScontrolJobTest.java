@@ -32,6 +32,26 @@ class ScontrolJobTest {
         assertThat(dependent.field("NodeList")).isEmpty();
     }
 
+    /**
+     * Deadline= and TimeMin= of the real lab's jobs (22.05.8): deadline_cut (--time=00:10:00 --time-min=00:01:00, a
+     * --deadline 110 s ahead: TimeLimit cut to 00:01:00), deadline_never (no --time-min) and time_override (neither).
+     */
+    @Test
+    void theDeadlineAndTheMinimumTime() {
+        ScontrolJob cut = ScontrolJob.parseAll(RealCaptures.output("scontrol_show_job_deadline_cut.txt")).get(0);
+        assertThat(cut.field("TimeLimit")).contains("00:01:00");
+        assertThat(cut.timeMin()).contains(java.time.Duration.ofMinutes(1));
+        assertThat(cut.deadline()).contains(java.time.LocalDateTime.of(2026, 12, 7, 14, 56, 23));
+        ScontrolJob never = ScontrolJob.parseAll(RealCaptures.output("scontrol_show_job_deadline_never.txt")).get(0);
+        assertThat(never.state()).contains("DEADLINE");
+        assertThat(never.reason()).contains("DeadLine");
+        assertThat(never.deadline()).isPresent();
+        assertThat(never.timeMin()).as("TimeMin=N/A").isEmpty();
+        ScontrolJob override = ScontrolJob.parseAll(RealCaptures.output("scontrol_show_job_time_override.txt")).get(0);
+        assertThat(override.deadline()).as("Deadline=N/A").isEmpty();
+        assertThat(override.timeMin()).isEmpty();
+    }
+
     @Test
     void theShellsExitCodeThatSacctWraps() {
         ScontrolJob segv = ScontrolJob.parseAll(RealCaptures.output("scontrol_show_job_segfault.txt")).get(0);
