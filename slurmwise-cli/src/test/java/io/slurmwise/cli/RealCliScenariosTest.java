@@ -309,6 +309,24 @@ class RealCliScenariosTest {
                 .contains("scontrol release " + s.jobId()).doesNotContain("never, as submitted");
     }
 
+    /** begin_later: --begin=now+2hours. The pending view says when it starts at the earliest (F13). */
+    @Test
+    void aPendingJobsBeginTimeIsShown() throws IOException {
+        LabCluster.Scenario s = lab.scenario("begin_later");
+        Result r = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode j = r.json();
+        assertThat(j.at("/pending/reason").asText()).isEqualTo("BeginTime");
+        assertThat(j.at("/pending/can_start").asText()).isEqualTo("will");
+        java.time.LocalDateTime submit = java.time.LocalDateTime.parse(j.at("/job/submit").asText());
+        String begin = io.slurmwise.job.SlurmTime.iso(submit.plusHours(2));
+        assertThat(j.at("/pending/meaning").asText()).isEqualTo("its --begin time has not come yet; it starts no earlier"
+                + " than " + begin);
+        Result text = run(env(Map.of("SLURMWISE_NO_LLM", "1")), "diagnose", s.jobId());
+        assertThat(flat(text.out())).contains("BeginTime: its --begin time has not come yet; it starts no earlier than "
+                + begin).doesNotContain("requeued");
+    }
+
     /**
      * time_override: sbatch --time=00:01:00 over the script's #SBATCH --time=00:10:00. The patch edits the line, and
      * the advice's first item says the job ran with the command line's value, which must change there too.

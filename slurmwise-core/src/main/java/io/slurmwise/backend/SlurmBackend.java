@@ -71,6 +71,15 @@ public interface SlurmBackend extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * When a queued job may start at the earliest and whether it was requeued ({@code EligibleTime=}, {@code Restarts=}
+     * of {@code scontrol show job}): a job waiting on {@code BeginTime} was given a --begin, or was requeued; empty when
+     * the backend cannot say.
+     */
+    default Optional<EligibleTime> eligibleTime(JobRecord job) {
+        return Optional.empty();
+    }
+
     /** Partitions with their limits. */
     List<Partition> partitions();
 

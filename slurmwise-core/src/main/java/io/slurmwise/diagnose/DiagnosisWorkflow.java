@@ -332,7 +332,10 @@ public final class DiagnosisWorkflow {
             String reason = job.optPendingReason().orElse("None");
             PendingReasons.Meaning m = pendingReasons.explain(reason);
             // the table's commands name "<jobid>": this job's id where the job is known
-            String meaning = m.text().replace("<jobid>", job.id().toString()) + (suggestPatch ? waitingOn.of(job, reason) : "");
+            // a requeued job's BeginTime is SLURM's hold, not the user's --begin: its own meaning
+            String meaning = (suggestPatch ? waitingOn.instead(job, reason) : Optional.<String>empty())
+                    .orElseGet(() -> m.text().replace("<jobid>", job.id().toString())
+                            + (suggestPatch ? waitingOn.of(job, reason) : ""));
             Finding finding = classifier.classify(JobFacts.of(job), List.of());
             // the DefaultTime notice names the partition's value, so a job that asks no --time reads them
             List<Partition> partitions = finding.isUnknown() && !PendingNotices.asksNoTime(job) ? List.of()

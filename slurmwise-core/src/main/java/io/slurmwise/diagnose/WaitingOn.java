@@ -33,7 +33,36 @@ final class WaitingOn {
     /** The text that follows the reason's meaning ("; it depends on ...", "; your running jobs: ..."), or empty. */
     String of(JobRecord job, String reason) {
         return (reason.startsWith("Dependency") ? dependencies(job) : "")
+                + (reason.equals("BeginTime") ? beginTime(job) : "")
                 + (OWN_LIMIT.matcher(reason).find() ? ownRunningJobs(job) : "");
+    }
+
+    /**
+     * The meaning of Reason=BeginTime when slurmctld, not the user, set the time: a job it requeued waits about two
+     * minutes before it runs again (the real lab's 323: {@code Restarts=1}, EligibleTime 121 s after the requeue), which
+     * read "its --begin time has not come yet" of a job given no --begin. Empty for every other case.
+     */
+    Optional<String> instead(JobRecord job, String reason) {
+        if (!reason.equals("BeginTime")) {
+            return Optional.empty();
+        }
+        return eligible(job).filter(io.slurmwise.backend.EligibleTime::requeued).map(e -> "SLURM requeued it (Restarts="
+                + e.restarts() + ") and holds a requeued job back a while before it runs again; that is not a --begin of"
+                + " yours: it starts no earlier than " + SlurmTime.iso(e.at()));
+    }
+
+    /** "; it starts no earlier than 2026-12-07T16:53:14" of a job waiting for its own --begin time. */
+    private String beginTime(JobRecord job) {
+        return eligible(job).filter(e -> !e.requeued()).map(e -> "; it starts no earlier than " + SlurmTime.iso(e.at()))
+                .orElse("");
+    }
+
+    private Optional<io.slurmwise.backend.EligibleTime> eligible(JobRecord job) {
+        try {
+            return backend.eligibleTime(job);
+        } catch (RuntimeException e) {
+            return Optional.empty(); // best effort: the reason stands without it
+        }
     }
 
     /** A pending reason of a per-user limit: the user's own running jobs hold it, and it starts as they end. */

@@ -40,6 +40,7 @@ public class DelegatingBackend implements SlurmBackend {
     @Override public Optional<String> batchScript(JobRecord j) { return inner.batchScript(j); }
     @Override public List<Association> associations(String user) { return inner.associations(user); }
     @Override public Optional<String> dependency(JobRecord j) { return inner.dependency(j); }
+    @Override public Optional<io.slurmwise.backend.EligibleTime> eligibleTime(JobRecord j) { return inner.eligibleTime(j); }
     @Override public List<Partition> partitions() { return inner.partitions(); }
     @Override public List<Qos> qos() { return inner.qos(); }
     @Override public Optional<AccountUsage> accountUsage(String a) { return inner.accountUsage(a); }

@@ -180,6 +180,19 @@ public final class RealBackend implements SlurmBackend {
     }
 
     /**
+     * {@code EligibleTime=} and {@code Restarts=} of {@code scontrol show job}: a --begin's time, or the hold slurmctld
+     * puts on a job it requeued (both pend with Reason=BeginTime); empty once slurmctld forgot the job, or without a time.
+     */
+    @Override
+    public Optional<io.slurmwise.backend.EligibleTime> eligibleTime(JobRecord job) {
+        if (slurm.controllerFailure().isPresent()) {
+            return Optional.empty();
+        }
+        return scontrol(job.id()).flatMap(j -> j.eligibleTime().map(at -> new io.slurmwise.backend.EligibleTime(at,
+                j.restarts())));
+    }
+
+    /**
      * The job as slurmctld shows it; empty when it forgot the job or cannot answer: its view only adds to sacct's
      * (the shell's exit code, recent log paths), so the record stands without it.
      */

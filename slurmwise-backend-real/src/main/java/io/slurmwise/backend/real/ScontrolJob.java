@@ -160,6 +160,16 @@ public record ScontrolJob(Map<String, String> fields) {
         return field("TimeMin").flatMap(io.slurmwise.job.SlurmTime::parseDuration);
     }
 
+    /** {@code EligibleTime=}: when it may start at the earliest (a --begin, a requeue's hold); {@code Unknown}: empty. */
+    public Optional<java.time.LocalDateTime> eligibleTime() {
+        return field("EligibleTime").flatMap(ScontrolJob::time);
+    }
+
+    /** {@code Restarts=}: how often slurmctld requeued the job; 0 when absent or unreadable. */
+    public int restarts() {
+        return field("Restarts").filter(v -> v.matches("\\d{1,9}")).map(Integer::parseInt).orElse(0);
+    }
+
     private static Optional<java.time.LocalDateTime> time(String v) {
         try {
             return Optional.of(java.time.LocalDateTime.parse(v));

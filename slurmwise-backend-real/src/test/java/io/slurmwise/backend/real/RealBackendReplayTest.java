@@ -217,6 +217,37 @@ class RealBackendReplayTest {
         }
     }
 
+    /**
+     * F13, from the real lab's captures: a job waiting for its own --begin (begin_later, 317) says when it starts at the
+     * earliest; a job slurmctld requeued (323, 8 s after scontrol requeue: sacct PENDING with a new Submit, scontrol
+     * Reason=BeginTime, Restarts=1, EligibleTime two minutes on) is not said to wait for a --begin its user never gave.
+     */
+    @Test
+    void aBeginTimeIsShownAndARequeuesHoldIsNotCalledTheUsersBegin() {
+        String run = "/var/tmp/slurmwise-lab/work/run-20261207-145310";
+        Path begin = fake.file("job-317.psv", RealCaptures.output("sacct_job_begin.txt").replace(run, work.toString())
+                .replace("|slurmtest|", "|" + ME + "|"));
+        Path requeued = fake.file("job-323.psv", RealCaptures.output("sacct_job_requeued.txt").replace("|slurmtest|", "|" + ME + "|"));
+        Path scBegin = fake.file("sc-317.txt", RealCaptures.output("scontrol_show_job_begin.txt"));
+        Path scRequeued = fake.file("sc-323.txt", RealCaptures.output("scontrol_show_job_requeued.txt"));
+        fake.tool("sacct", "case \"$*\" in --version) echo 'slurm-wlm 22.05.8';; *\"-j 317 \"*) /bin/cat '" + begin
+                + "';; *) /bin/cat '" + requeued + "';; esac");
+        fake.tool("scontrol", "case \"$*\" in *317*) /bin/cat '" + scBegin + "';; *) /bin/cat '" + scRequeued + "';; esac");
+        fake.tool("squeue", "case \"$*\" in *317*) echo '317|BeginTime';; *) echo '323|BeginTime';; esac");
+        RealBackend b = RealBackend.create(fake.config());
+        try (io.slurmwise.Slurmwise sw = io.slurmwise.Slurmwise.builder().backend(b).build()) {
+            io.slurmwise.diagnose.Diagnosis.StatusOnly later = (io.slurmwise.diagnose.Diagnosis.StatusOnly) sw.diagnose("317");
+            assertThat(later.pending().reason()).isEqualTo("BeginTime");
+            assertThat(later.pending().meaning()).isEqualTo("its --begin time has not come yet; it starts no earlier than"
+                    + " 2026-12-07T16:53:14");
+            io.slurmwise.diagnose.Diagnosis.StatusOnly again = (io.slurmwise.diagnose.Diagnosis.StatusOnly) sw.diagnose("323");
+            assertThat(again.pending().reason()).isEqualTo("BeginTime");
+            assertThat(again.pending().meaning()).isEqualTo("SLURM requeued it (Restarts=1) and holds a requeued job back"
+                    + " a while before it runs again; that is not a --begin of yours: it starts no earlier than"
+                    + " 2026-12-07T15:13:32").doesNotContain("its --begin time");
+        }
+    }
+
     /** 23.02+: StdOut/StdErr and SubmitLine are asked of sacct; its raw patterns are expanded; '|' in SubmitLine is harmless. */
     @Test
     void newerReleasesAskSacctForTheLogPaths() throws IOException {

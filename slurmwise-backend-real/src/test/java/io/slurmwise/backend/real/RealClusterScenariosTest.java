@@ -266,6 +266,24 @@ class RealClusterScenariosTest {
     }
 
     /**
+     * begin_later: {@code --begin=now+2hours}. Pending with BeginTime, it says when it starts at the earliest (scontrol's
+     * EligibleTime, two hours after its submission), and is not taken for a requeue's hold (F13).
+     */
+    @Test
+    void aJobWaitingForItsBeginSaysWhenItMayStart() {
+        LabCluster.Scenario s = lab.scenario("begin_later");
+        JobRecord r = backend.job(JobId.parse(s.jobId())).orElseThrow();
+        io.slurmwise.backend.EligibleTime e = backend.eligibleTime(r).orElseThrow();
+        assertThat(e.requeued()).isFalse();
+        assertThat(Duration.between(r.submit(), e.at())).isEqualTo(Duration.ofHours(2));
+        Diagnosis.StatusOnly so = (Diagnosis.StatusOnly) sw.diagnose(r.id());
+        assertThat(so.pending().reason()).isEqualTo("BeginTime");
+        assertThat(so.pending().meaning()).isEqualTo("its --begin time has not come yet; it starts no earlier than "
+                + io.slurmwise.job.SlurmTime.iso(e.at()));
+        assertThat(so.pending().startability()).isEqualTo(io.slurmwise.diagnose.PendingReasons.Startability.WILL);
+    }
+
+    /**
      * time_override: the script says {@code #SBATCH --time=00:10:00}, scenarios.sh submitted it with
      * {@code sbatch --time=00:01:00}, which overrides the line: TIMEOUT at TimeLimit 00:01:00. The patch edits the
      * script's line, and its advice says first that the job ran with another value, which the command line must change.

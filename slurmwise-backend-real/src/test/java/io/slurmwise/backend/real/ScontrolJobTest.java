@@ -52,6 +52,24 @@ class ScontrolJobTest {
         assertThat(override.timeMin()).isEmpty();
     }
 
+    /**
+     * EligibleTime= and Restarts= of the real lab's begin_later (--begin=now+2hours) and of 323, requeued two seconds
+     * before (scontrol requeue while it ran; 8 s later: Reason=BeginTime, Restarts=1, eligible 121 s after the requeue).
+     */
+    @Test
+    void theEarliestStartAndTheRequeues() {
+        ScontrolJob begin = ScontrolJob.parseAll(RealCaptures.output("scontrol_show_job_begin.txt")).get(0);
+        assertThat(begin.reason()).contains("BeginTime");
+        assertThat(begin.eligibleTime()).contains(java.time.LocalDateTime.of(2026, 12, 7, 16, 53, 14));
+        assertThat(begin.restarts()).isZero();
+        ScontrolJob requeued = ScontrolJob.parseAll(RealCaptures.output("scontrol_show_job_requeued.txt")).get(0);
+        assertThat(requeued.reason()).contains("BeginTime");
+        assertThat(requeued.eligibleTime()).contains(java.time.LocalDateTime.of(2026, 12, 7, 15, 13, 32));
+        assertThat(requeued.restarts()).isEqualTo(1);
+        ScontrolJob held = ScontrolJob.parseAll("JobId=9 JobName=x\n   Restarts=0 EligibleTime=Unknown\n").get(0);
+        assertThat(held.eligibleTime()).isEmpty();
+    }
+
     @Test
     void theShellsExitCodeThatSacctWraps() {
         ScontrolJob segv = ScontrolJob.parseAll(RealCaptures.output("scontrol_show_job_segfault.txt")).get(0);
