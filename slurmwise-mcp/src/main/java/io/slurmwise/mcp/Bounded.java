@@ -41,28 +41,35 @@ final class Bounded {
         List<?> list = v instanceof List<?> l ? new ArrayList<>(l) : List.of();
         boolean cut = Boolean.TRUE.equals(m.get("truncated"));
         if (size(m) > maxBytes && !list.isEmpty()) {
-            // halve, then step back up: a few serialisations, whatever the length
+            int omittedBefore = m.get("omitted") instanceof Number n ? n.intValue() : 0;
+            // halve, then step back up: a few serialisations, whatever the length; each measured with the count,
+            // omitted and truncated it will carry (measured without them, a cut answer came out a few bytes over)
             int lo = 0;
             int hi = list.size();
             while (lo < hi) {
                 int mid = (lo + hi + 1) / 2;
-                m.put(listKey, list.subList(0, mid));
+                cutTo(m, listKey, list, mid, omittedBefore);
                 if (size(m) <= maxBytes) {
                     lo = mid;
                 } else {
                     hi = mid - 1;
                 }
             }
-            m.put(listKey, new ArrayList<>(list.subList(0, lo)));
+            cutTo(m, listKey, list, lo, omittedBefore);
             cut = true;
-            if (m.containsKey("count")) {
-                m.put("count", lo);
-            }
-            // how many were cut, so that a list cut to nothing is not read as "none" (an outside audit)
-            m.put("omitted", list.size() - lo + (m.get("omitted") instanceof Number n ? n.intValue() : 0));
         }
         m.put("truncated", cut);
         return m;
+    }
+
+    private static void cutTo(Map<String, Object> m, String listKey, List<?> list, int kept, int omittedBefore) {
+        m.put(listKey, new ArrayList<>(list.subList(0, kept)));
+        if (m.containsKey("count")) {
+            m.put("count", kept);
+        }
+        // how many were cut, so that a list cut to nothing is not read as "none" (an outside audit)
+        m.put("omitted", list.size() - kept + omittedBefore);
+        m.put("truncated", true);
     }
 
     /**
