@@ -38,27 +38,16 @@ import java.util.function.Supplier;
  * @param movedQos   the QOS a patch moves the job to, else null: the time limits a fix quotes are that QOS's (the real
  *                   lab's 211 read "within the partition/QOS maximum (00:10:00, the MaxWall of QOS short)" beside a
  *                   patch that moved it to QOS normal); what the job already does is still read from its own QOS
- * @param logLines   the deciding log lines of the finding ({@link #withLogLines}): a program's own memory error
- *                   ({@link io.slurmwise.classify.OwnMemoryError}) or a workflow's report of its task
- *                   ({@link io.slurmwise.classify.WorkflowTask}) says which memory advice is the job's; empty when none
  */
 public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String script, Double gpuGiB,
                              Supplier<List<Qos>> qos, String canceller, boolean childRefused,
-                             Supplier<Optional<java.util.Set<String>>> allowedQos, String movedQos,
-                             List<String> logLines) {
+                             Supplier<Optional<java.util.Set<String>>> allowedQos, String movedQos) {
 
 
     public JobAdviceFacts {
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
         qos = qos == null ? List::of : qos;
         allowedQos = allowedQos == null ? Optional::empty : allowedQos;
-        logLines = logLines == null ? List.of() : List.copyOf(logLines.stream().filter(java.util.Objects::nonNull).toList());
-    }
-
-    public JobAdviceFacts(JobRecord job, List<Partition> partitions, String script, Double gpuGiB,
-                          Supplier<List<Qos>> qos, String canceller, boolean childRefused,
-                          Supplier<Optional<java.util.Set<String>>> allowedQos, String movedQos) {
-        this(job, partitions, script, gpuGiB, qos, canceller, childRefused, allowedQos, movedQos, List.of());
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions) {
@@ -71,17 +60,17 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
 
     /** The same facts with the job's batch script (null: not at hand). */
     public JobAdviceFacts withScript(String batchScript) {
-        return new JobAdviceFacts(job, partitions, batchScript, gpuGiB, qos, canceller, childRefused, allowedQos, movedQos, logLines);
+        return new JobAdviceFacts(job, partitions, batchScript, gpuGiB, qos, canceller, childRefused, allowedQos, movedQos);
     }
 
     /** The same facts with the QOSes the job's user may use with its account, read when first needed. */
     public JobAdviceFacts withAllowedQos(Supplier<Optional<java.util.Set<String>>> read) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, read, movedQos, logLines);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, read, movedQos);
     }
 
     /** The same facts with the cluster's QOSes, read when first needed. */
     public JobAdviceFacts withQos(Supplier<List<Qos>> table) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, table, canceller, childRefused, allowedQos, movedQos, logLines);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, table, canceller, childRefused, allowedQos, movedQos);
     }
 
     /** The job's QOS, when the cluster's QOSes are known and list it. */
@@ -120,17 +109,17 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         java.util.OptionalDouble gib = io.slurmwise.job.GpuModels.reported(l);
         boolean child = io.slurmwise.classify.WorkflowRefusal.in(l);
         return new JobAdviceFacts(job, partitions, script, gib.isPresent() ? Double.valueOf(gib.getAsDouble()) : gpuGiB,
-                qos, canceller, childRefused || child, allowedQos, movedQos, l);
+                qos, canceller, childRefused || child, allowedQos, movedQos);
     }
 
     /** The same facts under the QOS a patch moves the job to ({@code movedQos}). */
     public JobAdviceFacts withMovedQos(String name) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, allowedQos, name, logLines);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, allowedQos, name);
     }
 
     /** The same facts with the user name of whoever cancelled the job (null: not cancelled, or the uid has no name). */
     public JobAdviceFacts withCanceller(String name) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, name, childRefused, allowedQos, movedQos, logLines);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, name, childRefused, allowedQos, movedQos);
     }
 
     /**
@@ -234,9 +223,6 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
             case "tight_mem_per_cpu" -> MemoryAdvice.perCpu(job).map(MemoryAdvice::sbatchSize);
             case "node_mem" -> partition().map(Partition::memoryPerNode).map(DataSize::toString);
             case "java_heap" -> javaHeap();
-            case "oversized_alloc" -> oversizedAllocation().map(a -> "the program asked for "
-                    + io.slurmwise.classify.OwnMemoryError.describe(a) + " at once and a node of partition "
-                    + partition().get().name() + " has " + partition().get().memoryPerNode());
             // what the time patch asks for when the logs show no progress: twice the limit the job reached (fitting
             // caps it at the MaxTime; the patch's own value replaces it where there is a patch)
             case "more_time" -> timeLimit().filter(t -> !t.isZero()).map(t -> SlurmTime.format(t.multipliedBy(2)));
@@ -281,21 +267,6 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         // should a time-limit note be shown beside it
         if (job.state() == io.slurmwise.job.JobState.DEADLINE) {
             out.add("more_time");
-        }
-        // a program's single allocation larger than a node: no --mem holds it (2021's numpy array of 1.16 TiB, peak 2G of
-        // 64G, was told to ask for 96G; an outside audit); without such an allocation the piece that says so is not its
-        boolean oversized = oversizedAllocation().isPresent();
-        if (!oversized) {
-            out.add("oversized_alloc");
-        }
-        // a limit the job's --mem is not: the JVM's own heap (-Xmx) filled while the job's peak stayed below its limit
-        // (2020's -Xmx8g under --mem=64G, peak 8.58G), or a task a workflow ran as a job of its own while the head job
-        // stayed below its limit (2019's Nextflow head, 1.2G of 4G): more --mem for this job is no answer
-        boolean belowLimit = MemoryAdvice.peakBelowLimit(job);
-        boolean javaHeap = io.slurmwise.classify.OwnMemoryError.javaHeap(logLines) && belowLimit;
-        boolean childTask = io.slurmwise.classify.WorkflowTask.in(logLines) && belowLimit;
-        if (oversized || javaHeap || childTask) {
-            out.addAll(List.of("suggested_mem", "suggested_mem_per_cpu", "tight_mem", "tight_mem_per_cpu"));
         }
         return out;
     }
@@ -368,17 +339,6 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         return partition().filter(p -> p.memoryPerNode() != null).flatMap(p -> search()
                 .holding(new DataSize(p.memoryPerNode().bytes() + 1)).withGpus(usesGpus())
                 .best(PartitionSearch.Rank.LEAST_MEMORY));
-    }
-
-    /**
-     * The single allocation the program's own error asked for ({@link io.slurmwise.classify.OwnMemoryError}), when it is
-     * more than one node of the job's partition has.
-     */
-    private Optional<Long> oversizedAllocation() {
-        java.util.OptionalLong asked = io.slurmwise.classify.OwnMemoryError.requested(logLines);
-        Optional<DataSize> node = partition().map(Partition::memoryPerNode);
-        return asked.isPresent() && node.isPresent() && asked.getAsLong() > node.get().bytes()
-                ? Optional.of(asked.getAsLong()) : Optional.empty();
     }
 
     /** A Java heap ({@code -Xmx}) that leaves a fifth of the job's memory per node to the JVM and the rest. */
