@@ -28,7 +28,7 @@ class ChromaDiagnoseTest {
         CliTest.Result r = CliTest.run(env, false, "diagnose", "1001", "--full");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("(oom)").contains("oom › Fixes").contains("rules + kb");
-        assertThat(r.err()).doesNotContain("answering from the embedded index");
+        assertThat(StderrText.text(r.err())).doesNotContain("answering from the embedded index");
         CliTest.Result again = CliTest.run(env, false, "kb", "list", "--json");
         assertThat(again.out()).contains("chroma");
 
@@ -36,6 +36,6 @@ class ChromaDiagnoseTest {
         CliTest.Result fallback = CliTest.run(gone, false, "diagnose", "1001", "--full");
         assertThat(fallback.code()).isZero();
         assertThat(fallback.out()).contains("oom › Fixes");
-        assertThat(fallback.err()).contains("answering from the embedded index");
+        assertThat(StderrText.text(fallback.err())).contains("answering from the embedded index");
     }
 }

@@ -63,7 +63,7 @@ class RealClusterFailureModesTest {
             RealCliScenariosTest.Result r = run("diagnose", failed);
             timing("diagnose (slurmdbd down)", r.millis());
             assertThat(r.code()).isEqualTo(ExitCodes.BACKEND);
-            assertThat(r.err()).startsWith("slurmwise: sacct cannot reach the accounting database (slurmdbd):")
+            assertThat(StderrText.text(r.err())).startsWith("slurmwise: sacct cannot reach the accounting database (slurmdbd):")
                     .contains("Connection refused").contains("check that slurmdbd is running");
             assertThat(r.millis()).as("within slurmwise's sacct timeout")
                     .isLessThan(RealBackendConfig.DEFAULT_SACCT_TIMEOUT.toMillis());
@@ -75,7 +75,7 @@ class RealClusterFailureModesTest {
             RealCliScenariosTest.Result jobs = run("jobs", "--since", "now-1days");
             timing("jobs (slurmdbd down)", jobs.millis());
             assertThat(jobs.code()).isEqualTo(ExitCodes.BACKEND);
-            assertThat(jobs.err()).contains("sacct cannot reach the accounting database (slurmdbd)");
+            assertThat(StderrText.text(jobs.err())).contains("sacct cannot reach the accounting database (slurmdbd)");
             RealBackend backend = RealBackend.create(RealBackendConfig.from(Settings.fromEnvironment()));
             assertThatThrownBy(() -> backend.job(JobId.parse(failed)))
                     .isInstanceOfSatisfying(SlurmCommandException.class,
@@ -98,7 +98,7 @@ class RealClusterFailureModesTest {
             RealCliScenariosTest.Result p = run("diagnose", pending);
             timing("diagnose pending job (slurmctld down, default timeout)", p.millis());
             assertThat(p.code()).isEqualTo(ExitCodes.BACKEND);
-            assertThat(p.err()).contains("job " + pending + " is PENDING in accounting, but only slurmctld knows why it waits")
+            assertThat(StderrText.text(p.err())).contains("job " + pending + " is PENDING in accounting, but only slurmctld knows why it waits")
                     .containsAnyOf("could not reach slurmctld", "did not answer within");
             assertThat(p.millis()).isLessThan(RealBackendConfig.DEFAULT_CONTROLLER_TIMEOUT.toMillis() + 5_000);
 
