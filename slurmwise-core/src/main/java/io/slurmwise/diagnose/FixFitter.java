@@ -512,7 +512,7 @@ public final class FixFitter {
             return items;
         }
         boolean python = RUNS_PYTHON.matcher(script).find();
-        boolean mpi = RUNS_MPI.matcher(script).find();
+        boolean mpi = runsMpi(script);
         if (python && mpi) {
             return items;
         }
@@ -538,6 +538,11 @@ public final class FixFitter {
     private static final Pattern RUNS_MPI = Pattern.compile("(?i)\\b(?:mpirun|mpiexec|mpiexec\\.hydra|openmpi|mpich"
             + "|mvapich2?|impi|intel-mpi|intel-oneapi-mpi|hpcx|cray-mpich|pmix|pmi2)\\b|--mpi[= ]|-parallel\\b"
             + "|(?:--ntasks(?:-per-node)?|-n)[= ]?(?:[2-9]|\\d{2,})\\b");
+
+    /** Whether the batch script shows an MPI program or more than one task (false for null). */
+    static boolean runsMpi(String script) {
+        return script != null && RUNS_MPI.matcher(script).find();
+    }
 
     /** Whether each {@code --time-min} of a piece is below the longest {@code --time} it names (true without one). */
     static boolean timeMinBelowTime(String piece) {

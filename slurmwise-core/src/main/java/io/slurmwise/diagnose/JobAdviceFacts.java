@@ -223,6 +223,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
             case "tight_mem_per_cpu" -> MemoryAdvice.perCpu(job).map(MemoryAdvice::sbatchSize);
             case "node_mem" -> partition().map(Partition::memoryPerNode).map(DataSize::toString);
             case "java_heap" -> javaHeap();
+            case "batch_example" -> batchExample();
             // what the time patch asks for when the logs show no progress: twice the limit the job reached (fitting
             // caps it at the MaxTime; the patch's own value replaces it where there is a patch)
             case "more_time" -> timeLimit().filter(t -> !t.isZero()).map(t -> SlurmTime.format(t.multipliedBy(2)));
@@ -263,6 +264,12 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         if (job.endedBeforeItsLimit()) {
             out.add("more_time");
         }
+        // fewer tasks per node over more nodes, or fewer ranks, for a job of one process on one node: a script with no
+        // MPI and no second task has none to spread (a single-process Java and numpy failure were told to; an outside
+        // audit)
+        if (script != null && !script.isBlank() && job.nodes() <= 1 && !FixFitter.runsMpi(script)) {
+            out.add("more_nodes");
+        }
         // its --deadline ended it, not its --time: "more time" is no answer (the deadline kind's note says what is),
         // should a time-limit note be shown beside it
         if (job.state() == io.slurmwise.job.JobState.DEADLINE) {
@@ -297,6 +304,10 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         // to the 40/80 GB A100s as "more memory"; an outside audit)
         if (biggerGpuPartitions().map(List::isEmpty).orElse(false)) {
             out.add("bigger_gpu_partitions");
+        }
+        // a smaller batch for a script that already passes a batch of one (nothing left to halve)
+        if (batchSize().map(b -> b.value() <= 1).orElse(false)) {
+            out.add("batch_example");
         }
         return out;
     }
@@ -339,6 +350,25 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         return partition().filter(p -> p.memoryPerNode() != null).flatMap(p -> search()
                 .holding(new DataSize(p.memoryPerNode().bytes() + 1)).withGpus(usesGpus())
                 .best(PartitionSearch.Rank.LEAST_MEMORY));
+    }
+
+    /** The batch size the job's script passes to its program, when the script is at hand and passes one. */
+    private Optional<io.slurmwise.patch.BatchScript.ProgramOption> batchSize() {
+        return script == null ? Optional.empty() : io.slurmwise.patch.BatchScript.parse(script).batchSize();
+    }
+
+    /**
+     * The batch-size example of the GPU-memory fix made of the script's own option: its {@code --batch-size 8} halved,
+     * with two steps of gradient accumulation (the note's generic "16 becomes 8" beside a script passing 8 read as
+     * "go from 16 to the 8 you have"; an outside audit). An odd size is halved up, so the update stays about as large.
+     */
+    private Optional<String> batchExample() {
+        return batchSize().filter(b -> b.value() >= 2).map(b -> {
+            int half = (b.value() + 1) / 2;
+            return "the script's `" + b + "` becomes `" + b.with(half) + "` with 2 steps of gradient accumulation: half"
+                    + " the batch per step, " + (2 * half == b.value() ? "the same" : "about the same (" + 2 * half + ")")
+                    + " per update";
+        });
     }
 
     /** A Java heap ({@code -Xmx}) that leaves a fifth of the job's memory per node to the JVM and the rest. */

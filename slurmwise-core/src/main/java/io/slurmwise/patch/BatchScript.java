@@ -210,6 +210,46 @@ public final class BatchScript {
         return Optional.ofNullable(found);
     }
 
+    /**
+     * The per-GPU batch size a command of the script passes to its program ({@code --batch-size 8},
+     * {@code --per_device_train_batch_size=4}, {@code --micro-bs 2}), as written: the last one, as the program reads it.
+     *
+     * @param option the option as the script spells it
+     * @param value  its value
+     */
+    public record ProgramOption(String option, int value) {
+        /** The option as the script would pass it with another value. */
+        public String with(int other) {
+            return option + " " + other;
+        }
+
+        @Override
+        public String toString() {
+            return with(value);
+        }
+    }
+
+    /** The batch size a program of the script is given, if a command passes one (patterns.tsv {@code script.batch.size}). */
+    public Optional<ProgramOption> batchSize() {
+        ProgramOption found = null;
+        for (String l : lines) {
+            Optional<java.util.regex.Matcher> m = PatternsHolder.PATTERNS.find("script.batch.size", l);
+            if (m.isPresent()) {
+                try {
+                    found = new ProgramOption(m.get().group(1), Integer.parseInt(m.get().group(2)));
+                } catch (NumberFormatException e) {
+                    // more digits than an int: not a batch size to halve
+                }
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
+    /** The bundled patterns, read once when a script is first asked for a program's option. */
+    private static final class PatternsHolder {
+        static final Patterns PATTERNS = Patterns.bundled();
+    }
+
     public boolean has(String name) {
         return option(name).isPresent();
     }

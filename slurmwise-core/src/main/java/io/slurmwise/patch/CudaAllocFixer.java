@@ -1,8 +1,6 @@
 package io.slurmwise.patch;
 
 import java.util.List;
-import java.util.Optional;
-import java.util.regex.Matcher;
 
 /** {@code cuda_alloc}: PyTorch's expandable segments against fragmentation, and the batch size the script passes. */
 final class CudaAllocFixer implements Fixer {
@@ -27,13 +25,7 @@ final class CudaAllocFixer implements Fixer {
             step = step.change(e.script(), e.added().get(0), "PyTorch's allocator then grows segments instead of"
                     + " fragmenting GPU memory, which often frees the last few GiB; it does not change results");
         }
-        String batch = null;
-        for (String l : step.script().lines()) {
-            Optional<Matcher> m = edits.patterns().find("script.batch.size", l);
-            if (m.isPresent()) {
-                batch = m.get().group(1) + " " + m.get().group(2);
-            }
-        }
+        String batch = step.script().batchSize().map(BatchScript.ProgramOption::toString).orElse(null);
         return step.advise("Reduce the per-GPU batch size" + (batch == null ? "" : " (the script passes `" + batch + "`)")
                 + " and keep the global batch with gradient accumulation; mixed precision and activation"
                 + " checkpointing cut memory further.");

@@ -1007,6 +1007,79 @@ class FittedAdviceTest {
         }
     }
 
+    /**
+     * The GPU-memory fix's batch example is the script's own option halved (a script passing `--batch-size 8` read "e.g.
+     * `--batch-size 16` becomes `--batch-size 8`"; an outside audit); a script that passes 1 is not told to halve it, and
+     * without a script the note's generic example stays.
+     */
+    @Test
+    void theBatchExampleIsTheScriptsOwnOption() {
+        JobRecord j = CLUSTER.get("1008");
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(j, "cuda_oom"), null, 1).get(0);
+        FixFitter fitter = new FixFitter(TAXONOMY);
+        String generic = fitter.fit(List.of(raw), new JobAdviceFacts(j, CLUSTER.partitions())).get(0).items().get(0);
+        assertThat(generic).contains("e.g. `--batch-size 16` becomes `--batch-size 8 --grad-accum 2`");
+        String eight = fitter.fit(List.of(raw), new JobAdviceFacts(j, CLUSTER.partitions(),
+                "#!/bin/bash\nsrun python train.py --batch-size 8 --epochs 10\n")).get(0).items().get(0);
+        assertThat(eight).contains("the script's `--batch-size 8` becomes `--batch-size 4` with 2 steps of gradient"
+                + " accumulation").contains("the same per update").doesNotContain("16");
+        String odd = fitter.fit(List.of(raw), new JobAdviceFacts(j, CLUSTER.partitions(),
+                "#!/bin/bash\ntorchrun x.py --per_device_train_batch_size=7\n")).get(0).items().get(0);
+        assertThat(odd).contains("`--per_device_train_batch_size 7` becomes `--per_device_train_batch_size 4`")
+                .contains("about the same (8) per update");
+        List<String> one = fitter.fit(List.of(raw), new JobAdviceFacts(j, CLUSTER.partitions(),
+                "#!/bin/bash\npython x.py --batch_size 1\n")).get(0).items();
+        assertThat(one).noneMatch(i -> i.startsWith("Reduce the per-GPU batch size"));
+        assertThat(io.slurmwise.patch.BatchScript.parse("python a.py --bs 12345678901\n").batchSize()).isEmpty();
+    }
+
+    /**
+     * "Spread the work: fewer tasks per node over more nodes" is for a job of several tasks; a one-node job whose script
+     * shows no MPI and no second task (a single-process Java or numpy program) has nothing to spread (an outside audit).
+     */
+    @Test
+    void spreadingTheWorkIsNotAdvisedToOneProcess() {
+        JobRecord j = CLUSTER.get("1001");
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(j, "oom"), null, 1).get(0);
+        FixFitter fitter = new FixFitter(TAXONOMY);
+        java.util.function.Function<String, List<String>> items = script -> fitter.fit(List.of(raw),
+                new JobAdviceFacts(j, CLUSTER.partitions(), script)).get(0).items();
+        assertThat(items.apply("#!/bin/bash\n#SBATCH --mem=32G\njava -Xmx30g -jar assemble.jar\n"))
+                .noneMatch(i -> i.contains("spread the work"));
+        assertThat(items.apply("#!/bin/bash\n#SBATCH --ntasks=64\nsrun ./solver\n"))
+                .anyMatch(i -> i.contains("spread the work"));
+        assertThat(items.apply("#!/bin/bash\nmpirun -np 8 ./a.out\n")).anyMatch(i -> i.contains("spread the work"));
+        // without the script nothing says it is one process
+        assertThat(items.apply(null)).anyMatch(i -> i.contains("spread the work"));
+        JobRecord twoNodes = j.toBuilder().allocTres(Tres.parse("cpu=32,mem=64G,node=2")).build();
+        assertThat(fitter.fit(List.of(raw), new JobAdviceFacts(twoNodes, CLUSTER.partitions(), "#!/bin/bash\n./x\n"))
+                .get(0).items()).anyMatch(i -> i.contains("spread the work"));
+    }
+
+    /**
+     * A write that was denied is told first to write where the user may; making a file executable comes first only for a
+     * program that could not be started (bash's `slurm_script: line N: ./x.sh: Permission denied`, srun's execve): a
+     * Python `PermissionError` on an output file was told `chmod u+x run.sh` first (an outside audit).
+     */
+    @Test
+    void aDeniedWriteIsNotToldToMakeAScriptExecutable() {
+        Taxonomy t = TAXONOMY;
+        io.slurmwise.taxonomy.NoteSection fixes = t.find("permission").orElseThrow().note().section("Fixes").orElseThrow();
+        FixNote note = new FixNote("permission", "Permission denied", "Fixes", fixes.text(), 1.0, "permission.md",
+                fixes.items());
+        java.util.function.Function<String, String> first = line -> FixOrder.byEvidence(List.of(note),
+                new Finding(t.kind("permission"), 0.8, List.of(new io.slurmwise.classify.Evidence(
+                        io.slurmwise.classify.Evidence.Source.STDERR, 4, true, line, "permission", 1)), List.of()))
+                .get(0).items().get(0);
+        assertThat(first.apply("PermissionError: [Errno 13] Permission denied: '/projects/shared/out.csv'"))
+                .startsWith("Write to directories you own");
+        assertThat(first.apply("tee: /projects/shared/log.txt: Permission denied")).startsWith("Write to directories");
+        assertThat(first.apply("/var/spool/slurmd/job01030/slurm_script: line 15: ./tools/decompose.sh: Permission denied"))
+                .startsWith("Make scripts executable");
+        assertThat(first.apply("slurmstepd: error: execve(): ./a.out: Permission denied"))
+                .startsWith("Make scripts executable");
+    }
+
     private static int indexOf(List<String> items, String word) {
         for (int i = 0; i < items.size(); i++) {
             if (items.get(i).contains(word)) {

@@ -53,8 +53,10 @@ class GuardAnswerSetsTest {
     @ParameterizedTest(name = "{0}: faithful shown >= {1}, drifting set aside >= {2}")
     @CsvSource({
             "set1, 0.95, 0.90",
-            "set2, 0.95, 0.80",
-            "set3, 0.90, 0.87",
+            // set2 and set3: five faithful answers for 1008 repeat the generic batch example the prompt no longer has
+            // (guard-sets/README.md, 2026-12-07)
+            "set2, 0.925, 0.80",
+            "set3, 0.86, 0.87",
             "set4, 0.95, 0.93",
             "set5, 0.92, 0.70",
             "set6, 0.89, 0.73",
