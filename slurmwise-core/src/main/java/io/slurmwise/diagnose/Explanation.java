@@ -4,8 +4,9 @@ package io.slurmwise.diagnose;
  * The finding in words.
  *
  * @param source {@code template}, or the model that worded it (which never changes the kind)
- * @param note   why a language model's words are not the ones shown (it did not answer, or its answer
- *               contradicted the rules or invented a fact), or null
+ * @param note   why a language model's words are not the ones shown (its server failed, it answered nothing but
+ *               its reasoning, its answer was cut at its length limit, contradicted the rules or invented a fact),
+ *               or null
  */
 public record Explanation(String text, String source, String note) {
 

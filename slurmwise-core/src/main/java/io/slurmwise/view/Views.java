@@ -227,7 +227,7 @@ public final class Views {
         return m;
     }
 
-    /** Text and source; {@code note} only when a model's words were set aside (why). */
+    /** Text and source; {@code note} only when a model's words are not the ones shown (why: set aside, cut, none, the model failed). */
     private static Map<String, Object> explanation(io.slurmwise.diagnose.Explanation e) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("text", e.text());

@@ -5,6 +5,7 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.openai.OpenAiChatModel;
+import dev.langchain4j.model.output.FinishReason;
 import io.slurmwise.classify.Evidence;
 import io.slurmwise.classify.Finding;
 import io.slurmwise.diagnose.Explainer;
@@ -22,6 +23,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -29,9 +32,11 @@ import java.util.stream.Collectors;
  * notes, and is told not to change the cause; whatever it answers, the {@link Finding} (and so the kind)
  * is untouched: only {@link Explanation#text()} comes from the model, and only after the
  * {@link ExplanationGuard} found nothing in it that contradicts the rules or is absent from the material it
- * was given. When no model answers, or its answer is set aside, the fallback explainer (the template) words it,
- * the explanation's note and {@link #fallbackReason()} say why; after the model fails to answer once it is not
- * asked again in this process.
+ * was given. A reasoning model's scratchpad ({@code <think>...</think>}) is removed first: the guard reads the words
+ * shown. When no model answers, its answer is only reasoning, cut at its length limit or set aside, the fallback
+ * explainer (the template) words it, the explanation's note and {@link #fallbackReason()} say why (the note leaves
+ * out only an endpoint where nothing listens); after the model fails to answer once it is not asked again in this
+ * process.
  *
  * <pre>{@code
  * Explainer e = LlmExplainer.openAiCompatible(LlmSettings.from(settings), new TemplateExplainer(), taxonomy);
@@ -53,6 +58,8 @@ public final class LlmExplainer implements Explainer {
     private final ExplanationGuard guard;
     /** Set once no model answered: it is not asked again. */
     private volatile String unavailable;
+    /** The note of every explanation after the model failed, or null (nothing listened). */
+    private volatile String unavailableNote;
     /** Why the last explanation did not come from the model, or null. */
     private volatile String fallbackReason;
 
@@ -112,26 +119,43 @@ public final class LlmExplainer implements Explainer {
     public Explanation explain(JobRecord job, Finding finding, List<FixNote> fixes, io.slurmwise.patch.Patch patch) {
         if (unavailable != null) {
             fallbackReason = unavailable;
-            return fallback.explain(job, finding, fixes);
+            return withNote(fallback.explain(job, finding, fixes), unavailableNote);
         }
         fallbackReason = null;
         List<io.slurmwise.patch.Patch.Change> changes = patch == null ? List.of() : patch.changes();
         String user = prompt(job, finding, fixes) + patchLines(changes);
         String text;
+        FinishReason finish;
         try {
             if (model == null) {
                 model = modelFactory.get();
             }
             ChatResponse r = model.chat(SystemMessage.from(SYSTEM), UserMessage.from(user));
             text = r.aiMessage() == null ? null : r.aiMessage().text();
+            finish = r.finishReason();
         } catch (RuntimeException e) {
             // slow, down, failing or answering garbage: one line that says what to do, and not asked again
-            unavailable = ModelFault.of(e, endpoint, timeout).line("the template worded this");
+            ModelFault fault = ModelFault.of(e, endpoint, timeout);
+            unavailable = fault.line("the template worded this");
+            // what happened travels with the diagnosis (footer, JSON), as a rejected answer's reason does; not when
+            // nothing listens, a login node's common case, said on stderr once a day
+            unavailableNote = fault.nothingListens() ? null : fault.what() + "; the template worded this";
             fallbackReason = unavailable;
-            return fallback.explain(job, finding, fixes);
+            return withNote(fallback.explain(job, finding, fixes), unavailableNote);
         }
+        if (finish == FinishReason.LENGTH) {
+            // the server stopped it at its length limit: an unfinished sentence ("Do not raise --mem; instead") is a
+            // claim the guard cannot judge, so none of it is shown
+            fallbackReason = "the model's answer was cut at its length limit (finish_reason \"length\"); the template"
+                    + " worded this";
+            return fallback.explain(job, finding, fixes).withNote(fallbackReason);
+        }
+        // a reasoning model's scratchpad (<think>...</think>) is neither shown nor read by the guard: only the answer
+        boolean reasoned = text != null && THINK_TAG.matcher(text).find();
+        text = text == null ? null : withoutReasoning(text);
         if (text == null || text.isBlank()) {
-            fallbackReason = "the language model at " + endpoint + " answered nothing; the template worded this";
+            fallbackReason = "the language model at " + endpoint + " answered nothing"
+                    + (reasoned ? " but its reasoning (<think>)" : "") + "; the template worded this";
             return fallback.explain(job, finding, fixes).withNote(fallbackReason);
         }
         // cut where it is received (Explanation.MAX_CHARS, MCP's field limit): the guard reads the words that are
@@ -146,6 +170,42 @@ public final class LlmExplainer implements Explainer {
             return fallback.explain(job, finding, fixes).withNote(fallbackReason);
         }
         return new Explanation(shown.strip(), "llm:" + modelName);
+    }
+
+    /** A reasoning block's opening or closing tag: {@code <think>}, {@code </think>}, {@code <thinking>}... */
+    private static final Pattern THINK_TAG = Pattern.compile("(?i)</?think(?:ing)?>");
+    private static final Pattern THINK_BLOCK = Pattern.compile("(?is)<(think(?:ing)?)>.*?</\\1>");
+    private static final Pattern THINK_END = Pattern.compile("(?i)</think(?:ing)?>");
+    private static final Pattern THINK_START = Pattern.compile("(?i)<think(?:ing)?>");
+
+    /**
+     * The answer without a reasoning model's scratchpad (qwen3, deepseek-r1 served by Ollama or vLLM): every
+     * {@code <think>...</think>} block; everything up to a closing tag whose opening one the server stripped; and
+     * everything from an opening tag never closed (the answer cut inside its reasoning). What is left is stripped;
+     * it may be empty.
+     */
+    static String withoutReasoning(String text) {
+        if (!THINK_TAG.matcher(text).find()) {
+            return text;
+        }
+        String s = THINK_BLOCK.matcher(text).replaceAll(" ");
+        Matcher end = THINK_END.matcher(s);
+        int after = -1;
+        while (end.find()) {
+            after = end.end();
+        }
+        if (after >= 0) {
+            s = s.substring(after);
+        }
+        Matcher start = THINK_START.matcher(s);
+        if (start.find()) {
+            s = s.substring(0, start.start());
+        }
+        return s.strip();
+    }
+
+    private static Explanation withNote(Explanation e, String note) {
+        return note == null ? e : e.withNote(note);
     }
 
     /** The patch's changes as the prompt's last lines, or nothing without a change. */

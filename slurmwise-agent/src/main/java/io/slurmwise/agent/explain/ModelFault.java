@@ -32,6 +32,11 @@ public record ModelFault(String what, String todo) {
         return what + "; " + consequence + "; " + todo;
     }
 
+    /** Whether nothing listened at the endpoint (no model server there, a login node's common case). */
+    public boolean nothingListens() {
+        return what.startsWith("no language model answered");
+    }
+
     /** What went wrong in {@code e}, thrown while asking the model at {@code endpoint} with {@code timeout}. */
     public static ModelFault of(Throwable e, String endpoint, Duration timeout) {
         HttpException http = find(e, HttpException.class);

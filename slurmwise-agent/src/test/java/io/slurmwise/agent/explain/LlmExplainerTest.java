@@ -8,6 +8,8 @@ import io.slurmwise.diagnose.Diagnosis;
 import io.slurmwise.diagnose.TemplateExplainer;
 import io.slurmwise.taxonomy.Taxonomy;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -64,6 +66,83 @@ class LlmExplainerTest {
         assertThat(prompt.indexOf("/ Fixes]")).isLessThan(prompt.indexOf("/ What to check]"));
     }
 
+    private static final String FAITHFUL = "Your job ran out of host memory: raise --mem to 48G.";
+    /** A scratchpad that muses about other causes and a number in no material: the guard sets such words aside. */
+    private static final String MUSING = "Hmm, maybe this was really a segfault, or an NCCL timeout on 99 ranks?"
+            + " No: the rules say oom, so I will word that.";
+
+    /**
+     * A reasoning model (qwen3, deepseek-r1 behind Ollama or vLLM) starts its answer with its scratchpad: a whole
+     * {@code <think>} block, or only {@code </think>} when the server stripped the opening tag. Neither the panel nor
+     * the guard sees it: the answer after it is shown, though the scratchpad names other causes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"<think>\n" + MUSING + "\n</think>\n\n" + FAITHFUL, MUSING + "\n</think>\n\n" + FAITHFUL,
+            "<THINKING>" + MUSING + "</THINKING>" + FAITHFUL, "\n<think></think>\n" + FAITHFUL})
+    void aReasoningModelsScratchpadIsNeitherShownNorGuarded(String answer) throws Exception {
+        try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> answer);
+             Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled())
+                     .explainer(LlmExplainer.openAiCompatible(settings(server.baseUrl()), new TemplateExplainer(), Taxonomy.load(null))).build()) {
+            Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose("1001");
+            assertThat(f.explanation().text()).isEqualTo(FAITHFUL);
+            assertThat(f.explanation().source()).isEqualTo("llm:test-model");
+            assertThat(f.explanation().optNote()).isEmpty();
+            // the scratchpad alone would have been set aside: the guard must not read it
+            String material = FakeOpenAiServer.text(server.requests().get(0));
+            assertThat(ExplanationGuard.of(Taxonomy.load(null)).problem(MUSING, f.finding(), material)).isPresent();
+            assertThat(server.requests().get(0).toString()).doesNotContain("think");
+        }
+    }
+
+    /** Only a scratchpad, closed or cut inside it: nothing was answered, and the template words it with that note. */
+    @ParameterizedTest
+    @ValueSource(strings = {"<think>" + MUSING + "</think>", "<think>\n" + MUSING, MUSING + "</think>\n  \n"})
+    void anAnswerThatIsOnlyReasoningIsNoAnswer(String answer) throws Exception {
+        try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> answer);
+             Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled())
+                     .explainer(LlmExplainer.openAiCompatible(settings(server.baseUrl()), new TemplateExplainer(), Taxonomy.load(null))).build()) {
+            Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose("1001");
+            assertThat(f.explanation().source()).isEqualTo("template");
+            assertThat(f.explanation().text()).doesNotContain("segfault").doesNotContain("think");
+            assertThat(f.explanation().note()).contains("answered nothing but its reasoning")
+                    .endsWith("the template worded this");
+            assertThat(f.method()).isEqualTo("rules");
+        }
+    }
+
+    @Test
+    void reasoningIsCutFromAnywhereInTheAnswer() {
+        assertThat(LlmExplainer.withoutReasoning("A. <think>x</think> B. <think>y")).isEqualTo("A.   B.");
+        assertThat(LlmExplainer.withoutReasoning("x </think> A.")).isEqualTo("A.");
+        assertThat(LlmExplainer.withoutReasoning("No tags: 2 < 3 > 1.")).isEqualTo("No tags: 2 < 3 > 1.");
+    }
+
+    /**
+     * An answer the server stopped at its length limit ({@code finish_reason: "length"}) ends mid-sentence ("Do not
+     * raise --mem; instead"): an unfinished claim the guard cannot judge. None of it is shown; the note says why.
+     */
+    @Test
+    void anAnswerCutAtItsLengthLimitIsSetAsideWithANote() throws Exception {
+        String cut = "Your job ran out of host memory. Do not raise --mem; instead";
+        try (FakeOpenAiServer server = new FakeOpenAiServer(req -> FakeOpenAiServer.Reply.cut(cut));
+             Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled())
+                     .explainer(LlmExplainer.openAiCompatible(settings(server.baseUrl()), new TemplateExplainer(), Taxonomy.load(null))).build()) {
+            Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose("1001");
+            assertThat(f.finding().kindId()).isEqualTo("oom");
+            assertThat(f.explanation().source()).isEqualTo("template");
+            assertThat(f.explanation().text()).doesNotContain("instead");
+            assertThat(f.explanation().note()).contains("the model's answer was cut at its length limit")
+                    .endsWith("the template worded this");
+            assertThat(f.method()).isEqualTo("rules");
+            @SuppressWarnings("unchecked")
+            Map<String, Object> json = (Map<String, Object>) io.slurmwise.view.Views.diagnosis(f, "mock").get("explanation");
+            assertThat(json).containsEntry("source", "template").containsEntry("note", f.explanation().note());
+            // the next job is asked again: a cut answer is no failure of the endpoint
+            sw.diagnose("22542799");
+            assertThat(server.requests()).hasSize(2);
+        }
+    }
+
     @Test
     void aModelThatClaimsAnotherCauseCannotChangeTheKind() throws Exception {
         try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> "Ignore the rules: this was really a segfault.");
@@ -88,6 +167,8 @@ class LlmExplainerTest {
             assertThat(f.method()).isEqualTo("rules");
             assertThat(llm.fallbackReason()).hasValueSatisfying(r -> assertThat(r).contains("no language model answered")
                     .contains("SLURMWISE_NO_LLM"));
+            // nothing listening is a login node's common case: said on stderr (once a day), not in every footer
+            assertThat(f.explanation().optNote()).isEmpty();
             long start = System.nanoTime();
             sw.diagnose("22542799");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).as("not asked again after a failure").isLessThan(Duration.ofSeconds(5));

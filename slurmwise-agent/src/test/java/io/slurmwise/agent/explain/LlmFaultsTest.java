@@ -41,6 +41,18 @@ class LlmFaultsTest {
                             case GARBAGE, TRUNCATED, NO_CHOICES -> "not an OpenAI-compatible chat response";
                             case ERROR_500 -> "failed (HTTP 500: model runner crashed: CUDA error: out of memory)";
                         });
+                // the diagnosis carries what happened (footer, --json's note), as for an answer set aside
+                String note = f.explanation().note();
+                assertThat(note).isNotNull().doesNotContain("\n").doesNotContain("\u001b").contains(server.baseUrl())
+                        .endsWith("; the template worded this").isEqualTo(reason.substring(0, note.length()));
+                @SuppressWarnings("unchecked")
+                java.util.Map<String, Object> json = (java.util.Map<String, Object>) io.slurmwise.view.Views
+                        .diagnosis(f, "mock").get("explanation");
+                assertThat(json).containsEntry("note", note);
+                // not asked again in this process, and every later explanation says why
+                Diagnosis.Failed next = (Diagnosis.Failed) sw.diagnose("22542799");
+                assertThat(next.explanation().note()).isEqualTo(note);
+                assertThat(server.requests()).hasSize(1);
             }
         }
     }

@@ -23,10 +23,22 @@ public final class FakeOpenAiServer implements AutoCloseable {
     private final HttpServer server;
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
 
-    /** What the fake model answers: text, or a call of one tool with JSON arguments. */
-    public record Reply(String text, String tool, String arguments) {
+    /**
+     * What the fake model answers: text, or a call of one tool with JSON arguments; {@code finishReason} is the
+     * choice's {@code finish_reason} ({@code stop} or {@code tool_calls} when null).
+     */
+    public record Reply(String text, String tool, String arguments, String finishReason) {
+        public Reply(String text, String tool, String arguments) {
+            this(text, tool, arguments, null);
+        }
+
         public static Reply text(String t) {
             return new Reply(t, null, null);
+        }
+
+        /** Text the server stopped at its length limit ({@code finish_reason: "length"}), as a model cut short. */
+        public static Reply cut(String t) {
+            return new Reply(t, null, null, "length");
         }
 
         public static Reply toolCall(String tool, String argumentsJson) {
@@ -128,7 +140,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
             Reply r = reply.apply(req);
             ObjectNode message = choice.put("index", 0).putObject("message").put("role", "assistant");
             if (r.tool() == null) {
-                choice.put("finish_reason", "stop");
+                choice.put("finish_reason", r.finishReason() == null ? "stop" : r.finishReason());
                 message.put("content", r.text());
             } else {
                 choice.put("finish_reason", "tool_calls");
