@@ -220,6 +220,12 @@ class CliTest {
         Result malformed = run("diagnose", "12;rm");
         assertThat(malformed.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(malformed.err()).contains("is not a SLURM job id").doesNotContain("Exception").doesNotContain("\tat ");
+        // an id SLURM cannot have (2^70): what was wrong and what a valid id looks like, in the MCP tools' words
+        Result huge = run("diagnose", "1180591620717411303424");
+        assertThat(huge.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(huge.err().replaceAll("\\s+", " ")).contains(org.assertj.core.api.Assertions.catchThrowable(
+                () -> io.slurmwise.job.JobId.parse("1180591620717411303424")).getMessage())
+                .contains("at most 4294967292");
         Result missing = run("diagnose", "999999");
         assertThat(missing.code()).isEqualTo(ExitCodes.NOT_FOUND);
         // one message: its first line says it, the rest are its words wrapped under it

@@ -20,7 +20,19 @@ import java.util.regex.Pattern;
 public record JobId(long jobId, Long arrayTask, String arraySpec, Integer hetOffset, String step) {
 
     private static final Pattern FORM = Pattern.compile(
-            "(\\d{1,10})(?:_(\\d{1,10})|_\\[([0-9,%\\-]{1,64})])?(?:\\+(\\d{1,5}))?(?:\\.(batch|extern|interactive|\\d{1,10}))?");
+            "(\\d+)(?:_(\\d+)|_\\[([0-9,%\\-]{1,64})])?(?:\\+(\\d+))?(?:\\.(batch|extern|interactive|\\d+))?");
+
+    /**
+     * The largest job id SLURM gives: its ids are 32-bit, and it refuses 4294967293 ({@code MAX_FED_JOB_ID}) and above,
+     * 4294967294 and 4294967295 being its "no value" and "infinite" markers.
+     */
+    public static final long MAX_JOB_ID = 4_294_967_292L;
+    /** The largest array task id: {@code MaxArraySize} cannot exceed 4000001, and task ids are below it. */
+    public static final long MAX_ARRAY_TASK_ID = 4_000_000L;
+    /** The largest het job component offset: SLURM allows 128 components ({@code MAX_HET_JOB_COMPONENTS}), 0 to 127. */
+    public static final int MAX_HET_OFFSET = 127;
+    /** The largest numbered step: SLURM refuses {@code SLURM_MAX_NORMAL_STEP_ID} (4294967280) and above. */
+    public static final long MAX_STEP_ID = 4_294_967_279L;
 
     public JobId {
         if (jobId <= 0) {
@@ -29,9 +41,12 @@ public record JobId(long jobId, Long arrayTask, String arraySpec, Integer hetOff
     }
 
     /**
-     * Parses a job id.
+     * Parses a job id: the one place an id a person or a client typed is checked, for the CLI, the MCP server and the
+     * API alike. Its numbers must be ones SLURM can have: a job id from 1 to {@link #MAX_JOB_ID}, an array task to
+     * {@link #MAX_ARRAY_TASK_ID}, a het component to {@link #MAX_HET_OFFSET}, a numbered step to {@link #MAX_STEP_ID},
+     * and never both a task and a component (SLURM refuses each of these).
      *
-     * @throws InvalidJobIdException with a message saying which forms are accepted
+     * @throws InvalidJobIdException with a message saying what is wrong and which forms are accepted
      */
     public static JobId parse(String text) {
         if (text == null) {
@@ -45,23 +60,45 @@ public record JobId(long jobId, Long arrayTask, String arraySpec, Integer hetOff
         if (!m.matches()) {
             throw new InvalidJobIdException(trimmed);
         }
-        long id;
-        try {
-            id = Long.parseLong(m.group(1));
-        } catch (NumberFormatException e) {
-            throw new InvalidJobIdException(trimmed);
-        }
+        long id = number(trimmed, m.group(1), MAX_JOB_ID, "the job number", ": SLURM's job ids are 32-bit");
         if (id == 0) {
-            throw new InvalidJobIdException(trimmed);
+            throw new InvalidJobIdException(trimmed, "job ids start at 1");
         }
-        try {
-            // task ids are SLURM's uint32 (4294967294 is its NO_VAL): a long, never an int that overflows
-            Long task = m.group(2) == null ? null : Long.valueOf(Long.parseLong(m.group(2)));
-            Integer het = m.group(4) == null ? null : Integer.valueOf(Integer.parseInt(m.group(4)));
-            return new JobId(id, task, m.group(3), het, m.group(5));
-        } catch (NumberFormatException e) { // a task or component number beyond what SLURM can hold
-            throw new InvalidJobIdException(trimmed);
+        Long task = m.group(2) == null ? null
+                : number(trimmed, m.group(2), MAX_ARRAY_TASK_ID, "the array task id", TASK_WHY);
+        if (m.group(3) != null) {
+            for (String n : m.group(3).split("[,%\\-]")) {
+                if (!n.isEmpty()) {
+                    number(trimmed, n, MAX_ARRAY_TASK_ID, "the array task id", TASK_WHY);
+                }
+            }
         }
+        Integer het = m.group(4) == null ? null
+                : Math.toIntExact(number(trimmed, m.group(4), MAX_HET_OFFSET, "the het component offset",
+                ": a het job has at most 128 components, numbered from 0"));
+        if (het != null && (task != null || m.group(3) != null)) {
+            throw new InvalidJobIdException(trimmed, "a job is an array task (4242_3) or a het job's component (123+1),"
+                    + " never both");
+        }
+        String step = m.group(5);
+        if (step != null && Character.isDigit(step.charAt(0))) {
+            number(trimmed, step, MAX_STEP_ID, "the step number", "");
+        }
+        return new JobId(id, task, m.group(3), het, step);
+    }
+
+    private static final String TASK_WHY = ": SLURM's MaxArraySize is at most 4000001, and task ids are below it";
+
+    /** The digits as a number, or the exception that says {@code what} is larger than SLURM allows. */
+    private static long number(String id, String digits, long max, String what, String why) {
+        String d = digits.replaceFirst("^0+(?=\\d)", "");
+        if (d.length() > 18 || Long.parseLong(d) > max) { // every limit has 10 digits or fewer
+            String shown = d.length() > 24 ? d.substring(0, 12) + "..." + d.substring(d.length() - 6) + " (" + d.length()
+                    + " digits)" : d;
+            throw new InvalidJobIdException(id, what + " " + shown + " is larger than SLURM allows (at most " + max
+                    + why + ")");
+        }
+        return Long.parseLong(d);
     }
 
     /** Like {@link #parse} but empty instead of an exception. */

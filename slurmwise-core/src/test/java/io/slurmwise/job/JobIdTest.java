@@ -39,6 +39,48 @@ class JobIdTest {
         assertThat(JobId.tryParse(bad)).isEmpty();
     }
 
+    /**
+     * An id in SLURM's form whose numbers SLURM cannot have says which number and the limit, then what a valid id looks
+     * like (an outside audit: 2^70 read only "is not a SLURM job id", and 4294967296 went on to sacct).
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+        "1180591620717411303424|the job number 1180591620717411303424 is larger than SLURM allows (at most 4294967292:"
+                + " SLURM's job ids are 32-bit)",
+        "4294967293|the job number 4294967293 is larger than SLURM allows (at most 4294967292",
+        "99999999999999999999|the job number 99999999999999999999 is larger",
+        "0|job ids start at 1",
+        "0000|job ids start at 1",
+        "4242_4000001|the array task id 4000001 is larger than SLURM allows (at most 4000000: SLURM's MaxArraySize is"
+                + " at most 4000001",
+        "4242_4294967294|the array task id 4294967294 is larger",
+        "4242_[1-4000001]|the array task id 4000001 is larger",
+        "123+128|the het component offset 128 is larger than SLURM allows (at most 127: a het job has at most 128"
+                + " components",
+        "123+99999999999999999999|the het component offset 99999999999999999999 is larger",
+        "4242_3+1|a job is an array task (4242_3) or a het job's component (123+1), never both",
+        "123.4294967280|the step number 4294967280 is larger than SLURM allows (at most 4294967279)",
+    })
+    void saysWhatIsWrongWithAnIdSlurmCannotHave(String bad, String why) {
+        assertThatThrownBy(() -> JobId.parse(bad))
+                .isInstanceOf(InvalidJobIdException.class)
+                .hasMessageStartingWith("'" + bad + "' is not a SLURM job id: ")
+                .hasMessageContaining(why)
+                .hasMessageEndingWith("; use a number such as 1001, an array task such as 4242_3, a het component such"
+                        + " as 123+1, or a step such as 123.batch");
+        assertThat(JobId.tryParse(bad)).isEmpty();
+    }
+
+    @Test
+    void theLargestIdsSlurmCanHaveParse() {
+        assertThat(JobId.parse("4294967292").jobId()).isEqualTo(JobId.MAX_JOB_ID);
+        assertThat(JobId.parse("4242_4000000").arrayTask()).isEqualTo(JobId.MAX_ARRAY_TASK_ID);
+        assertThat(JobId.parse("4242_[0-4000000%4000000]").taskCount()).isEqualTo(4_000_001);
+        assertThat(JobId.parse("123+127").hetOffset()).isEqualTo(127);
+        assertThat(JobId.parse("123.4294967279").toString()).isEqualTo("123.4294967279");
+        assertThat(JobId.parse("0042_007").toString()).isEqualTo("42_7");
+    }
+
     @Test
     void rejectsVeryLongInputWithoutEchoingItAll() {
         String longId = "1".repeat(10_000);

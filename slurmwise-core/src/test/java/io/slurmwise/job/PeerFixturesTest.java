@@ -234,8 +234,10 @@ class PeerFixturesTest {
 
     @Test
     void arrayTaskIdsAboveTwoToThe31AreLongs() throws IOException {
-        // 4294967294 is SLURM's NO_VAL for a task id (jobstats' ARRAY_TASK_ID_SENTINEL, reportseff's arrayTaskId)
-        JobId id = JobId.parse("5908801_4294967294");
+        // 4294967294 is SLURM's NO_VAL for a task id (jobstats' ARRAY_TASK_ID_SENTINEL, reportseff's arrayTaskId): no
+        // task SLURM can have, so no id a user may ask for (JobId.parse says the limit)
+        assertThat(JobId.tryParse("5908801_4294967294")).isEmpty();
+        JobId id = new JobId(5908801, 4_294_967_294L, null, null, null);
         assertThat(id.arrayTaskId()).contains(4_294_967_294L);
         assertThat(id.toString()).isEqualTo("5908801_4294967294");
         // hb-jobinfo's task 5908801_3 with that task id: the export still reads, every job of it

@@ -422,6 +422,22 @@ class McpServerTest {
         McpSchema.CallToolResult bad = client.callTool(new McpSchema.CallToolRequest("diagnose_job", Map.of("job_id", "1; scancel 5")));
         assertThat(bad.isError()).isTrue();
         assertThat(text(bad)).contains("is not a SLURM job id");
+        // an id SLURM cannot have, as a string or a JSON number (2^70): what was wrong and what a valid id looks like,
+        // in the CLI's words (one parser, JobId.parse)
+        String expected = org.assertj.core.api.Assertions.catchThrowable(
+                () -> io.slurmwise.job.JobId.parse("1180591620717411303424")).getMessage();
+        assertThat(expected).contains("the job number 1180591620717411303424 is larger than SLURM allows (at most"
+                + " 4294967292").contains("use a number such as 1001");
+        for (String tool : java.util.List.of("get_job", "diagnose_job", "read_job_log")) {
+            for (Object id : java.util.List.of("1180591620717411303424", new java.math.BigInteger("1180591620717411303424"))) {
+                McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest(tool, Map.of("job_id", id)));
+                assertThat(r.isError()).as(tool + " " + id).isTrue();
+                assertThat(text(r)).as(tool).isEqualTo(expected);
+            }
+        }
+        McpSchema.CallToolResult task = client.callTool(new McpSchema.CallToolRequest("get_job",
+                Map.of("job_id", "4242_4294967294")));
+        assertThat(text(task)).contains("the array task id 4294967294 is larger than SLURM allows (at most 4000000");
         McpSchema.CallToolResult missing = client.callTool(new McpSchema.CallToolRequest("diagnose_job", Map.of()));
         assertThat(missing.isError()).isTrue();
         assertThat(text(missing)).contains("job_id");
