@@ -215,6 +215,35 @@ class CliTest {
         assertThat(unreadable.err()).contains(missingDir.toString());
     }
 
+    /**
+     * A task still waiting in its pending array's row ({@code 3000088_[50-99]}, the one record SLURM keeps for them) is
+     * that row, said so, as the MCP tools say it (an outside audit: "not known to accounting").
+     */
+    @Test
+    void aTaskInAPendingArrayRangeIsDiagnosedAsThatRange(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("sacct.psv"), "JobID|JobName|User|Account|Partition|QOS|State|ExitCode|"
+                + "DerivedExitCode|Submit|Start|End|Elapsed|Timelimit|ReqMem|MaxRSS|AllocCPUS|AllocTRES|NodeList|"
+                + "TotalCPU|ConsumedEnergyRaw|WorkDir|StdOut|StdErr|Reason\n"
+                + "3000088_49|sweep|alice|lab|cpu|normal|FAILED|1:0|0:0|2026-11-20T10:00:00|2026-11-20T10:00:05|"
+                + "2026-11-20T10:01:00|00:00:55|01:00:00|4G||4|billing=4,cpu=4,mem=4G,node=1|n01|00:00:10||/tmp|"
+                + "/tmp/sweep.out|/tmp/sweep.out|None\n"
+                + "3000088_[50-99]|sweep|alice|lab|cpu|normal|PENDING|0:0|0:0|2026-11-20T10:00:00|Unknown|Unknown|"
+                + "00:00:00|01:00:00|4G||4|||00:00:00||/tmp|/tmp/sweep.out|/tmp/sweep.out|Resources\n");
+        Files.writeString(dir.resolve("partitions.psv"), "PARTITION|TIMELIMIT|NODES|CPUS|MEMORY|GRES|AVAIL\n"
+                + "cpu|2-00:00:00|4|64|256000|(null)|up\n");
+        Map<String, String> env = Map.of("SLURMWISE_MOCK_DIR", dir.toString());
+        Result text = run(env, false, "diagnose", "3000088_50");
+        assertThat(text.code()).as(text.err()).isZero();
+        // the panel's Note row, its wrapped lines joined
+        assertThat(text.out().replaceAll("[\\s│]+", " ")).contains("Note task 50 of array 3000088 has not started: it is pending"
+                + " as part of 3000088_[50-99]");
+        JsonNode json = run(env, false, "diagnose", "3000088_50", "--json").json();
+        assertThat(json.at("/job/id").asText()).isEqualTo("3000088_[50-99]");
+        assertThat(json.get("summary").asText()).startsWith("task 50 of array 3000088 has not started");
+        Result none = run(env, false, "diagnose", "3000088_100");
+        assertThat(none.code()).isEqualTo(ExitCodes.NOT_FOUND);
+    }
+
     @Test
     void badInputGivesOneClearLineAndADocumentedExitCode() {
         Result malformed = run("diagnose", "12;rm");

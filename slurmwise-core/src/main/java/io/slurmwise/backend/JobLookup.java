@@ -90,8 +90,10 @@ public sealed interface JobLookup permits JobLookup.Found, JobLookup.Array, JobL
     /**
      * Decides what {@code records} (accounting's answer to {@code sacct -j ID}, steps folded) mean for {@code id}:
      * the record with exactly that id (several: the last, with the earlier runs beside it, as sacct lists a
-     * requeued job's runs in submit order); else, for an id without task or step, the tasks of that array or the
-     * components of that heterogeneous job when every record is one; else the one record there is (a raw id such as
+     * requeued job's runs in submit order); else, for an array task, the pending array's row whose tasks include it
+     * ({@code 3000088_[50-99]} for {@code 3000088_50}: SLURM has no record of a task that has not started), and
+     * nothing when the records are only other tasks of that array; else, for an id without task or step, the tasks
+     * of that array or the components of that heterogeneous job when every record is one; else the one record there is (a raw id such as
      * 61 of task 53_2); nothing for no records.
      *
      * @param details completes a record into a found job (log paths, pending reason); applied only to the job
@@ -108,6 +110,19 @@ public sealed interface JobLookup permits JobLookup.Found, JobLookup.Array, JobL
         if (!exact.isEmpty()) {
             return new Found(details.apply(exact.get(exact.size() - 1)), exact.subList(0, exact.size() - 1));
         }
+        if (wanted.isArrayTask()) {
+            // a task that has not started has no record of its own: it is one of the pending array's row (3000088_50
+            // in 3000088_[50-99]); another task of the array is not it
+            long task = wanted.arrayTask();
+            List<JobRecord> ranges = records.stream().filter(r -> r.id().arrayJobId() == wanted.jobId()
+                    && r.id().coversTask(task)).toList();
+            if (!ranges.isEmpty()) {
+                return new Found(details.apply(ranges.get(ranges.size() - 1)));
+            }
+            if (records.stream().allMatch(r -> r.id().arrayJobId() == wanted.jobId())) {
+                return new Missing(id);
+            }
+        }
         if (namesWholeArray(wanted) && records.stream().allMatch(r -> isMember(r.id(), wanted))) {
             return new Array(wanted, records, details);
         }
@@ -120,6 +135,31 @@ public sealed interface JobLookup permits JobLookup.Found, JobLookup.Array, JobL
                 .map(r -> r.id().toString()).orElse(records.get(0).id().toString());
         throw new BackendException("job " + id + " has " + records.size() + " records in accounting (" + listed
                 + (records.size() > 12 ? ", ..." : "") + "): name one of them, e.g. `slurmwise diagnose " + failed + "`");
+    }
+
+    /**
+     * For a task id answered by its pending array's row ({@code 3000088_50} by {@code 3000088_[50-99]}), what that
+     * means, in the words the CLI and the MCP tools use; empty for any other answer.
+     */
+    static java.util.Optional<String> pendingRangeNote(JobId asked, JobRecord found) {
+        JobId wanted = asked.withoutStep();
+        if (!wanted.isArrayTask() || found.id().equals(wanted) || !found.id().coversTask(wanted.arrayTask())) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("task " + wanted.arrayTask() + " of array " + wanted.jobId() + " has not started:"
+                + " it is pending as part of " + found.id() + ", the one record SLURM keeps for the array's tasks that"
+                + " have not started (" + found.id().taskCount() + " tasks)");
+    }
+
+    /**
+     * The array to ask accounting about when a task has no record of its own ({@code sacct -j 3000088_50} lists no row
+     * while the task waits in {@code 3000088_[50-99]}): the array id of a task id, else empty. Its records, given to
+     * {@link #of}, find the pending row that holds the task.
+     */
+    static java.util.Optional<JobId> arrayToAsk(JobId id) {
+        JobId wanted = id.withoutStep();
+        return wanted.isArrayTask() ? java.util.Optional.of(new JobId(wanted.jobId(), null, null, null, null))
+                : java.util.Optional.empty();
     }
 
     /** Whether {@code member} is a task or task range of array {@code whole}, or a component of het job {@code whole}. */

@@ -80,7 +80,15 @@ public final class DiagnosisWorkflow {
     public Diagnosis diagnose(JobId id) {
         List<String> notices = new ArrayList<>();
         return backend.lookup(id).fold(
-                found -> diagnose(withRuns(found, notices), true, notices),
+                found -> {
+                    // 3000088_50 answered by 3000088_[50-99]: say the task waits in that row, first in the summary
+                    // and among the pending notes (what the CLI's panel shows)
+                    Optional<String> range = JobLookup.pendingRangeNote(id, found.job());
+                    range.ifPresent(notices::add);
+                    Diagnosis d = diagnose(withRuns(found, notices), true, notices);
+                    return range.isPresent() && d instanceof Diagnosis.StatusOnly so && so.pending() != null
+                            ? new Diagnosis.StatusOnly(so.job(), so.summary(), withNote(so.pending(), range.get())) : d;
+                },
                 array -> diagnose(pickArrayTask(array, notices), true, notices),
                 missing -> new Diagnosis.NotFound(id, "job " + id + " is not known to " + backend.name()
                         + " accounting; check the id with `sacct -j " + id + "` (on a site of several clusters, `sacct"
@@ -286,6 +294,14 @@ public final class DiagnosisWorkflow {
     }
 
     /** A job with several records (a requeued job's runs): the last is diagnosed, and the notice says so. */
+    /** {@code p} with {@code note} first among its notes. */
+    private static PendingInfo withNote(PendingInfo p, String note) {
+        List<String> notes = new ArrayList<>();
+        notes.add(note);
+        notes.addAll(p.notices());
+        return new PendingInfo(p.reason(), p.startability(), p.meaning(), p.finding(), p.fixes(), p.patch(), notes);
+    }
+
     private static JobRecord withRuns(JobLookup.Found found, List<String> notices) {
         List<JobRecord> earlier = found.earlierRuns();
         if (!earlier.isEmpty()) {

@@ -155,6 +155,31 @@ public record JobId(long jobId, Long arrayTask, String arraySpec, Integer hetOff
         return Math.max(1, n);
     }
 
+    /**
+     * Whether this is a pending array's row ({@code 700_[3-500%10]}) whose tasks include {@code task}: SLURM keeps one
+     * record for an array's tasks that have not started, and a task id among them names that record.
+     */
+    public boolean coversTask(long task) {
+        if (arraySpec == null) {
+            return false;
+        }
+        String spec = arraySpec.contains("%") ? arraySpec.substring(0, arraySpec.indexOf('%')) : arraySpec;
+        for (String part : spec.split(",")) {
+            String[] ab = part.split("-", -1);
+            try {
+                if (ab.length == 1 && !ab[0].isEmpty() && Long.parseLong(ab[0]) == task) {
+                    return true;
+                }
+                if (ab.length == 2 && Long.parseLong(ab[0]) <= task && task <= Long.parseLong(ab[1])) {
+                    return true;
+                }
+            } catch (NumberFormatException e) {
+                // a part that does not read as tasks covers none
+            }
+        }
+        return false;
+    }
+
     /** The id of the whole job this step belongs to ({@code 123_4.batch} -> {@code 123_4}). */
     public JobId withoutStep() {
         return step == null ? this : new JobId(jobId, arrayTask, arraySpec, hetOffset, null);

@@ -82,6 +82,19 @@ class JobIdTest {
     }
 
     @Test
+    void aPendingRowCoversItsTasks() {
+        JobId row = JobId.parse("3000088_[50-99,120%5]");
+        assertThat(row.coversTask(50)).isTrue();
+        assertThat(row.coversTask(99)).isTrue();
+        assertThat(row.coversTask(120)).isTrue();
+        assertThat(row.coversTask(5)).as("the throttle is no task").isFalse();
+        assertThat(row.coversTask(100)).isFalse();
+        assertThat(row.coversTask(49)).isFalse();
+        assertThat(JobId.parse("3000088_50").coversTask(50)).as("a task is no pending row").isFalse();
+        assertThat(JobId.parse("3000088").coversTask(50)).isFalse();
+    }
+
+    @Test
     void rejectsVeryLongInputWithoutEchoingItAll() {
         String longId = "1".repeat(10_000);
         assertThatThrownBy(() -> JobId.parse(longId)).hasMessageContaining("...");

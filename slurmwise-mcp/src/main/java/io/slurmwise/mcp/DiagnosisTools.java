@@ -151,8 +151,10 @@ final class DiagnosisTools {
         }
         if (d instanceof Diagnosis.StatusOnly so) {
             // what else holds a pending job (a spent allocation, the DefaultTime it gets): in the text a model reads
+            // a note the summary already leads with (a pending array's task) is not said twice
             return so.summary() + (so.pending() == null ? "" : so.pending().notices().stream()
-                    .map(n -> " Note: " + n + ".").collect(java.util.stream.Collectors.joining()));
+                    .filter(n -> !so.summary().startsWith(n)).map(n -> " Note: " + n + ".")
+                    .collect(java.util.stream.Collectors.joining()));
         }
         return "job " + d.jobId() + ": " + ((Diagnosis.NotFound) d).message();
     }
@@ -236,6 +238,13 @@ final class DiagnosisTools {
             // a pending job with the patch step, as diagnose_job has it: the job a dependency waits on, and for a job
             // that can never start the nearest request that can (an outside audit: this tool left both out)
             Diagnosis d = sw.diagnose(j, j.state() == JobState.PENDING);
+            if (id != null) {
+                String note = JobTools.pendingRangeNote(id, j);
+                if (note != null) {
+                    m.put("note", note);
+                    text.append(note).append(".\n");
+                }
+            }
             if (j.state() != JobState.PENDING) {
                 text.append("job ").append(j.id()).append(" is not pending: ").append(summary(d)).append('\n');
             } else {

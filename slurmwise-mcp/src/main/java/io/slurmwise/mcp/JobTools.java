@@ -125,13 +125,26 @@ final class JobTools {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("schema", "slurmwise.job/v1");
         m.put("backend", backendReason);
+        String note = pendingRangeNote(id, j);
+        if (note != null) {
+            m.put("note", note);
+        }
         Map<String, Object> job = Views.job(j);
         job.put("state_text", stateText(j));
         job.put("kind", kind(j));
         m.put("job", job);
-        return new ToolAnswer(m, "job " + j.id() + " " + j.name() + " (" + j.user() + ", " + j.partition() + "): "
-                + stateText(j) + (j.exitCode() == null ? "" : " exit " + j.exitCode())
+        return new ToolAnswer(m, (note == null ? "" : note + ".\n") + "job " + j.id() + " " + j.name() + " ("
+                + j.user() + ", " + j.partition() + "): " + stateText(j)
+                + (j.exitCode() == null ? "" : " exit " + j.exitCode())
                 + j.optPendingReason().map(p -> ", pending: " + p).orElse(""));
+    }
+
+    /**
+     * For a task id answered by its pending array's row ({@code 3000088_50} by {@code 3000088_[50-99]}), the sentence
+     * that says so (the CLI's diagnosis says the same); else null.
+     */
+    static String pendingRangeNote(String id, JobRecord found) {
+        return JobLookup.pendingRangeNote(JobId.parse(id), found).orElse(null);
     }
 
     /**
@@ -216,8 +229,12 @@ final class JobTools {
         m.put("schema", "slurmwise.log/v1");
         m.put("backend", backendReason);
         m.put("job_id", j.id().toString());
+        String note = pendingRangeNote(a.required("job_id"), j);
+        if (note != null) {
+            m.put("note", note);
+        }
         List<Map<String, Object>> logs = new ArrayList<>();
-        StringBuilder text = new StringBuilder();
+        StringBuilder text = new StringBuilder(note == null ? "" : note + ".\n");
         int budget = maxBytes / streams.size();
         for (LogStream s : streams) {
             LogTail t = sw.backend().logTail(j, s, lines);

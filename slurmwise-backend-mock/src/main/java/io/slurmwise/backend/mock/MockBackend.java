@@ -261,13 +261,16 @@ public final class MockBackend implements SlurmBackend {
     /**
      * The records {@code sacct -j ID} would print for the id, decided by {@link JobLookup#of}, from one pass over
      * the export: the id's own records (a requeued job's runs), else the tasks of the array or the components of
-     * the het job it names (the last record of each).
+     * the het job it names (the last record of each), or for a task id the records of its array (as the real backend
+     * asks {@code sacct -j} the array when the task has no row: one waiting in a pending range has none).
      */
     @Override
     public JobLookup lookup(JobId id) {
         String wanted = id.withoutStep().toString();
         JobId whole = id.withoutStep();
         boolean group = JobLookup.namesWholeArray(whole);
+        // a task without a record of its own: the array's records, among which JobLookup finds the pending row
+        JobId array = JobLookup.arrayToAsk(whole).orElse(null);
         List<JobRecord> exact = new ArrayList<>();
         Map<String, JobRecord> members = new LinkedHashMap<>();
         try (Stream<JobRecord> s = replay()) {
@@ -276,7 +279,8 @@ public final class MockBackend implements SlurmBackend {
                 JobRecord j = it.next();
                 if (j.id().toString().equals(wanted)) {
                     exact.add(j);
-                } else if (group && exact.isEmpty() && JobLookup.isMember(j.id(), whole)) {
+                } else if (exact.isEmpty() && (group && JobLookup.isMember(j.id(), whole)
+                        || array != null && JobLookup.isMember(j.id(), array))) {
                     members.put(j.id().toString(), j);
                 }
             }

@@ -108,26 +108,45 @@ public final class RealBackend implements SlurmBackend {
         // a step id (45.batch) names its job: ask for the job, whose row carries the record
         List<JobRecord> found = new ArrayList<>();
         Map<String, Extras> extras = new HashMap<>();
+        JobId wanted = id.withoutStep();
+        // the job's own row, or for a task the pending row that holds it
+        java.util.function.Predicate<JobRecord> itself = j -> j.id().equals(wanted) || wanted.isArrayTask()
+                && j.id().arrayJobId() == wanted.jobId() && j.id().coversTask(wanted.arrayTask());
+        read(id, itself, fields, found, extras);
+        if (found.stream().noneMatch(itself)) {
+            // sacct -j 3000088_50 lists no row for a task still waiting in 3000088_[50-99] (slurmdbd selects by the
+            // task's own id, which the pending row does not have): the array's rows hold it
+            Optional<JobId> array = JobLookup.arrayToAsk(id);
+            if (array.isPresent()) {
+                found.clear();
+                extras.clear();
+                read(array.get(), itself, fields, found, extras);
+            }
+        }
+        return JobLookup.of(id, found, j -> enrich(j, extras.getOrDefault(j.id().toString(), Extras.NONE)));
+    }
+
+    /** One {@code sacct -j query}'s rows into {@code found}, their raw ids and submit lines into {@code extras}. */
+    private void read(JobId query, java.util.function.Predicate<JobRecord> itself, List<String> fields,
+                      List<JobRecord> found, Map<String, Extras> extras) {
         String unread;
-        try (SacctStream r = SacctStream.open(slurm, slurm.startSacct(List.of("-P", "-j", id.withoutStep().toString(),
+        try (SacctStream r = SacctStream.open(slurm, slurm.startSacct(List.of("-P", "-j", query.withoutStep().toString(),
                 "-o", String.join(",", fields))), JOB_ID_RAW, SUBMIT_LINE)) {
             while (r.hasNext()) {
                 JobRecord j = r.next();
                 found.add(j);
                 extras.put(j.id().toString(), new Extras(r.kept().get(JOB_ID_RAW), r.kept().get(SUBMIT_LINE)));
             }
-            unread = r.unreadMessage("job " + id);
+            unread = r.unreadMessage("job " + query);
         }
         if (unread != null) {
-            JobId wanted = id.withoutStep();
-            if (found.stream().noneMatch(j -> j.id().equals(wanted))) {
+            if (found.stream().noneMatch(itself)) {
                 // the job may be among the rows that could not be read: never call it unknown
                 throw new SlurmCommandException(SlurmCommandException.Failure.GARBLED,
-                        List.of("sacct", "-j", id.toString()), unread);
+                        List.of("sacct", "-j", query.toString()), unread);
             }
             notices.accept(unread);
         }
-        return JobLookup.of(id, found, j -> enrich(j, extras.getOrDefault(j.id().toString(), Extras.NONE)));
     }
 
     private static final String JOB_ID_RAW = "JobIDRaw";

@@ -105,6 +105,35 @@ class RealBackendReplayTest {
                 "scontrol write batch_script 53_2 -", "sacct -j 53_2 --batch-script");
     }
 
+    /**
+     * {@code sacct -j 3000088_50} lists no row while task 50 waits in {@code 3000088_[50-99]} (slurmdbd selects by the
+     * task's own id, which the pending row does not have): the lookup asks for the array and finds the row there.
+     */
+    @Test
+    void aTaskInAPendingArrayRangeIsFoundInTheArraysRows() throws IOException {
+        String pending = moved("sacct_job_pending.txt");
+        Path header = fake.file("header.psv", pending.lines().findFirst().orElseThrow() + "\n");
+        Path array = fake.file("array.psv", pending.replace("\n46|dependency|", "\n3000088_[50-99]|sweep|"));
+        fake.tool("sacct", """
+                case "$*" in
+                  --version) echo 'slurm-wlm 22.05.8';;
+                  "-P --delimiter="?"| -j 3000088 -o "*) /bin/cat '%s';;
+                  *) /bin/cat '%s';;
+                esac""".formatted(array, header));
+        fake.tool("squeue", "echo '3000088_[50-99]|Resources'");
+        RealBackend b = RealBackend.create(fake.config());
+        JobLookup lookup = b.lookup(JobId.parse("3000088_50"));
+        assertThat(lookup).isInstanceOfSatisfying(JobLookup.Found.class, f -> {
+            assertThat(f.job().id().toString()).isEqualTo("3000088_[50-99]");
+            assertThat(f.job().state()).isEqualTo(JobState.PENDING);
+            assertThat(f.job().optPendingReason()).contains("Resources");
+        });
+        assertThat(fake.calls()).filteredOn(c -> c.startsWith("sacct -P")).extracting(c -> c.replaceAll(" -o .*", ""))
+                .containsExactly("sacct -P --delimiter=^_| -j 3000088_50", "sacct -P --delimiter=^_| -j 3000088");
+        // a task the array does not have is still unknown
+        assertThat(b.lookup(JobId.parse("3000088_100"))).isInstanceOf(JobLookup.Missing.class);
+    }
+
     @Test
     void logReadsStayOnTheJobsOwnFiles() throws IOException, InterruptedException {
         forgetfulController("slurm-wlm 22.05.8");
