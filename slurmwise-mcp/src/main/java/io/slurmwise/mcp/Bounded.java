@@ -14,10 +14,49 @@ import java.util.Map;
  */
 final class Bounded {
 
-    /** Every answer stays under this many bytes of compact JSON unless the caller asks for more. */
+    /**
+     * Every answer stays under this many bytes unless the caller asks for more: the whole of what a client receives,
+     * the compact JSON and the text form together (an outside audit: the text form came on top of a 16 KB JSON).
+     */
     static final int DEFAULT_BYTES = 16 * 1024;
     /** The most a caller may ask for. */
     static final int MAX_BYTES = 256 * 1024;
+    /** The room an answer keeps for its text form: the JSON's lists are cut to the budget less this. */
+    static final int TEXT_BYTES = 2 * 1024;
+    /** The least of the text form kept when the JSON takes the rest of the budget: what was cut and where it is. */
+    static final int MIN_TEXT_BYTES = 512;
+
+    /** The bytes of compact JSON an answer of {@code answerBytes} leaves after the room for its text form. */
+    static int jsonBytes(int answerBytes) {
+        return Math.max(answerBytes / 2, answerBytes - TEXT_BYTES);
+    }
+
+    /** UTF-8 bytes of {@code s}. */
+    static int utf8(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    }
+
+    /**
+     * The head of {@code s} that takes at most {@code maxBytes} of UTF-8, cut at a character (never inside a surrogate
+     * pair), whole when it fits.
+     */
+    static String headBytes(String s, int maxBytes) {
+        if (utf8(s) <= maxBytes) {
+            return s;
+        }
+        int used = 0;
+        int i = 0;
+        while (i < s.length()) {
+            int cp = s.codePointAt(i);
+            int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            if (used + n > maxBytes) {
+                break;
+            }
+            used += n;
+            i += Character.charCount(cp);
+        }
+        return s.substring(0, i);
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -70,6 +109,49 @@ final class Bounded {
         // how many were cut, so that a list cut to nothing is not read as "none" (an outside audit)
         m.put("omitted", list.size() - kept + omittedBefore);
         m.put("truncated", true);
+    }
+
+    /** The two text contents a client receives for an answer: the compact JSON, then the text form. */
+    record Parts(String json, String text) {
+        int bytes() {
+            return utf8(json) + utf8(text);
+        }
+    }
+
+    /**
+     * The answer as a client receives it, both parts together within {@link ToolAnswer#maxBytes()}: every field cut to
+     * {@link #MAX_FIELD_CHARS}; when the JSON's lists were cut ({@code omitted}), the text form says so too; when the
+     * two still do not fit, the text form is cut (never below {@link #MIN_TEXT_BYTES}), says where, and the JSON says
+     * {@code text_truncated: true}. The JSON alone can still be over the budget when no list of it could be cut (one
+     * record whose fields are 16 K characters each).
+     */
+    @SuppressWarnings("unchecked")
+    static Parts parts(ToolAnswer a) {
+        Map<String, Object> json = (Map<String, Object>) capStrings(a.json(), MAX_FIELD_CHARS);
+        String body = capped(a.summary(), MAX_FIELD_CHARS);
+        int budget = a.maxBytes();
+        String under = "under " + (budget % 1024 == 0 ? budget / 1024 + " KiB" : budget + " bytes");
+        // the JSON's lists were cut: the text says so, unless the tool's text already does
+        String jsonCut = json.get("omitted") instanceof Number n && n.longValue() > 0 && !body.contains("to stay under")
+                ? "\n(the structured answer leaves out " + n + " entries to stay " + under + ": truncated, omitted)" : "";
+        Parts whole = new Parts(write(json), body + jsonCut);
+        if (whole.bytes() <= budget) {
+            return whole;
+        }
+        json.put("text_truncated", true);
+        String jsonText = write(json);
+        String marker = "\n[... the text form is cut here to keep the whole answer " + under + " (text_truncated in the"
+                + " structured answer)]";
+        int room = Math.max(MIN_TEXT_BYTES, budget - utf8(jsonText)) - utf8(marker) - utf8(jsonCut);
+        return new Parts(jsonText, headBytes(body, Math.max(0, room)) + marker + jsonCut);
+    }
+
+    private static String write(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tool answer is not serialisable: " + e.getMessage(), e);
+        }
     }
 
     /**

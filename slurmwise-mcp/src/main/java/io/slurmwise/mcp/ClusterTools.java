@@ -91,7 +91,7 @@ final class ClusterTools {
             m.put("qos", qosRows);
             m.put("qos_problem", e.getMessage());
         }
-        Bounded.fit(m, "partitions", Bounded.DEFAULT_BYTES);
+        Bounded.fit(m, "partitions", Bounded.jsonBytes(Bounded.DEFAULT_BYTES));
         return new ToolAnswer(m, rows.isEmpty() ? "the cluster lists no partitions" : text.toString().strip());
     }
 
@@ -126,8 +126,8 @@ final class ClusterTools {
         m.put("compact", compact);
         m.put("truncated", cut);
         for (String key : List.of("by_day", "top_jobs", "by_user", "by_partition", "by_kind")) {
-            if (Bounded.size(m) > maxBytes && m.containsKey(key)) {
-                Bounded.fit(m, key, maxBytes);
+            if (Bounded.size(m) > Bounded.jsonBytes(maxBytes) && m.containsKey(key)) {
+                Bounded.fit(m, key, Bounded.jsonBytes(maxBytes));
             }
         }
         Map<String, Object> total = (Map<String, Object>) m.get("total");
@@ -137,7 +137,7 @@ final class ClusterTools {
                 ((List<Map<String, Object>>) m.get("by_kind")).stream().limit(3)
                         .map(k -> k.get("key") + " (" + k.get("failed") + ")").toList())
                 + (report.implausibleNote() == null ? "" : "; " + report.implausibleNote());
-        return new ToolAnswer(m, text);
+        return new ToolAnswer(m, text, maxBytes);
     }
 
     /** An hour figure for the text form, to a tenth as the CLI prints it (the JSON keeps it whole). */

@@ -78,7 +78,7 @@ final class DiagnosisTools {
         m.put("backend", backendReason);
         m.put("count", ds.size());
         m.put("diagnoses", ds.stream().map(d -> brief(compact(Views.diagnosis(d, backendReason)))).toList());
-        Bounded.fit(m, "diagnoses", Bounded.DEFAULT_BYTES);
+        Bounded.fit(m, "diagnoses", Bounded.jsonBytes(Bounded.DEFAULT_BYTES));
         StringBuilder text = new StringBuilder(ds.isEmpty() ? "no failed jobs in the window" : "");
         ds.forEach(d -> text.append(summary(d)).append('\n'));
         int kept = ((List<?>) m.get("diagnoses")).size();
@@ -210,7 +210,7 @@ final class DiagnosisTools {
                 ? " (" + pm.get("reason") + ")" : "")
                 : String.join("; ", patch.changes().stream().map(c -> c.what()).toList()))
                 + " — never applied: the user decides";
-        if (Bounded.size(m) > Bounded.DEFAULT_BYTES) {
+        if (Bounded.size(m) > Bounded.jsonBytes(Bounded.DEFAULT_BYTES)) {
             @SuppressWarnings("unchecked")
             Map<String, Object> pm = (Map<String, Object>) m.get("patch");
             pm.remove("patched_script");
@@ -258,7 +258,7 @@ final class DiagnosisTools {
         // parts of every job go first, each step said, before any job is cut
         List<String> leftOut = new ArrayList<>();
         for (Slimming s : SLIMMINGS) {
-            if (Bounded.size(m) <= Bounded.DEFAULT_BYTES) {
+            if (Bounded.size(m) <= Bounded.jsonBytes(Bounded.DEFAULT_BYTES)) {
                 break;
             }
             out = out.stream().map(s.slim()).toList();
@@ -267,7 +267,7 @@ final class DiagnosisTools {
             m.put("left_out_of_each_job", leftOut);
             m.put("whole_answer", WHOLE_ANSWER);
         }
-        Bounded.fit(m, "jobs", Bounded.DEFAULT_BYTES);
+        Bounded.fit(m, "jobs", Bounded.jsonBytes(Bounded.DEFAULT_BYTES));
         int kept = ((List<?>) m.get("jobs")).size();
         if (!leftOut.isEmpty()) {
             text.append("(to stay under ").append(Bounded.DEFAULT_BYTES / 1024)

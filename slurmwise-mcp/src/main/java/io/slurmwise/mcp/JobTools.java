@@ -75,14 +75,15 @@ final class JobTools {
         // "unknown" there means the record alone does not tell: diagnose_job reads the logs
         m.put("kinds_from", "records");
         m.put("jobs", r.jobs().stream().map(j -> full ? Views.job(j) : line(j)).toList());
-        Bounded.fit(m, "jobs", a.integer("max_bytes", Bounded.DEFAULT_BYTES, 1024, Bounded.MAX_BYTES));
+        int maxBytes = a.integer("max_bytes", Bounded.DEFAULT_BYTES, 1024, Bounded.MAX_BYTES);
+        Bounded.fit(m, "jobs", Bounded.jsonBytes(maxBytes));
         StringBuilder text = new StringBuilder(m.get("count") + " of " + r.matched() + " job(s), " + order + " first"
                 + (Boolean.TRUE.equals(m.get("truncated")) ? " (truncated: raise limit or narrow the window)" : "") + ":");
         r.jobs().stream().limit(((Number) m.get("count")).intValue()).limit(10).forEach(j -> text.append('\n')
                 .append(j.id()).append(' ').append(stateText(j)).append(' ').append(j.name())
                 .append(kind(j) == null ? "" : " [" + kind(j) + "]")
                 .append(j.optPendingReason().map(p -> " (" + p + ")").orElse("")));
-        return new ToolAnswer(m, text.toString());
+        return new ToolAnswer(m, text.toString(), maxBytes);
     }
 
     /** The compact line of a job in a list: what a model needs to choose the next call. */
@@ -253,7 +254,8 @@ final class JobTools {
                     kept.size()))).append('\n');
         }
         m.put("logs", logs);
-        return new ToolAnswer(m, text.toString().strip());
+        // max_bytes is the logs' budget: the answer's grows with it
+        return new ToolAnswer(m, text.toString().strip(), Bounded.DEFAULT_BYTES + Math.max(0, maxBytes - DEFAULT_LOG_BYTES));
     }
 
     /**
@@ -312,7 +314,7 @@ final class JobTools {
         }
         m.put("count", rows.size());
         m.put("jobs", rows);
-        Bounded.fit(m, "jobs", Bounded.DEFAULT_BYTES);
+        Bounded.fit(m, "jobs", Bounded.jsonBytes(Bounded.DEFAULT_BYTES));
         return new ToolAnswer(m, rows.isEmpty() ? "no completed jobs in the window" : text.toString().strip());
     }
 

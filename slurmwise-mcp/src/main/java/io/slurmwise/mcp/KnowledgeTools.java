@@ -35,7 +35,7 @@ final class KnowledgeTools {
         m.put("rules_kind", reading == null ? null : reading.kindId());
         m.put("count", hits.size());
         m.put("results", hits.stream().map(Views::fix).toList());
-        Bounded.fit(m, "results", Bounded.DEFAULT_BYTES);
+        Bounded.fit(m, "results", Bounded.jsonBytes(Bounded.DEFAULT_BYTES));
         StringBuilder text = new StringBuilder(hits.isEmpty() ? "no note matched; failure_kinds lists every kind"
                 : (reading == null ? "" : "the rules read it as " + reading.kindId() + "; ") + hits.size() + " section(s):");
         hits.forEach(h -> text.append('\n').append(h.kindId()).append(" › ").append(h.section()));

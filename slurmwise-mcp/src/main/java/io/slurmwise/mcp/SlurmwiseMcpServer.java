@@ -157,15 +157,16 @@ public final class SlurmwiseMcpServer {
     private static McpSchema.CallToolResult call(Function<Map<String, Object>, ToolAnswer> handler, Map<String, Object> args) {
         try {
             ToolAnswer a = handler.apply(args == null ? Map.of() : args);
-            // no one field, nor the text form, longer than a field can sensibly be, whatever a record holds
-            return McpSchema.CallToolResult.builder()
-                    .addTextContent(JSON.writeValueAsString(Bounded.capStrings(a.json(), Bounded.MAX_FIELD_CHARS)))
-                    .addTextContent(Bounded.capped(a.summary(), Bounded.MAX_FIELD_CHARS)).isError(false).build();
+            // no one field, nor the text form, longer than a field can sensibly be, whatever a record holds; both
+            // parts together within the answer's budget
+            Bounded.Parts parts = Bounded.parts(a);
+            return McpSchema.CallToolResult.builder().addTextContent(parts.json()).addTextContent(parts.text())
+                    .isError(false).build();
         } catch (IllegalArgumentException | BackendException e) {
             // an error may quote what the client sent: its control characters (terminal escapes) are not echoed
             return McpSchema.CallToolResult.builder().addTextContent(Bounded.capped(printable(e.getMessage()),
                     Bounded.MAX_FIELD_CHARS)).isError(true).build();
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             // a fault of slurmwise itself: one line the model can report, never a trace
             return McpSchema.CallToolResult.builder().addTextContent("slurmwise failed on this call ("
                     + e.getClass().getSimpleName() + ": " + ArgumentLimits.quote(String.valueOf(e.getMessage()))

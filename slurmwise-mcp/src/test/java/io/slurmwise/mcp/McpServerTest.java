@@ -46,12 +46,18 @@ class McpServerTest {
         }
     }
 
-    /** Calls a tool; every answer is compact JSON under 16 KB followed by a short text form. */
+    /**
+     * Calls a tool; every answer is compact JSON followed by a short text form, the two together under 16 KB (or the
+     * {@code max_bytes} asked for): the whole of what the client receives.
+     */
     static JsonNode call(String tool, Map<String, Object> args) throws Exception {
         McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest(tool, args));
         assertThat(r.isError()).as(text(r)).isFalse();
         String json = text(r);
-        assertThat(json.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).as(tool + " answer size").isLessThan(16 * 1024);
+        int budget = tool.equals("read_job_log") || !(args.get("max_bytes") instanceof Number n) ? 16 * 1024 : n.intValue();
+        assertThat(r.content().stream().mapToInt(c -> ((McpSchema.TextContent) c).text()
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8).length).sum()).as(tool + " answer size")
+                .isLessThanOrEqualTo(budget);
         assertThat(json).as("compact JSON").doesNotContain("\n  ");
         assertThat(r.content()).hasSize(2);
         assertThat(((McpSchema.TextContent) r.content().get(1)).text()).as(tool + " text form").isNotBlank();
@@ -123,8 +129,13 @@ class McpServerTest {
         JsonNode oldest = call("list_jobs", Map.of("order", "oldest", "limit", 1));
         assertThat(oldest.at("/jobs/0/id").asText()).isEqualTo("1001");
         // a busy answer is cut to 16 KB and says so
+        McpSchema.CallToolResult bigResult = client.callTool(new McpSchema.CallToolRequest("list_jobs",
+                Map.of("limit", 500, "full", true)));
         JsonNode big = call("list_jobs", Map.of("limit", 500, "full", true));
         assertThat(big.get("truncated").asBoolean()).isTrue();
+        // and both parts say what was cut
+        assertThat(((McpSchema.TextContent) bigResult.content().get(1)).text()).contains("the structured answer leaves out "
+                + big.get("omitted").asInt() + " entries to stay under 16 KiB");
     }
 
     @Test
@@ -271,7 +282,8 @@ class McpServerTest {
         assertThat(r.isError()).isFalse();
         JsonNode m = JSON.readTree(text(r));
         String words = ((McpSchema.TextContent) r.content().get(1)).text();
-        assertThat(text(r).getBytes(java.nio.charset.StandardCharsets.UTF_8).length).isLessThan(16 * 1024);
+        // the whole answer, both parts, under 16 KB
+        assertThat((text(r) + words).getBytes(java.nio.charset.StandardCharsets.UTF_8).length).isLessThanOrEqualTo(16 * 1024);
         java.util.List<String> named = new java.util.ArrayList<>();
         java.util.regex.Matcher job = java.util.regex.Pattern.compile("(?m)^job (\\d+) ").matcher(words);
         while (job.find()) {
