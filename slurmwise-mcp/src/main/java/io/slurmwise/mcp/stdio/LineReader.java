@@ -7,7 +7,8 @@ import java.util.Arrays;
 /**
  * Splits a byte stream into newline-terminated lines without ever holding more than {@code cap} bytes of one: a
  * longer line is read through and dropped, keeping only its first {@link #HEAD} bytes (where a client's id and
- * method usually are; fewer when the cap is smaller). A trailing {@code \r} is removed; a last line without a newline still counts.
+ * method usually are; fewer when the cap is smaller). A trailing {@code \r} is removed; a last line without a newline still
+ * counts, and {@link #endedWithoutNewline()} says it had none.
  */
 final class LineReader {
 
@@ -36,6 +37,7 @@ final class LineReader {
     private int pos;
     private int lim;
     private byte[] line = new byte[16 * 1024];
+    private boolean unterminated;
 
     LineReader(InputStream in, int cap) {
         this.in = in;
@@ -54,6 +56,7 @@ final class LineReader {
             if (pos == lim) {
                 int n = in.read(buf);
                 if (n < 0) {
+                    unterminated = any;
                     return any ? frame(len, total, over) : new End();
                 }
                 pos = 0;
@@ -84,6 +87,14 @@ final class LineReader {
             }
             pos = lim;
         }
+    }
+
+    /**
+     * Whether the frame just returned was cut by the end of input: its bytes had no newline after them (a client that
+     * wrote its last message without one and closed stdin). It is still read as a line.
+     */
+    boolean endedWithoutNewline() {
+        return unterminated;
     }
 
     private Frame frame(int len, long total, boolean over) {

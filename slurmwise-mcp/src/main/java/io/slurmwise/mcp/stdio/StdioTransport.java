@@ -182,6 +182,16 @@ public final class StdioTransport implements McpServerTransportProvider {
                 try {
                     Gate.Verdict v = f instanceof LineReader.TooLong big ? gate.tooLong(big.head(), big.length(), this::idTaken)
                             : gate.check(((LineReader.Line) f).bytes(), ((LineReader.Line) f).length());
+                    if (lines.endedWithoutNewline()) {
+                        // MCP's stdio messages end with a newline: a client that left it out and closed stdin (an
+                        // outside audit thought its message dropped in silence) is told what became of it
+                        long bytes = f instanceof LineReader.TooLong big ? big.length() : ((LineReader.Line) f).length();
+                        notices.accept("stdin closed in the middle of a message (" + bytes + " bytes after the last"
+                                + " newline): " + (f instanceof LineReader.TooLong ? "answered as an oversized one"
+                                : v instanceof Gate.Reply ? "it is not a whole JSON-RPC message and was answered as a"
+                                + " malformed one" : v instanceof Gate.Skip ? "it needs no answer"
+                                : "read as the last message"));
+                    }
                     dispatch(v);
                 } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
                     // a fault of this server on one message: answer it and read on

@@ -34,9 +34,12 @@ class LineReaderTest {
             byte[] in = "{\"a\":1}\r\n\n  \nlast".getBytes(StandardCharsets.UTF_8);
             LineReader r = new LineReader(slow ? trickle(in) : new ByteArrayInputStream(in), 1024);
             assertThat(text(r.next())).isEqualTo("{\"a\":1}");
+            assertThat(r.endedWithoutNewline()).isFalse();
             assertThat(text(r.next())).isEmpty();
             assertThat(text(r.next())).isEqualTo("  ");
+            assertThat(r.endedWithoutNewline()).isFalse();
             assertThat(text(r.next())).isEqualTo("last");
+            assertThat(r.endedWithoutNewline()).as("cut by the end of input").isTrue();
             assertThat(r.next()).isInstanceOf(LineReader.End.class);
         }
     }
