@@ -229,32 +229,23 @@ public final class DiagnosisWorkflow {
         Optional<Partition> p = new JobAdviceFacts(job, partitions).partition();
         // each excess the patch or its advice does not already say (any advice at all hid a GPU count it never named)
         List<String> over = p.map(x -> x.exceeded(job)).orElse(java.util.Map.of()).entrySet().stream()
-                .filter(e -> !asks(sets, e.getKey()) && patch.advice().stream().noneMatch(a -> says(a, p.get(), e.getKey())))
+                .filter(e -> sets.keySet().stream().noneMatch(e.getKey()::changedBy)
+                        && patch.advice().stream().noneMatch(a -> says(a, p.get(), e.getKey())))
                 .map(java.util.Map.Entry::getValue).toList();
         return over.isEmpty() ? Optional.empty() : Optional.of("it asks for more than partition " + p.get().name()
                 + " gives, so SLURM refused it: " + String.join(", ", over));
     }
 
-    /** Whether a piece of advice speaks of partition {@code p}'s limit on what {@code option} asks for. */
-    private static boolean says(String advice, Partition p, String option) {
-        String limit = switch (option) {
-            case "mem" -> String.valueOf(p.memoryPerNode());
-            case "gres" -> "GPU";
-            case "cpus-per-task" -> "CPU";
-            case "time" -> "MaxTime";
-            default -> "nodes";
+    /** Whether a piece of advice speaks of partition {@code p}'s limit on what {@code ask} asks for. */
+    private static boolean says(String advice, Partition p, Partition.Ask ask) {
+        String limit = switch (ask) {
+            case MEMORY -> String.valueOf(p.memoryPerNode());
+            case GPUS -> "GPU";
+            case CPUS -> "CPU";
+            case TIME -> "MaxTime";
+            case NODES -> "nodes";
         };
         return advice.contains(p.name()) && advice.contains(limit);
-    }
-
-    /** Whether a patch that sets {@code sets} changes what {@code option} asks for (a --mem-per-cpu is memory too). */
-    private static boolean asks(java.util.Map<String, String> sets, String option) {
-        return switch (option) {
-            case "mem" -> sets.keySet().stream().anyMatch(o -> o.startsWith("mem"));
-            case "gres" -> sets.keySet().stream().anyMatch(o -> o.equals("gres") || o.startsWith("gpus"));
-            case "cpus-per-task" -> sets.keySet().stream().anyMatch(o -> o.startsWith("cpus") || o.startsWith("ntasks"));
-            default -> sets.containsKey(option);
-        };
     }
 
     /**

@@ -287,30 +287,67 @@ public record Partition(String name, boolean isDefault, TimeLimit maxTime, int n
     }
 
     /**
-     * As {@link #exceededBy}, each under the sbatch option that asks for it ({@code cpus-per-task}, {@code mem},
-     * {@code gres}, {@code nodes}, {@code time}): advice that already changes an option has said its part.
+     * What of a job's request a partition can refuse, under the sbatch option that asks for it, with the sbatch options
+     * that change it: the one list {@link #exceeded} and the advice that says an excess both read.
      */
-    public java.util.Map<String, String> exceeded(JobRecord job) {
-        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+    public enum Ask {
+        /** CPUs per node: {@code --cpus-per-task}, changed by any {@code --cpus-*} or {@code --ntasks*}. */
+        CPUS("cpus-per-task", java.util.Set.of(), java.util.List.of("cpus", "ntasks")),
+        /** Memory per node: {@code --mem}, changed by any {@code --mem*} (a {@code --mem-per-cpu} is memory too). */
+        MEMORY("mem", java.util.Set.of(), java.util.List.of("mem")),
+        /** GPUs per node: {@code --gres}, changed by {@code --gres} or any {@code --gpus*}. */
+        GPUS("gres", java.util.Set.of("gres"), java.util.List.of("gpus")),
+        /** Nodes: {@code --nodes}. */
+        NODES("nodes", java.util.Set.of("nodes"), java.util.List.of()),
+        /** The time limit: {@code --time}. */
+        TIME("time", java.util.Set.of("time"), java.util.List.of());
+
+        private final String option;
+        private final java.util.Set<String> options;
+        private final java.util.List<String> prefixes;
+
+        Ask(String option, java.util.Set<String> options, java.util.List<String> prefixes) {
+            this.option = option;
+            this.options = options;
+            this.prefixes = prefixes;
+        }
+
+        /** The sbatch option (without dashes) that asks for it. */
+        public String option() {
+            return option;
+        }
+
+        /** Whether setting sbatch option {@code name} (without dashes) changes what this asks for. */
+        public boolean changedBy(String name) {
+            return options.contains(name) || prefixes.stream().anyMatch(name::startsWith);
+        }
+    }
+
+    /**
+     * As {@link #exceededBy}, each under what it asks for ({@link Ask}: its sbatch option, {@code cpus-per-task},
+     * {@code mem}, {@code gres}, {@code nodes}, {@code time}): advice that already changes an option has said its part.
+     */
+    public java.util.Map<Ask, String> exceeded(JobRecord job) {
+        java.util.Map<Ask, String> out = new java.util.LinkedHashMap<>();
         int nodesAsked = job.nodes();
-        tooManyCpus(job).ifPresent(t -> out.put("cpus-per-task", t));
+        tooManyCpus(job).ifPresent(t -> out.put(Ask.CPUS, t));
         if (memoryPerNode != null && memoryPerNode.bytes() > 0) {
             job.memoryPerNode().filter(m -> m.bytes() > memoryPerNode.bytes())
-                    .ifPresent(m -> out.put("mem", m + " per node (a " + name + " node has " + memoryPerNode + ")"));
+                    .ifPresent(m -> out.put(Ask.MEMORY, m + " per node (a " + name + " node has " + memoryPerNode + ")"));
         }
         if (job.gpus() > 0) {
             int per = job.gpusPerNode();
             if (!hasGpus()) {
-                out.put("gres", per + " GPU" + (per == 1 ? "" : "s") + " per node (" + name + " has none)");
+                out.put(Ask.GPUS, per + " GPU" + (per == 1 ? "" : "s") + " per node (" + name + " has none)");
             } else if (per > gpusPerNode()) {
-                out.put("gres", per + " GPUs per node (a " + name + " node has " + gpusPerNode() + ")");
+                out.put(Ask.GPUS, per + " GPUs per node (a " + name + " node has " + gpusPerNode() + ")");
             }
         }
         if (nodes > 0 && nodesAsked > nodes) {
-            out.put("nodes", nodesAsked + " nodes (" + name + " has " + nodes + ")");
+            out.put(Ask.NODES, nodesAsked + " nodes (" + name + " has " + nodes + ")");
         }
         job.timeLimit().limit().ifPresent(t -> maxTimeLimit().filter(m -> t.compareTo(m) > 0)
-                .ifPresent(m -> out.put("time", "time " + SlurmTime.format(t) + " (MaxTime " + maxTime + ")")));
+                .ifPresent(m -> out.put(Ask.TIME, "time " + SlurmTime.format(t) + " (MaxTime " + maxTime + ")")));
         return out;
     }
 
