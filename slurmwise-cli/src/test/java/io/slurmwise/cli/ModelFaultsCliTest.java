@@ -77,6 +77,30 @@ class ModelFaultsCliTest {
         }
     }
 
+    /**
+     * A model that only calls tools has not answered either: after 8 rounds {@code chat --once} gives the rules'
+     * answer for the job the question names (a bare id too) and exits 4 (an outside audit: it exited 0 with "I stopped
+     * after 8 tool calls" and no rules' answer even for "job 1001").
+     */
+    @org.junit.jupiter.api.Test
+    void chatOnceGivesTheRulesAnswerWhenTheModelOnlyCallsTools() throws Exception {
+        try (FakeOpenAiServer server = new FakeOpenAiServer(
+                req -> FakeOpenAiServer.Reply.toolCall("get_job", "{\"job_id\":\"1001\"}"))) {
+            for (String question : List.of("Why did job 1001 fail?", "what went wrong with 1001?")) {
+                Result r = CliTest.run(env(server, "l-" + question.length()), false, "chat", "--once", question);
+                assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.BACKEND);
+                assertThat(r.out()).contains("Job 1001: ").contains("(oom), as slurmwise's rules decided")
+                        .contains("First fix: ").contains("`slurmwise diagnose 1001`").doesNotContain("I stopped");
+                // the tool calls' progress lines, then one line saying what happened
+                assertThat(StderrText.messages(r.err()).stream().filter(l -> !l.strip().startsWith("·")).toList())
+                        .as(r.err()).singleElement()
+                        .satisfies(l -> assertThat(l).contains("called tools 8 rounds without answering")
+                                .contains("above is the rules' answer alone").contains("narrower question"));
+                assertNoTrace(r);
+            }
+        }
+    }
+
     private static void assertNoTrace(Result r) {
         assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ").doesNotContain("internal error")
                 .doesNotContain("\u001b");

@@ -40,8 +40,10 @@ import java.util.function.Consumer;
  * claims an action is set aside; one that names another cause, denies the rules' or puts "the real cause" elsewhere
  * for a job the question asks about or the answer names (diagnosed by the agent itself when the model did not) is
  * replaced by the rules' own findings, with a line that says why, so the chat never contradicts
- * {@code slurmwise diagnose}. A pending job's answer is checked too: against its reason's finding, and against whether
- * it can start as it stands.
+ * {@code slurmwise diagnose}. A job is named as "job 1001" or by its id written bare when that number is a job's (see
+ * {@link #bareNumbers}); a sentence about several jobs is checked against each. A pending job's answer is checked too:
+ * against its reason's finding, and against whether it can start as it stands. A model still calling tools after
+ * {@link #MAX_STEPS} rounds ends the question with {@link StepLimitReached}.
  *
  * <pre>{@code
  * ChatAgent agent = new ChatAgent(model, new SlurmwiseTools(sw, "backend mock"), call -> {});
@@ -64,6 +66,8 @@ public final class ChatAgent {
     private final List<ChatMessage> history = new ArrayList<>();
     private final ExplanationGuard guard;
     private final StringBuilder material = new StringBuilder();
+    /** The job ids the tool results the model received name ({@code job_id}, a listed job's {@code id}). */
+    private final Set<String> known = new java.util.LinkedHashSet<>();
 
     /** With the MCP tools' handlers in this process. */
     public ChatAgent(ChatModel model, SlurmwiseTools tools, Consumer<ToolCall> onToolCall) {
@@ -92,6 +96,7 @@ public final class ChatAgent {
         history.add(UserMessage.from(question));
         material.append('\n').append(question);
         Map<String, JsonNode> diagnosed = new LinkedHashMap<>();
+        List<String> listed = new ArrayList<>(); // failed jobs list_jobs gave in this question, newest first
         for (int step = 0; step < MAX_STEPS; step++) {
             AiMessage ai = model.chat(ChatRequest.builder().messages(history).toolSpecifications(specs).build()).aiMessage();
             if (!ai.hasToolExecutionRequests()) {
@@ -100,7 +105,7 @@ public final class ChatAgent {
                 // the guard reads the words kept, not the cut's marker and its count
                 String shown = io.slurmwise.diagnose.Explanation.capped(said, io.slurmwise.diagnose.Explanation.MAX_CHARS);
                 String words = shown.equals(said) ? said : shown.substring(0, shown.lastIndexOf(" [... "));
-                String verdict = checked(words, diagnosed, question);
+                String verdict = checked(words, diagnosed, question, listed);
                 String answer = verdict.equals(words) ? shown : verdict;
                 history.add(AiMessage.from(answer));
                 material.append('\n').append(answer);
@@ -111,12 +116,35 @@ public final class ChatAgent {
                 String result = execute(call);
                 history.add(ToolExecutionResultMessage.from(call, result));
                 material.append('\n').append(result);
+                known.addAll(idsIn(result));
+                if ("list_jobs".equals(call.name())) {
+                    listed.addAll(failuresListed(result));
+                }
                 if ("diagnose_job".equals(call.name())) {
                     findings(result).forEach(f -> diagnosed.put(f.path("job_id").asText(), f));
                 }
             }
         }
-        return "I stopped after " + MAX_STEPS + " tool calls without an answer; ask a narrower question.";
+        throw new StepLimitReached(questionJobs(question, diagnosed));
+    }
+
+    /**
+     * The model called tools {@link #MAX_STEPS} rounds without answering (an outside audit: the chat printed "I
+     * stopped after 8 tool calls" and exited 0, without the rules' answer even for "job 1001"). The caller gives the
+     * rules' answer for {@link #jobs()}, as when the model fails.
+     */
+    public static final class StepLimitReached extends RuntimeException {
+        private final List<String> jobs;
+
+        StepLimitReached(List<String> jobs) {
+            super("the model called tools " + MAX_STEPS + " rounds without answering");
+            this.jobs = List.copyOf(jobs);
+        }
+
+        /** The jobs the question names ("job 1001", or a bare id that is a job), first ones first. */
+        public List<String> jobs() {
+            return jobs;
+        }
     }
 
     /**
@@ -141,6 +169,85 @@ public final class ChatAgent {
         return List.copyOf(ids);
     }
 
+    /**
+     * A number written bare that may be a job id: not a quantity ("500 GB", "48 hours", "3 GPUs", "90%"), a decimal,
+     * a time or date ("12:30", "2026-12-07"), a money sum or an option's value ("--time=48", "-n 4").
+     */
+    private static final java.util.regex.Pattern BARE_ID = java.util.regex.Pattern.compile(
+            "(?<![\\w.$=/:+-])(?<!-[a-zA-Z] )(\\d+(?:_\\d+|\\+\\d+)?)(?![\\w.,:/%-]\\d|[\\w%]|\\.\\d)"
+            + "(?!\\s*(?i:[kmgtp]i?b|[kmgtp]\\b|bytes?|hours?|hrs?|h\\b|minutes?|mins?|m\\b|seconds?|secs?|s\\b|days?|d\\b"
+            + "|weeks?|months?|years?|times?|x\\b|cores?|cpus?|gpus?|nodes?|tasks?|threads?|procs?|processes|ranks?"
+            + "|percent|%|gigs?|megs?|steps?|epochs?|iterations?|lines?|files?|jobs?|failures?|tries|attempts?))");
+    /**
+     * A year after a word of time ("since 2024"), or a number some other word owns ("exit code 137", "signal 9",
+     * "line 40", "node 12", "rank 3", "port 8080"): never taken for a job.
+     */
+    private static final java.util.regex.Pattern YEAR = java.util.regex.Pattern.compile(
+            "(?i)(?:\\b(?:since|in|until|till|before|after|from|of|during)\\s+(?:19|20)\\d\\d"
+            + "|\\b(?:code|status|signal|sig|errno|error|port|line|version|rank|node|gpu|step|task|epoch|iteration|pid"
+            + "|uid|gid|page|row|column|col|array|index|level)\\s*[#:]?\\s*\\d+)$");
+
+    /** The numbers {@code text} writes bare that may be job ids (see {@link #BARE_ID}), first ones first. */
+    static List<String> bareNumbers(String text) {
+        Set<String> out = new java.util.LinkedHashSet<>();
+        java.util.regex.Matcher m = BARE_ID.matcher(text == null ? "" : text);
+        while (m.find()) {
+            if (!YEAR.matcher(text.substring(Math.max(0, m.start() - 14), m.end())).find()) {
+                out.add(m.group(1));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** The job ids in a tool result: each {@code job_id}, and the {@code id} of each job a list gives (with a state). */
+    private static Set<String> idsIn(String result) {
+        Set<String> out = new java.util.LinkedHashSet<>();
+        try {
+            collectIds(JSON.readTree(result), out);
+        } catch (IOException e) {
+            // not JSON (an error's words): no ids
+        }
+        return out;
+    }
+
+    private static void collectIds(JsonNode n, Set<String> out) {
+        if (n.isObject()) {
+            if (n.path("job_id").isValueNode()) {
+                out.add(n.path("job_id").asText());
+            }
+            if (n.path("id").isValueNode() && n.has("state")) {
+                out.add(n.path("id").asText());
+            }
+            n.elements().forEachRemaining(c -> collectIds(c, out));
+        } else if (n.isArray()) {
+            n.forEach(c -> collectIds(c, out));
+        }
+    }
+
+    /**
+     * The jobs the question asks about: those it names as jobs ("job 1001"), and the numbers it writes bare that are
+     * jobs ("what went wrong with 1001?"): an id a tool result named, one the model diagnosed, or one the cluster
+     * diagnoses (a number that is no job's, "since 2024", is none).
+     */
+    private List<String> questionJobs(String question, Map<String, JsonNode> diagnosed) {
+        Set<String> ids = new java.util.LinkedHashSet<>(jobsNamed(question, MAX_CHECKED_JOBS));
+        for (String n : bareNumbers(question)) {
+            if (ids.size() >= MAX_CHECKED_JOBS) {
+                break;
+            }
+            if (known.contains(n) || diagnosed.containsKey(n)) {
+                ids.add(n);
+            } else {
+                // kept with the model's diagnoses, so the answer is checked against it without asking again
+                diagnosis(n).ifPresent(d -> {
+                    diagnosed.put(n, d);
+                    ids.add(n);
+                });
+            }
+        }
+        return List.copyOf(ids);
+    }
+
     /** Where one sentence of an answer ends. */
     private static final java.util.regex.Pattern SENTENCE_END = java.util.regex.Pattern.compile("(?<=[.!?])\\s+|\\n+");
     /** How many jobs an answer is checked against, at most (each one diagnosis). */
@@ -153,13 +260,20 @@ public final class ChatAgent {
      * after get_job only, named a wrong cause unchecked): the agent diagnoses it itself. An answer about several jobs
      * is checked job by job, each against the sentences that speak of it.
      */
-    private String checked(String answer, Map<String, JsonNode> diagnosed, String question) {
+    private String checked(String answer, Map<String, JsonNode> diagnosed, String question, List<String> listed) {
         if (answer.isEmpty()) {
             return answer;
         }
         Optional<String> harm = guard.harm(answer);
-        Set<String> spoken = new java.util.LinkedHashSet<>(jobsNamed(question, MAX_CHECKED_JOBS));
+        List<String> asked = questionJobs(question, diagnosed);
+        Set<String> spoken = new java.util.LinkedHashSet<>(asked);
         spoken.addAll(jobsNamed(answer, MAX_CHECKED_JOBS));
+        // a number the answer writes bare is a job when the question or a tool result the model read named it so
+        for (String n : bareNumbers(answer)) {
+            if (asked.contains(n) || known.contains(n) || diagnosed.containsKey(n)) {
+                spoken.add(n);
+            }
+        }
         Map<String, JsonNode> jobs = new LinkedHashMap<>();
         for (String id : spoken) {
             if (jobs.size() >= MAX_CHECKED_JOBS) {
@@ -178,48 +292,174 @@ public final class ChatAgent {
         }
         Map<String, String> parts = jobs.size() == 1 ? Map.of(jobs.keySet().iterator().next(), answer)
                 : byJob(answer, jobs.keySet());
+        List<String> askedJobs = asked.stream().filter(jobs::containsKey).toList();
+        if (jobs.size() > 1 && askedJobs.size() == 1 && jobs.keySet().stream().noneMatch(id -> mentions(answer, id))) {
+            // the question asks about one job and the answer names none: the answer is about that job
+            parts = Map.of(askedJobs.get(0), answer);
+        }
         for (Map.Entry<String, String> part : parts.entrySet()) {
-            JsonNode d = jobs.get(part.getKey());
-            if (part.getValue().isBlank()) {
-                continue;
-            }
-            Optional<String> start = guard.startProblem(part.getValue(), d.path("can_start").asText());
-            if (start.isPresent()) {
-                return replaced(jobs, (jobs.size() > 1 ? "about job " + part.getKey() + ", " : "") + start.get(), answer);
-            }
-            JsonNode f = d.path("finding");
-            String kind = f.path("kind").asText();
-            if (kind.isEmpty() || "unknown".equals(kind)) {
-                continue;
-            }
-            Set<String> seen = new HashSet<>();
-            f.path("others").forEach(o -> seen.add(o.path("kind").asText()));
-            List<String> evidence = new ArrayList<>();
-            f.path("evidence").forEach(e -> evidence.add(e.path("text").asText()));
-            Optional<String> problem = guard.problem(part.getValue(), kind, seen, evidence, material.toString(), false);
+            Optional<String> problem = partProblem(part.getValue(), jobs.get(part.getKey()));
             if (problem.isPresent()) {
                 return replaced(jobs, (jobs.size() > 1 ? "about job " + part.getKey() + ", " : "") + problem.get(),
                         answer);
             }
         }
+        return groupProblem(answer, listed, diagnosed, spoken);
+    }
+
+    /** Why {@code text}, said of the job diagnosed as {@code d}, must not be shown: its start, or its cause. */
+    private Optional<String> partProblem(String text, JsonNode d) {
+        if (text.isBlank()) {
+            return Optional.empty();
+        }
+        Optional<String> start = guard.startProblem(text, d.path("can_start").asText());
+        if (start.isPresent()) {
+            return start;
+        }
+        JsonNode f = d.path("finding");
+        String kind = f.path("kind").asText();
+        if (kind.isEmpty() || "unknown".equals(kind)) {
+            return Optional.empty();
+        }
+        Set<String> seen = new HashSet<>();
+        f.path("others").forEach(o -> seen.add(o.path("kind").asText()));
+        List<String> evidence = new ArrayList<>();
+        f.path("evidence").forEach(e -> evidence.add(e.path("text").asText()));
+        return guard.problem(text, kind, seen, evidence, material.toString(), false);
+    }
+
+    /** A sentence that says something of all of a group of jobs: "your five newest failures all ran out of time". */
+    private static final java.util.regex.Pattern ALL = java.util.regex.Pattern.compile("(?i)\\b(?:all|every|each|both)\\b");
+    private static final java.util.regex.Pattern GROUP = java.util.regex.Pattern.compile(
+            "(?i)\\b(?:jobs|failures|runs|them|they)\\b");
+    /** How many of the newest failures such a sentence speaks of: "five newest", "last 3", "both". */
+    private static final java.util.regex.Pattern HOW_MANY = java.util.regex.Pattern.compile("(?i)\\b(two|three|four|five"
+            + "|six|seven|eight|nine|ten|\\d{1,2})\\s+(?:of\\s+your\\s+)?(?:newest|latest|last|most\\s+recent|recent|failed"
+            + "|failures|jobs|runs)\\b|\\b(?:newest|latest|last)\\s+(two|three|four|five|six|seven|eight|nine|ten|\\d{1,2})\\b");
+    private static final List<String> NUMBERS = List.of("two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten");
+
+    /**
+     * An answer that names no job but says a cause of all the failures list_jobs gave ("your five newest failures all
+     * ran out of time", an outside audit): each sentence that speaks of all of them is checked against each of those
+     * failures (as many as it says, newest first, at most {@link #MAX_CHECKED_JOBS}), diagnosed by the agent.
+     */
+    private String groupProblem(String answer, List<String> listed, Map<String, JsonNode> diagnosed, Set<String> spoken) {
+        if (listed.isEmpty() || spoken.stream().anyMatch(id -> mentions(answer, id))) {
+            return answer;
+        }
+        for (String sentence : SENTENCE_END.split(answer)) {
+            if (!ALL.matcher(sentence).find() || !GROUP.matcher(sentence).find()) {
+                continue;
+            }
+            int n = Math.min(listed.size(), MAX_CHECKED_JOBS);
+            java.util.regex.Matcher m = HOW_MANY.matcher(sentence);
+            if (m.find()) {
+                String w = (m.group(1) != null ? m.group(1) : m.group(2)).toLowerCase(java.util.Locale.ROOT);
+                n = Math.min(n, w.chars().allMatch(Character::isDigit) ? Integer.parseInt(w) : NUMBERS.indexOf(w) + 2);
+            } else if (sentence.toLowerCase(java.util.Locale.ROOT).matches(".*\\bboth\\b.*")) {
+                n = Math.min(n, 2);
+            }
+            Map<String, JsonNode> group = new LinkedHashMap<>();
+            for (String id : listed.subList(0, n)) {
+                Optional<JsonNode> d = diagnosed.containsKey(id) ? Optional.of(diagnosed.get(id)) : diagnosis(id);
+                d.ifPresent(x -> group.put(id, x));
+            }
+            for (Map.Entry<String, JsonNode> job : group.entrySet()) {
+                Optional<String> problem = partProblem(sentence, job.getValue());
+                if (problem.isPresent()) {
+                    return replaced(group, "about job " + job.getKey() + ", one of the failures it speaks of, "
+                            + problem.get(), answer);
+                }
+            }
+        }
         return answer;
     }
 
+    /** The failed jobs in a {@code list_jobs} result (those with a failure kind), in its order (newest first). */
+    private static List<String> failuresListed(String result) {
+        List<String> out = new ArrayList<>();
+        try {
+            for (JsonNode j : JSON.readTree(result).path("jobs")) {
+                if (j.path("kind").isTextual() && !j.path("id").asText().isEmpty()) {
+                    out.add(j.path("id").asText());
+                }
+            }
+        } catch (IOException e) {
+            // an error's words: nothing listed
+        }
+        return out;
+    }
+
+    /** Whether {@code text} writes job id {@code id} (not inside a longer number or an array task's id). */
+    private static boolean mentions(String text, String id) {
+        return idPattern(id).matcher(text).find();
+    }
+
+    private static java.util.regex.Pattern idPattern(String id) {
+        return java.util.regex.Pattern.compile("(?<![\\d_])" + java.util.regex.Pattern.quote(id) + "(?![\\d_])");
+    }
+
+    /** What may stand between two jobs' ids said to share one claim: "1001 and 1008", "1001, 1008 & 1012". */
+    private static final java.util.regex.Pattern JOINED = java.util.regex.Pattern.compile(
+            "(?i)[\\s,&#()]*(?:(?:and|or|as well as|plus|both|jobs?|ids?)\\b[\\s,&#()]*)*");
+
+    /** Words just before an id that say the claim after it is not of that job: "unlike 1008, 1001 ran out of ...". */
+    private static final java.util.regex.Pattern CONTRAST = java.util.regex.Pattern.compile(
+            "(?i)\\b(?:unlike|except(?:\\s+for)?|other\\s+than|apart\\s+from|besides|not|rather\\s+than|instead\\s+of"
+            + "|whereas|while|but)\\W*(?:jobs?\\W*)?$");
+
     /**
      * The sentences of {@code answer} by the job they speak of: a sentence that names one of {@code ids} starts that
-     * job's part, and the sentences after it belong to it until another is named; a sentence that names several, or
-     * comes before any, belongs to none.
+     * job's part, and the sentences after it belong to it until another is named. A sentence that names several is
+     * cut where each id is written: an id followed by only "and", "," or "or" before the next shares that one's words
+     * ("jobs 1001 and 1008 both hit their time limits" is said of both), an id followed by words of its own has them
+     * ("1001 ran out of memory and 1008 out of GPU memory"), and one set against the next ("unlike 1008, 1001 ran out
+     * of memory") has none; the sentences after it belong to none until one job is named again.
      */
     static Map<String, String> byJob(String answer, Set<String> ids) {
         Map<String, StringBuilder> out = new LinkedHashMap<>();
         String current = null;
         for (String sentence : SENTENCE_END.split(answer)) {
-            List<String> named = ids.stream().filter(id -> java.util.regex.Pattern.compile("(?<![\\d_])"
-                    + java.util.regex.Pattern.quote(id) + "(?![\\d_])").matcher(sentence).find()).toList();
-            if (named.size() == 1) {
-                current = named.get(0);
-            } else if (named.size() > 1) {
+            List<int[]> at = new ArrayList<>(); // start, end, index of the id
+            List<String> order = new ArrayList<>(ids);
+            for (int i = 0; i < order.size(); i++) {
+                java.util.regex.Matcher m = idPattern(order.get(i)).matcher(sentence);
+                while (m.find()) {
+                    at.add(new int[] {m.start(), m.end(), i});
+                }
+            }
+            long distinct = at.stream().mapToInt(a -> a[2]).distinct().count();
+            if (distinct == 1) {
+                current = order.get(at.get(0)[2]);
+            } else if (distinct > 1) {
                 current = null;
+                at.sort(java.util.Comparator.comparingInt(a -> a[0]));
+                List<String> sharing = new ArrayList<>();
+                int from = -1;
+                for (int k = 0; k < at.size(); k++) {
+                    int end = k + 1 < at.size() ? at.get(k + 1)[0] : sentence.length();
+                    String before = sentence.substring(k == 0 ? 0 : at.get(k - 1)[1], at.get(k)[0]);
+                    String own = sentence.substring(at.get(k)[1], end);
+                    boolean joined = k + 1 < at.size() && JOINED.matcher(own).matches();
+                    if (joined && CONTRAST.matcher(before).find()) {
+                        continue; // "unlike 1008, 1001 ran out of memory": the words after 1008 are not said of it
+                    }
+                    sharing.add(order.get(at.get(k)[2]));
+                    from = from < 0 ? at.get(k)[0] : from;
+                    if (joined) {
+                        continue; // "1001 and ": its claim is the next id's
+                    }
+                    // from the first id sharing the words to the next id's, with the sentence's start when nothing
+                    // follows the last ("Time limits ended 1001 and 1008.")
+                    String claim = (JOINED.matcher(own.replaceAll("[.!?]+$", "")).matches()
+                            ? sentence.substring(0, at.get(0)[0]) : "") + sentence.substring(from, end);
+                    for (String id : sharing) {
+                        out.computeIfAbsent(id, x -> new StringBuilder()).append(claim.strip()).append(' ');
+                    }
+                    sharing.clear();
+                    from = -1;
+                }
                 continue;
             }
             if (current != null) {

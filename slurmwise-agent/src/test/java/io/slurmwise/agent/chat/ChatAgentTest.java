@@ -174,8 +174,120 @@ class ChatAgentTest {
         assertThat(ChatAgent.jobsNamed("My run used 500 GB after 48 hours: why?", 5)).isEmpty();
         assertThat(ChatAgent.jobsNamed("jobs 1 and 2 and 3", 2)).containsExactly("1", "2");
         assertThat(ChatAgent.byJob("Job 1001 ran out of memory. It used 32G. Job 1008 too. Both 1001 and 1008 failed.",
-                java.util.Set.of("1001", "1008"))).containsExactly(java.util.Map.entry("1001",
-                "Job 1001 ran out of memory. It used 32G."), java.util.Map.entry("1008", "Job 1008 too."));
+                new java.util.LinkedHashSet<>(List.of("1001", "1008")))).containsExactly(java.util.Map.entry("1001",
+                "Job 1001 ran out of memory. It used 32G. 1001 and 1008 failed."),
+                java.util.Map.entry("1008", "Job 1008 too. 1001 and 1008 failed."));
+    }
+
+    /** Calls {@code tool} with {@code args} first; once a tool result is in the conversation, gives {@code answer}. */
+    static FakeOpenAiServer.Script after(String tool, String args, String answer) {
+        return r -> {
+            JsonNode m = r.path("messages");
+            return "tool".equals(m.get(m.size() - 1).path("role").asText()) ? FakeOpenAiServer.Reply.text(answer)
+                    : FakeOpenAiServer.Reply.toolCall(tool, args);
+        };
+    }
+
+    /**
+     * A job id written bare counts as naming the job when the question, or a tool result the model read, has it as
+     * a job (an outside audit: "1001 hit its time limit" was shown for "what went wrong with 1001?", 1001 being oom).
+     */
+    @Test
+    void aBareJobIdNamesTheJob() throws Exception {
+        assertThat(ask(r -> FakeOpenAiServer.Reply.text("1001 hit its time limit; resubmit it with more time."),
+                "what went wrong with 1001?"))
+                .startsWith("Job 1001: Out of memory (host RAM) (oom), as slurmwise's rules decided")
+                .contains("The model's answer was set aside: it names another cause, time_limit")
+                .doesNotContain("resubmit it with more time");
+        assertThat(ask(after("get_job", "{\"job_id\":\"1001\"}", "It hit its time limit."), "why did 1001 fail?"))
+                .startsWith("Job 1001: Out of memory (host RAM) (oom)")
+                .contains("it names another cause, time_limit");
+        // an id the model read in list_jobs' result, written bare in its answer
+        String last = ask(after("list_jobs", "{}", "Your newest failure, 1047, hit its time limit."),
+                "why did my last job fail?");
+        assertThat(last).startsWith("Job 1047: ").doesNotContain("Your newest failure")
+                .contains("it names another cause, time_limit");
+        // faithful answers with bare ids are left as they are
+        String right = "1001 ran out of host memory (oom): the kernel killed it at its memory limit.";
+        assertThat(ask(r -> FakeOpenAiServer.Reply.text(right), "what went wrong with 1001?")).isEqualTo(right);
+        // a quantity, a time, a year or an option's value is no job
+        String general = "It hit its time limit; ask for more than 48 hours.";
+        assertThat(ask(r -> FakeOpenAiServer.Reply.text(general), "My run used 500 GB after 48 hours: why?"))
+                .isEqualTo(general);
+        assertThat(ChatAgent.bareNumbers("used 500 GB after 48 hours since 2024 with --time=48 at 12:30 on 2026-12-07,"
+                + " 3.5 of 8 GPUs, -n 4, 90%, exit code 137, signal 9, line 40 on node 12; 1001 and 1008_2 failed."))
+                .containsExactly("1001", "1008_2");
+    }
+
+    /**
+     * A sentence that names several jobs is checked against each one's cause (an outside audit: "Jobs 1001 and 1008
+     * both hit their time limits" was checked against neither); one that sets jobs against each other is read clause
+     * by clause.
+     */
+    @Test
+    void aSentenceNamingSeveralJobsIsCheckedAgainstEach() throws Exception {
+        String both = "Jobs 1001 and 1008 both hit their time limits; raise --time.";
+        assertThat(ask(r -> FakeOpenAiServer.Reply.text(both), "why did jobs 1001 and 1008 fail?"))
+                .contains("Job 1001: Out of memory (host RAM) (oom)").contains("Job 1008: GPU out of memory")
+                .contains("set aside: about job 1001, it names another cause, time_limit").doesNotContain("raise --time");
+        assertThat(ask(after("diagnose_job", "{\"job_ids\":\"1001,1008\"}", "1001 and 1008 hit their time limits."),
+                "why did 1001 and 1008 fail?")).contains("set aside: about job 1001, it names another cause, time_limit");
+        String contrast = "1001 ran out of memory and 1008 out of GPU memory.";
+        assertThat(ask(r -> FakeOpenAiServer.Reply.text(contrast), "why did jobs 1001 and 1008 fail?")).isEqualTo(contrast);
+        String unlike = "Unlike 1008, 1001 ran out of host memory, not GPU memory.";
+        assertThat(ask(r -> FakeOpenAiServer.Reply.text(unlike), "why did jobs 1001 and 1008 fail?")).isEqualTo(unlike);
+        String swapped = "1001 ran out of GPU memory and 1008 out of host memory.";
+        assertThat(ask(r -> FakeOpenAiServer.Reply.text(swapped), "why did jobs 1001 and 1008 fail?"))
+                .contains("The model's answer was set aside: about job 1001, it names another cause, cuda_oom");
+    }
+
+    /**
+     * An answer that names no job but gives one cause for all the newest failures list_jobs showed is checked against
+     * each of them (an outside audit: "your five newest failures all ran out of time" was shown).
+     */
+    @Test
+    void aCauseSaidOfAllTheListedFailuresIsCheckedAgainstEach() throws Exception {
+        String shown = ask(after("list_jobs", "{\"states\":\"FAILED,OUT_OF_MEMORY,TIMEOUT,NODE_FAIL\"}",
+                "Your five newest failures all ran out of time; raise --time."), "why do my jobs keep failing?");
+        assertThat(shown).startsWith("Job ").doesNotContain("raise --time.\n")
+                .contains("The model's answer was set aside: about job ").contains("one of the failures it speaks of")
+                .contains("time_limit");
+        // no cause said of them all: left as it is
+        String general = "Your newest failures have different causes; ask about one of them to see its fix.";
+        assertThat(ask(after("list_jobs", "{}", general), "why do my jobs keep failing?")).isEqualTo(general);
+    }
+
+    /** The question names one job and the answer none: the answer is about that job, whatever else was diagnosed. */
+    @Test
+    void anAnswerNamingNoJobIsAboutTheOneTheQuestionNames() throws Exception {
+        String shown = ask(after("diagnose_job", "{\"job_ids\":\"1001,1008\"}", "It hit its time limit."),
+                "why did 1001 fail?");
+        assertThat(shown).startsWith("Job 1001: Out of memory (host RAM) (oom)")
+                .contains("set aside: about job 1001, it names another cause, time_limit");
+        String right = "It ran out of host memory; ask for more with --mem.";
+        assertThat(ask(after("diagnose_job", "{\"job_ids\":\"1001,1008\"}", right), "why did job 1001 fail?"))
+                .isEqualTo(right);
+    }
+
+    /**
+     * A model that calls tools round after round never answers: the agent stops after {@link ChatAgent#MAX_STEPS} and
+     * says which jobs the question named, for the caller to give the rules' answer (an outside audit: it said "I
+     * stopped after 8 tool calls" and the chat exited 0, with nothing from the rules even for "job 1001").
+     */
+    @Test
+    void aModelThatOnlyCallsToolsStopsWithTheQuestionsJobs() throws Exception {
+        try (FakeOpenAiServer server = new FakeOpenAiServer(
+                r -> FakeOpenAiServer.Reply.toolCall("get_job", "{\"job_id\":\"1001\"}"));
+             Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled()).build()) {
+            ChatAgent agent = new ChatAgent(OpenAiChatModel.builder().baseUrl(server.baseUrl()).apiKey("none")
+                    .modelName("test").timeout(Duration.ofSeconds(20)).maxRetries(0).build(),
+                    new SlurmwiseTools(sw, "backend mock"), c -> { });
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> agent.ask("what went wrong with 1001 after 48 hours?"))
+                    .isInstanceOfSatisfying(ChatAgent.StepLimitReached.class,
+                            e -> assertThat(e.jobs()).containsExactly("1001"))
+                    .hasMessageContaining("called tools 8 rounds without answering");
+            assertThat(server.requests()).hasSize(ChatAgent.MAX_STEPS);
+        }
     }
 
     /**

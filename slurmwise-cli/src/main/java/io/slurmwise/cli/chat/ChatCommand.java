@@ -100,7 +100,8 @@ public final class ChatCommand implements Callable<Integer> {
      * Asks one question and prints the answer; true when the model answered. When it does not (down, slow, HTTP 500,
      * garbage), the rules' answer for the jobs the question diagnosed or names ("job 1001") goes to stdout, and one
      * line on stderr says what happened and what to do; false (an outside audit: one HTTP 500 ended the whole
-     * interactive session, without the rules' answer).
+     * interactive session, without the rules' answer). A model that calls tools {@link ChatAgent#MAX_STEPS} rounds
+     * without answering is one that fails: the rules' answer for the jobs the question names, bare ids too.
      */
     private boolean ask(ChatAgent agent, RecordingTools tools, String question, LlmSettings ls, boolean interactive) {
         tools.diagnosed.clear();
@@ -108,8 +109,17 @@ public final class ChatCommand implements Callable<Integer> {
         try {
             answer = agent.ask(question);
         } catch (RuntimeException e) {
-            ModelFault fault = ModelFault.of(e, ls.baseUrl(), ls.timeout());
-            String rules = RulesAnswer.of(tools, question);
+            ModelFault fault;
+            String rules;
+            if (e instanceof ChatAgent.StepLimitReached limit) {
+                // a model that keeps calling tools has not answered either: the rules' answer for the question's job
+                fault = new ModelFault("the language model at " + ls.baseUrl() + " called tools " + ChatAgent.MAX_STEPS
+                        + " rounds without answering", "ask a narrower question (one job, one thing)");
+                rules = limit.jobs().isEmpty() ? RulesAnswer.of(tools, question) : RulesAnswer.of(tools, limit.jobs());
+            } else {
+                fault = ModelFault.of(e, ls.baseUrl(), ls.timeout());
+                rules = RulesAnswer.of(tools, question);
+            }
             if (!rules.isEmpty()) {
                 cli.out().println(TerminalText.text(rules));
                 cli.out().flush();

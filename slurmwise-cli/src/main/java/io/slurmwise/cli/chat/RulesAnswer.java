@@ -36,6 +36,10 @@ final class RulesAnswer {
                 }
             }
         }
+        return paragraphs(diagnoses);
+    }
+
+    private static String paragraphs(List<JsonNode> diagnoses) {
         List<String> parts = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
         for (JsonNode d : diagnoses) {
@@ -47,6 +51,28 @@ final class RulesAnswer {
             }
         }
         return String.join("\n\n", parts);
+    }
+
+    /**
+     * The rules' answer for {@code ids} (the jobs a question names, as the chat agent read them), each from the
+     * question's own diagnosis of it when the model asked for one, else asked now.
+     */
+    static String of(ChatCommand.RecordingTools tools, List<String> ids) {
+        List<JsonNode> diagnoses = new ArrayList<>();
+        for (String id : ids) {
+            JsonNode had = tools.diagnosed.stream().filter(d -> id.equals(d.path("job_id").asText())).findFirst()
+                    .orElse(null);
+            if (had != null) {
+                diagnoses.add(had);
+                continue;
+            }
+            try {
+                diagnoses.add(JSON.valueToTree(((ChatTools) tools).call("diagnose_job", Map.of("job_id", id))));
+            } catch (RuntimeException e) {
+                // the tools cannot say either: nothing to add
+            }
+        }
+        return paragraphs(diagnoses);
     }
 
     /** The job ids the question names as jobs, first ones first (the chat agent's reading). */
