@@ -100,7 +100,9 @@ public final class ChatAgent {
         for (int step = 0; step < MAX_STEPS; step++) {
             AiMessage ai = model.chat(ChatRequest.builder().messages(history).toolSpecifications(specs).build()).aiMessage();
             if (!ai.hasToolExecutionRequests()) {
-                String said = ai.text() == null ? "" : ai.text().strip();
+                // a reasoning model's <think> scratchpad is neither shown nor checked, as in an explanation
+                String said = ai.text() == null ? ""
+                        : io.slurmwise.agent.explain.LlmExplainer.withoutReasoning(ai.text()).strip();
                 // cut where it is received, as an explanation is (a 5 MB answer read whole by the guard took minutes);
                 // the guard reads the words kept, not the cut's marker and its count
                 String shown = io.slurmwise.diagnose.Explanation.capped(said, io.slurmwise.diagnose.Explanation.MAX_CHARS);

@@ -184,7 +184,7 @@ public final class LlmExplainer implements Explainer {
      * everything from an opening tag never closed (the answer cut inside its reasoning). What is left is stripped;
      * it may be empty.
      */
-    static String withoutReasoning(String text) {
+    public static String withoutReasoning(String text) {
         if (!THINK_TAG.matcher(text).find()) {
             return text;
         }

@@ -116,6 +116,10 @@ class ChatAgentTest {
                 + " with more memory."), "Why did job 1001 fail?");
         assertThat(acted).doesNotContain("resubmitted it for you")
                 .contains("it claims an action (\"I have already resubmitted\"): slurmwise never acts on the cluster");
+        // a reasoning model's scratchpad is neither shown nor read by the guard; the answer after it is
+        String thought = ask(r -> answerAfterTool(r, "<think>Maybe it was a time limit? No: the rules say oom.</think>"
+                + "Job 1001 ran out of host memory; ask for more memory."), "Why did job 1001 fail?");
+        assertThat(thought).isEqualTo("Job 1001 ran out of host memory; ask for more memory.");
         String sudo = ask(r -> FakeOpenAiServer.Reply.text("Run sudo sysctl vm.overcommit_memory=1 on the login node."),
                 "How do I stop out-of-memory kills?");
         assertThat(sudo).startsWith("(The model's answer was set aside: it tells the user to do something unsafe")
