@@ -722,7 +722,7 @@ public final class Classifier {
             if (facts.state() == JobState.COMPLETED && (facts.exitCode() == null || facts.exitCode().isSuccess())) {
                 v *= COMPLETED_FACTOR;
             }
-            if (contradictsMemoryLimit(s.kind, facts)) {
+            if (contradictsMemoryLimit(s.kind, facts) && !outsideTheRecord(s)) {
                 v *= CONTRADICTED_FACTOR;
             }
             raw.put(s.kind.id(), v);
@@ -771,6 +771,17 @@ public final class Classifier {
         return kind.checks().contains(Check.RSS_AT_MEM_LIMIT) && f.state() != JobState.OUT_OF_MEMORY
                 && f.maxRss() != null && f.memoryLimit() != null && f.memoryLimit().bytes() > 0
                 && f.maxRss().bytes() < 0.5 * f.memoryLimit().bytes();
+    }
+
+    /**
+     * Whether the kind's log evidence is a memory limit the job's record cannot speak to, so a peak far below the
+     * record's limit is no contradiction: a program's own failed allocation ({@link OwnMemoryError}: a JVM heap of
+     * {@code -Xmx}, an array larger than any node gives; raised inside the program, nothing killed), or a workflow
+     * manager's report of its task ({@link WorkflowTask}: with a grid executor another job, whose record is not this one).
+     */
+    private static boolean outsideTheRecord(Score s) {
+        List<String> lines = s.evidence.stream().filter(Evidence::isLogLine).map(Evidence::text).toList();
+        return OwnMemoryError.in(lines) || WorkflowTask.in(lines);
     }
 
     /**

@@ -29,7 +29,29 @@ final class Leads {
     private static final Pattern ERROR_WORDS = Pattern.compile("(?i)\\b(?:\\w*error|errors|err|fatal|\\w*exception|"
             + "fail|failed|failure|abort|aborted|killed|denied|not found|no such|cannot|can't|could not|couldn't|"
             + "unable to|invalid|illegal|traceback|segmentation|core dumped|panic|terminated|timed out|timeout|"
-            + "exceeded|refused|unexpected|missing|non-zero exit|exit (?:status|code) [1-9])\\b");
+            + "exceeded|refused|unexpected|missing|non-zero exit|exit (?:status|code) [1-9])\\b|\\bMPI_ABORT was invoked\\b");
+
+    /**
+     * What a launcher or MPI library prints after a process failed, as its consequence: srun's per-task summary
+     * ({@code srun: error: cn047: tasks 384-511: Killed}, {@code task 217: Exited with exit code 3}) and its step's
+     * abort or cancel, Open MPI's note that MPI_ABORT kills every process (ompi/mpi/help-mpi-api.txt), its
+     * MPI_ERRORS_ARE_FATAL box (ompi/errhandler/help-mpi-errors.txt) and its "Local abort" (ompi/runtime/ompi_mpi_abort.c),
+     * mpirun's exit report. Order matters: after the program's own message (GROMACS's fatal error, a solver's
+     * {@code ERROR: negative density ...}, Open MPI's help text that it lacks SLURM's PMI support) these never outrank
+     * it; alone, they are still where to read.
+     */
+    private static final Pattern CONSEQUENCE = Pattern.compile("(?i)^(?:srun: error: \\S+: tasks? [\\d,-]+: (?:Killed|Exited "
+            + "with exit code \\d+|Terminated)\\b|srun: Job step aborted\\b|slurmstepd: error: \\*\\*\\* STEP \\S+ (?:ON \\S+ )?"
+            + "CANCELLED AT\\b|NOTE: invoking MPI_ABORT causes Open MPI to kill\\b|(?:\\[[^\\]]*\\] )?\\*\\*\\*\\s+(?:An error "
+            + "occurred in MPI_\\w+|on a NULL communicator|MPI_ERRORS_ARE_FATAL\\b|and potentially your MPI job)|(?:\\[[^\\]]*\\] )?"
+            + "Local abort (?:before|after) MPI_\\w+|(?:mpirun|prterun) has exited due to process rank\\b)");
+
+    /**
+     * A header that says only that an error follows, on a line of its own: GROMACS's fatal-error box
+     * (src/gromacs/utility/fatalerror.cpp) prints "Fatal error:" and the message on the next line ("Too many LINCS
+     * warnings (1000)"). The line after it is the message, read with it.
+     */
+    private static final Pattern BARE_HEADER = Pattern.compile("(?i)^\\s*(?:fatal error|error|fatal|error message)\\s*:\\s*$");
 
     /** Python's traceback header, which its exception line ends. */
     private static final Pattern TRACEBACK = Pattern.compile("Traceback \\(most recent call last\\):?");
@@ -89,7 +111,9 @@ final class Leads {
                 continue;
             }
             int[] open = messages.isEmpty() ? null : messages.get(messages.size() - 1);
-            if (open != null && i - open[1] <= 2 && i - open[0] < MAX_MESSAGE_LINES
+            boolean header = open != null && open[0] == open[1] && i - open[1] <= 2
+                    && BARE_HEADER.matcher(LineText.stripAnsi(lines.get(open[0]))).matches();
+            if (header || open != null && i - open[1] <= 2 && i - open[0] < MAX_MESSAGE_LINES
                     && continues(LineText.stripAnsi(lines.get(open[1])), raw)) {
                 open[1] = i;
             } else {
@@ -99,8 +123,10 @@ final class Leads {
         }
         List<Evidence> found = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        for (int m = messages.size() - 1; m >= 0 && found.size() < MAX; m--) {
-            int[] msg = messages.get(m);
+        // a launcher's or MPI library's consequence lines give way to an error message of the program before them
+        List<String> texts = new ArrayList<>(messages.size());
+        boolean causeBefore = false;
+        for (int[] msg : messages) {
             StringBuilder text = new StringBuilder();
             for (int i = msg[0]; i <= msg[1]; i++) {
                 String part = LineText.readable(lines.get(i)).strip();
@@ -108,7 +134,20 @@ final class Leads {
                     text.append(text.length() == 0 ? "" : " ").append(part);
                 }
             }
-            String message = text.toString();
+            texts.add(text.toString());
+        }
+        boolean[] consequence = new boolean[messages.size()];
+        for (int m = 0; m < messages.size(); m++) {
+            boolean c = CONSEQUENCE.matcher(texts.get(m)).find();
+            consequence[m] = c && causeBefore;
+            causeBefore |= !c && ERROR_WORDS.matcher(texts.get(m)).find() && !TRACEBACK.matcher(texts.get(m)).matches();
+        }
+        for (int m = messages.size() - 1; m >= 0 && found.size() < MAX; m--) {
+            if (consequence[m]) {
+                continue;
+            }
+            int[] msg = messages.get(m);
+            String message = texts.get(m);
             // a traceback's header says only that one follows: its exception line, later, is the message
             if (!found.isEmpty() && TRACEBACK.matcher(message).matches()) {
                 continue;

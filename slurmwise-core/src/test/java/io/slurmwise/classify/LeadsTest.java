@@ -152,4 +152,64 @@ class LeadsTest {
         assertThat(f.leads()).extracting(Evidence::text)
                 .containsExactly("error reading block 7", "fatal: giving up on sample.dat");
     }
+
+    /**
+     * Open MPI's help text that the build lacks SLURM's PMI support is the lead, not the MPI_ERRORS_ARE_FATAL box, the
+     * "Local abort" and srun's task summary it brings about (the auditor's 32_mpi_pmi.err).
+     */
+    @Test
+    void anMpiLibrarysConsequencesGiveWayToTheMessageBeforeThem() {
+        Finding f = classify(LogTail.of(LogStream.STDERR, "job.err", """
+                --------------------------------------------------------------------------
+                The application appears to have been direct launched using "srun",
+                but OMPI was not built with SLURM's PMI support and therefore cannot
+                execute. There are several options for building PMI support under
+                SLURM, depending upon the SLURM version you are using:
+
+                  version 16.05 or later: you can use SLURM's PMIx support. This
+                  requires that you configure and build SLURM --with-pmix.
+
+                Please configure as appropriate and try again.
+                --------------------------------------------------------------------------
+                *** An error occurred in MPI_Init
+                *** on a NULL communicator
+                *** MPI_ERRORS_ARE_FATAL (processes in this communicator will now abort,
+                ***    and potentially your MPI job)
+                [cn021:1288] Local abort before MPI_INIT completed completed successfully, but am not able to aggregate error messages, and not able to guarantee that all other processes were killed!
+                srun: error: cn021: tasks 0-31: Exited with exit code 1
+                """));
+        assertThat(f.isUnknown()).isTrue();
+        assertThat(f.leads()).singleElement().satisfies(e -> {
+            assertThat(e.location()).isEqualTo("stderr:2");
+            assertThat(e.text()).contains("OMPI was not built with SLURM's PMI support");
+        });
+        // alone, the consequences are still where to read
+        Finding alone = classify(LogTail.of(LogStream.STDERR, "job.err",
+                "*** MPI_ERRORS_ARE_FATAL (processes in this communicator will now abort,\n"
+                        + "srun: error: cn021: tasks 0-31: Exited with exit code 1\n"));
+        assertThat(alone.leads()).hasSize(2);
+    }
+
+    /** GROMACS's bare "Fatal error:" header gives way to its message on the next line (16_gromacs_lincs.err). */
+    @Test
+    void aBareFatalErrorHeaderIsReadWithTheLineAfterIt() {
+        Finding f = classify(LogTail.of(LogStream.STDERR, "md.err", """
+                -------------------------------------------------------
+                Program:     gmx mdrun, version 2023.3
+                Source file: src/gromacs/mdlib/constr.cpp (line 187)
+                MPI rank:    3 (out of 8)
+
+                Fatal error:
+                Too many LINCS warnings (1000)
+                If you know what you are doing you can adjust the lincs warning threshold in
+                your mdp file or set the environment variable GMX_MAXCONSTRWARN to -1,
+                but normally it is better to fix the problem
+                -------------------------------------------------------
+                MPI_ABORT was invoked on rank 3 in communicator MPI_COMM_WORLD
+                with errorcode 1.
+                """));
+        assertThat(f.isUnknown()).isTrue();
+        assertThat(f.leads().get(0).text()).isEqualTo("Fatal error: Too many LINCS warnings (1000)");
+        assertThat(f.leads()).extracting(Evidence::text).noneMatch(t -> t.equals("Fatal error:"));
+    }
 }
