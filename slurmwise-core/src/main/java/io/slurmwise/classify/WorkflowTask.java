@@ -22,11 +22,27 @@ public final class WorkflowTask {
             + "|\\bJob \\S+ exited with return code -?\\d+ which has not been declared"
             + "|memory-retry-error-keys.*\\bJob might have run out of memory");
 
+    /** The task's name in such a report: Nextflow's process, Cromwell's job ({@code wf.align:NA:1}). */
+    private static final Pattern NAME = Pattern.compile("(?i)\\bProcess `([^`]+)` terminated with an error exit status"
+            + "|\\bJob (\\S+) exited with return code -?\\d+ which has not been declared"
+            + "|\\bfor job `([^`]+)` contained one of the `memory-retry-error-keys");
+
     private WorkflowTask() {
     }
 
     /** Whether one of the lines is a workflow manager's report of its task's end. */
     public static boolean in(List<String> lines) {
         return lines != null && lines.stream().anyMatch(l -> l != null && TASK.matcher(l).find());
+    }
+
+    /** The name of the first task such a report names ({@code TRIM (S03)}), when one does. */
+    public static java.util.Optional<String> task(List<String> lines) {
+        for (String l : lines == null ? List.<String>of() : lines) {
+            java.util.regex.Matcher m = l == null ? null : NAME.matcher(l);
+            if (m != null && m.find()) {
+                return java.util.Optional.of(m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3));
+            }
+        }
+        return java.util.Optional.empty();
     }
 }

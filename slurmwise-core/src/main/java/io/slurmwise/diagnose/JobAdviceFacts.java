@@ -38,16 +38,27 @@ import java.util.function.Supplier;
  * @param movedQos   the QOS a patch moves the job to, else null: the time limits a fix quotes are that QOS's (the real
  *                   lab's 211 read "within the partition/QOS maximum (00:10:00, the MaxWall of QOS short)" beside a
  *                   patch that moved it to QOS normal); what the job already does is still read from its own QOS
+ * @param logLines   the deciding log lines of the finding ({@link #withLogLines}): a program's own memory error
+ *                   ({@link io.slurmwise.classify.OwnMemoryError}) or a workflow's report of its task
+ *                   ({@link io.slurmwise.classify.WorkflowTask}) says which memory advice is the job's; empty when none
  */
 public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String script, Double gpuGiB,
                              Supplier<List<Qos>> qos, String canceller, boolean childRefused,
-                             Supplier<Optional<java.util.Set<String>>> allowedQos, String movedQos) {
+                             Supplier<Optional<java.util.Set<String>>> allowedQos, String movedQos,
+                             List<String> logLines) {
 
 
     public JobAdviceFacts {
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
         qos = qos == null ? List::of : qos;
         allowedQos = allowedQos == null ? Optional::empty : allowedQos;
+        logLines = logLines == null ? List.of() : List.copyOf(logLines.stream().filter(java.util.Objects::nonNull).toList());
+    }
+
+    public JobAdviceFacts(JobRecord job, List<Partition> partitions, String script, Double gpuGiB,
+                          Supplier<List<Qos>> qos, String canceller, boolean childRefused,
+                          Supplier<Optional<java.util.Set<String>>> allowedQos, String movedQos) {
+        this(job, partitions, script, gpuGiB, qos, canceller, childRefused, allowedQos, movedQos, List.of());
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions) {
@@ -60,17 +71,17 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
 
     /** The same facts with the job's batch script (null: not at hand). */
     public JobAdviceFacts withScript(String batchScript) {
-        return new JobAdviceFacts(job, partitions, batchScript, gpuGiB, qos, canceller, childRefused, allowedQos, movedQos);
+        return new JobAdviceFacts(job, partitions, batchScript, gpuGiB, qos, canceller, childRefused, allowedQos, movedQos, logLines);
     }
 
     /** The same facts with the QOSes the job's user may use with its account, read when first needed. */
     public JobAdviceFacts withAllowedQos(Supplier<Optional<java.util.Set<String>>> read) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, read, movedQos);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, read, movedQos, logLines);
     }
 
     /** The same facts with the cluster's QOSes, read when first needed. */
     public JobAdviceFacts withQos(Supplier<List<Qos>> table) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, table, canceller, childRefused, allowedQos, movedQos);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, table, canceller, childRefused, allowedQos, movedQos, logLines);
     }
 
     /** The job's QOS, when the cluster's QOSes are known and list it. */
@@ -109,17 +120,17 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         java.util.OptionalDouble gib = io.slurmwise.job.GpuModels.reported(l);
         boolean child = io.slurmwise.classify.WorkflowRefusal.in(l);
         return new JobAdviceFacts(job, partitions, script, gib.isPresent() ? Double.valueOf(gib.getAsDouble()) : gpuGiB,
-                qos, canceller, childRefused || child, allowedQos, movedQos);
+                qos, canceller, childRefused || child, allowedQos, movedQos, l);
     }
 
     /** The same facts under the QOS a patch moves the job to ({@code movedQos}). */
     public JobAdviceFacts withMovedQos(String name) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, allowedQos, name);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, allowedQos, name, logLines);
     }
 
     /** The same facts with the user name of whoever cancelled the job (null: not cancelled, or the uid has no name). */
     public JobAdviceFacts withCanceller(String name) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, name, childRefused, allowedQos, movedQos);
+        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, name, childRefused, allowedQos, movedQos, logLines);
     }
 
     /**
@@ -224,6 +235,13 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
             case "node_mem" -> partition().map(Partition::memoryPerNode).map(DataSize::toString);
             case "java_heap" -> javaHeap();
             case "batch_example" -> batchExample();
+            // the same heap, for the fix that raises -Xmx because the JVM's own heap was full: only a job whose deciding
+            // evidence quotes that error has it (lacking() leaves the fix out of every other oom job's advice)
+            case "raised_java_heap" -> io.slurmwise.classify.OwnMemoryError.javaHeap(logLines) ? javaHeap() : Optional.empty();
+            case "workflow_task" -> io.slurmwise.classify.WorkflowTask.task(logLines).map(t -> "`" + t + "`");
+            case "oversized_alloc" -> oversizedAllocation().map(a -> "the program asked for "
+                    + io.slurmwise.classify.OwnMemoryError.describe(a) + " at once and a node of partition "
+                    + partition().get().name() + " has " + partition().get().memoryPerNode());
             // what the time patch asks for when the logs show no progress: twice the limit the job reached (fitting
             // caps it at the MaxTime; the patch's own value replaces it where there is a patch)
             case "more_time" -> timeLimit().filter(t -> !t.isZero()).map(t -> SlurmTime.format(t.multipliedBy(2)));
@@ -246,7 +264,9 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
      * ({@link Placeholders#OF_THE_RUN}) for a job that never started (1042, cancelled while pending, was told to put a
      * timeout around its steps), the id of a job still queued ({@code scontrol release}) for one that left the queue
      * (the real lab's NODE_FAIL job was told to release itself), and the uid of whoever else cancelled it for a job its
-     * own user cancelled (1042 was told "if an admin cancelled it"; an outside audit).
+     * own user cancelled (1042 was told "if an admin cancelled it"; an outside audit). The advice for a program's own
+     * memory error or a workflow's task ({@code oversized_alloc}, {@code raised_java_heap}, {@code workflow_task}) is
+     * lacking unless the deciding evidence quotes such an error ({@link #withLogLines}).
      */
     public java.util.Set<String> lacking() {
         java.util.Set<String> out = new java.util.HashSet<>();
@@ -274,6 +294,30 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         // should a time-limit note be shown beside it
         if (job.state() == io.slurmwise.job.JobState.DEADLINE) {
             out.add("more_time");
+        }
+        // a program's single allocation larger than a node: no --mem holds it (2021's numpy array of 1.16 TiB, peak 2G of
+        // 64G, was told to ask for 96G; an outside audit); without such an allocation the piece that says so is not its
+        boolean oversized = oversizedAllocation().isPresent();
+        if (!oversized) {
+            out.add("oversized_alloc");
+        }
+        // the fixes for the JVM's own heap and for a workflow's task are advice for a job whose deciding evidence quotes
+        // such an error, not for every oom job: shown to all, they filled the explainer's budget for fixes and 1001's
+        // prompt lost its "What to check" section (the revert of ece2ea9)
+        if (!io.slurmwise.classify.OwnMemoryError.javaHeap(logLines)) {
+            out.add("raised_java_heap");
+        }
+        if (!io.slurmwise.classify.WorkflowTask.in(logLines)) {
+            out.add("workflow_task");
+        }
+        // a limit the job's --mem is not: the JVM's own heap (-Xmx) filled while the job's peak stayed below its limit
+        // (2020's -Xmx8g under --mem=64G, peak 8.58G), or a task a workflow ran as a job of its own while the head job
+        // stayed below its limit (2019's Nextflow head, 1.2G of 4G): more --mem for this job is no answer
+        boolean belowLimit = MemoryAdvice.peakBelowLimit(job);
+        boolean javaHeap = io.slurmwise.classify.OwnMemoryError.javaHeap(logLines) && belowLimit;
+        boolean childTask = io.slurmwise.classify.WorkflowTask.in(logLines) && belowLimit;
+        if (oversized || javaHeap || childTask) {
+            out.addAll(List.of("suggested_mem", "suggested_mem_per_cpu", "tight_mem", "tight_mem_per_cpu"));
         }
         return out;
     }
@@ -369,6 +413,17 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
                     + " the batch per step, " + (2 * half == b.value() ? "the same" : "about the same (" + 2 * half + ")")
                     + " per update";
         });
+    }
+
+    /**
+     * The single allocation the program's own error asked for ({@link io.slurmwise.classify.OwnMemoryError}), when it is
+     * more than one node of the job's partition has.
+     */
+    private Optional<Long> oversizedAllocation() {
+        java.util.OptionalLong asked = io.slurmwise.classify.OwnMemoryError.requested(logLines);
+        Optional<DataSize> node = partition().map(Partition::memoryPerNode);
+        return asked.isPresent() && node.isPresent() && asked.getAsLong() > node.get().bytes()
+                ? Optional.of(asked.getAsLong()) : Optional.empty();
     }
 
     /** A Java heap ({@code -Xmx}) that leaves a fifth of the job's memory per node to the JVM and the rest. */

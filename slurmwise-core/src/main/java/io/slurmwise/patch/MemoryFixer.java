@@ -6,6 +6,7 @@ import io.slurmwise.job.MemoryRequest;
 import io.slurmwise.job.Partition;
 import io.slurmwise.job.PartitionSearch;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -23,6 +24,10 @@ final class MemoryFixer implements Fixer {
     public Step apply(FixContext cx, BatchScript s) {
         JobRecord job = cx.job();
         Step step = Step.none(s);
+        Optional<Step> notTheJobs = notTheJobsLimit(cx, s, step);
+        if (notTheJobs.isPresent()) {
+            return notTheJobs.get();
+        }
         String opt = s.has("mem-per-cpu") ? "mem-per-cpu" : s.has("mem-per-gpu") ? "mem-per-gpu" : s.has("mem") ? "mem"
                 : job.reqMem() != null && job.reqMem().per() == MemoryRequest.Per.CPU ? "mem-per-cpu" : "mem";
         int nodes = Math.max(1, job.nodes());
@@ -94,6 +99,39 @@ final class MemoryFixer implements Fixer {
                     why + "; capped at what a " + part.get().name() + " node has (" + node + ")");
         }
         return step.change(s.withOption(opt, size(rounded)), "--" + opt + "=" + size(rounded) + was, why);
+    }
+
+    /**
+     * Advice without a change when the limit the deciding evidence names is not the job's {@code --mem}: an allocation
+     * the program's own error names that is larger than a node of the partition (2021's numpy array of 1.16 TiB: no
+     * {@code --mem} holds it), the JVM's own heap filled while the job's peak stayed below its limit (2020's
+     * {@code -Xmx8g} under {@code --mem=64G}), or a workflow's task, a job of its own, killed while the head job stayed
+     * below its limit (2019's Nextflow head). Each was patched to more {@code --mem} (an outside audit).
+     */
+    private static Optional<Step> notTheJobsLimit(FixContext cx, BatchScript s, Step step) {
+        List<String> lines = cx.evidenceLines() == null ? List.of() : cx.evidenceLines();
+        java.util.OptionalLong asked = io.slurmwise.classify.OwnMemoryError.requested(lines);
+        Optional<Partition> part = cx.partition(s).filter(p -> p.memoryPerNode() != null);
+        if (asked.isPresent() && part.isPresent() && asked.getAsLong() > part.get().memoryPerNode().bytes()) {
+            return Optional.of(step.advise("The program asked for "
+                    + io.slurmwise.classify.OwnMemoryError.describe(asked.getAsLong()) + " in one allocation, more than"
+                    + " the " + part.get().memoryPerNode() + " of a " + part.get().name() + " node: no `--mem` can hold"
+                    + " it. Process the data in chunks (`numpy.memmap`, `dask.array`), or use a smaller dtype."));
+        }
+        if (!MemoryAdvice.peakBelowLimit(cx.job())) {
+            return Optional.empty();
+        }
+        if (io.slurmwise.classify.OwnMemoryError.javaHeap(lines)) {
+            return Optional.of(step.advise("The JVM's own heap (`-Xmx`) was full while the job's peak (" + cx.job().maxRss()
+                    + ") stayed below its memory limit: raise `-Xmx` within `--mem`, not `--mem`."));
+        }
+        if (io.slurmwise.classify.WorkflowTask.in(lines)) {
+            return Optional.of(step.advise("The killed process was a workflow's task, a job of its own with a grid"
+                    + " executor, while this job's peak (" + cx.job().maxRss() + ") stayed below its limit: set the"
+                    + " task's memory in the workflow (Nextflow's `memory` directive, Cromwell's `memory` runtime"
+                    + " attribute), not this job's `--mem`."));
+        }
+        return Optional.empty();
     }
 
     /**

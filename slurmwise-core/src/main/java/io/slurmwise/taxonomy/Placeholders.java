@@ -26,7 +26,7 @@ public final class Placeholders {
             "gpu_model", "gpus_per_node", "gpu_partitions", "other_gpu_partitions", "peak_mem", "mem_limit",
             "suggested_mem", "suggested_mem_per_cpu", "node_mem", "work_dir", "java_heap", "shorter_time",
             "step_timeout", "more_nodes", "shard_gpus", "more_mem_partition", "more_time", "bigger_gpu_partitions", "tight_mem",
-            "tight_mem_per_cpu", "queued_job_id", "canceller_uid", "batch_example");
+            "tight_mem_per_cpu", "queued_job_id", "canceller_uid", "batch_example", "oversized_alloc", "raised_java_heap", "workflow_task");
 
     /**
      * The facts of the job's run: a piece of advice that names one is about what the job did while it ran (a step

@@ -1101,4 +1101,73 @@ class FittedAdviceTest {
         assertThat(new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(tight, CLUSTER.partitions())).get(0).items())
                 .anyMatch(i -> i.startsWith("Request enough job memory") && i.contains("--mem=144G"));
     }
+
+    /**
+     * A limit the job's --mem is not (the JVM's heap, one allocation larger than a node, a workflow's task run as a job
+     * of its own) is not answered with more --mem for this job (the auditor's 2020, 2021 and 2019 were told to ask for
+     * 96G and 6G with peaks far below their limits), and nothing is said to have been killed.
+     */
+    @Test
+    void aLimitTheJobsMemIsNotIsNotAnsweredWithMoreMem() {
+        JobRecord j = CLUSTER.get("1029"); // 16G on cpu (250G nodes), peak 2.1G
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(j, "oom"), j, 1).get(0);
+        FixFitter fitter = new FixFitter(TAXONOMY);
+        JobAdviceFacts facts = new JobAdviceFacts(j, CLUSTER.partitions());
+        java.util.function.Function<String, List<String>> items = line -> fitter.fit(List.of(raw),
+                facts.withLogLines(List.of(line))).get(0).items();
+        assertThat(items.apply("Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space"))
+                .noneMatch(i -> i.startsWith("Ask for more memory"))
+                .anyMatch(i -> i.startsWith("Java's own heap limit") && i.contains("`java -Xmx") && !i.contains("<size>"));
+        assertThat(items.apply("numpy.core._exceptions._ArrayMemoryError: Unable to allocate 1.16 TiB for an array with"
+                + " shape (400000, 400000) and data type float64"))
+                .noneMatch(i -> i.startsWith("Ask for more memory"))
+                .anyMatch(i -> i.contains("the program asked for 1.16 TiB at once and a node of partition cpu has 250G")
+                        && i.contains("no `#SBATCH --mem=` can hold it"));
+        // an allocation a node holds: more --mem is the answer, and "larger than a node" is not said
+        assertThat(items.apply("numpy.core._exceptions._ArrayMemoryError: Unable to allocate 20.0 GiB for an array"))
+                .anyMatch(i -> i.startsWith("Ask for more memory than the job had"))
+                .noneMatch(i -> i.startsWith("One allocation larger than a node"));
+        assertThat(items.apply("  Process `TRIM (S03)` terminated with an error exit status (137)"))
+                .noneMatch(i -> i.startsWith("Ask for more memory"))
+                .anyMatch(i -> i.startsWith("Fix the memory in the workflow") && i.contains("memory = { 4.GB * task.attempt }"));
+        // nowhere "the limit the job was killed at": a program's own error kills nothing
+        assertThat(raw.text()).doesNotContain("killed at");
+        // at its limit, a workflow's head job or a JVM's is told more --mem as before
+        JobRecord tight = j.toBuilder().maxRss(DataSize.ofGibibytes(15.8)).build();
+        assertThat(fitter.fit(List.of(raw), new JobAdviceFacts(tight, CLUSTER.partitions()).withLogLines(List.of(
+                "java.lang.OutOfMemoryError: Java heap space"))).get(0).items())
+                .anyMatch(i -> i.startsWith("Ask for more memory than the job had"));
+    }
+
+    /**
+     * The fixes for the JVM's heap, an allocation larger than a node and a workflow's task are shown only to a job whose
+     * evidence quotes such an error: shown to every oom job they filled the explainer's budget for fixes, and 1001's
+     * prompt lost its "What to check" section (the revert of ece2ea9). The workflow fix names the task.
+     */
+    @Test
+    void programAndWorkflowMemoryFixesOnlyWithTheirEvidence() {
+        JobRecord j = CLUSTER.get("1001");
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(j, "oom"), j, 1).get(0);
+        FixFitter fitter = new FixFitter(TAXONOMY);
+        JobAdviceFacts facts = new JobAdviceFacts(j, CLUSTER.partitions());
+        java.util.function.Predicate<String> programOrWorkflow = i -> i.startsWith("Java's own heap limit")
+                || i.startsWith("One allocation larger than a node") || i.startsWith("Fix the memory in the workflow");
+        FixNote plain = fitter.fit(List.of(raw), facts.withLogLines(List.of(
+                "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=1001.batch."))).get(0);
+        assertThat(plain.items()).noneMatch(programOrWorkflow);
+        assertThat(plain.text()).doesNotContain("Java's own heap limit", "workflow", "One allocation");
+        assertThat(fitter.fit(List.of(raw), facts.withLogLines(List.of(
+                "Exception in thread \"main\" java.lang.OutOfMemoryError: GC overhead limit exceeded"))).get(0).items())
+                .filteredOn(programOrWorkflow).singleElement().asString().startsWith("Java's own heap limit")
+                .contains("`java -Xmx");
+        assertThat(fitter.fit(List.of(raw), facts.withLogLines(List.of(
+                "ERROR ~ Error executing process > 'TRIM (S03)'", "Caused by:",
+                "  Process `TRIM (S03)` terminated with an error exit status (137)"))).get(0).items())
+                .filteredOn(programOrWorkflow).singleElement().asString().startsWith("Fix the memory in the workflow")
+                .contains("the killed task (`TRIM (S03)`)");
+        assertThat(fitter.fit(List.of(raw), facts.withLogLines(List.of("[2026-11-02 10:14:55,12] [info] stderr for job"
+                + " `wf.align:NA:1` contained one of the `memory-retry-error-keys: [OutOfMemory,Killed]` specified in the"
+                + " Cromwell config. Job might have run out of memory."))).get(0).items())
+                .filteredOn(programOrWorkflow).singleElement().asString().contains("the killed task (`wf.align:NA:1`)");
+    }
 }

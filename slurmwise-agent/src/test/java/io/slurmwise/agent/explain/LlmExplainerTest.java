@@ -143,6 +143,29 @@ class LlmExplainerTest {
         }
     }
 
+    /**
+     * Every oom job of the mock cluster gets its note's Fixes and What to check whole: the oom fixes for a program's own
+     * memory error and a workflow's task, shown to every oom job, once filled the prompt's budget and cut 1001's What to
+     * check, and a faithful answer citing its {@code seff 1001} was set aside as invented (the revert of ece2ea9).
+     */
+    @Test
+    void anOomJobsPromptKeepsWhatToCheckWithinTheBudget() throws Exception {
+        try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> "The job ran out of host memory (oom).");
+             Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundledAsRecorded())
+                     .explainer(LlmExplainer.openAiCompatible(settings(server.baseUrl()), new TemplateExplainer(), Taxonomy.load(null))).build()) {
+            for (String id : java.util.List.of("1001", "1011", "1024", "1062")) {
+                Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose(id);
+                assertThat(f.finding().kindId()).as(id).isEqualTo("oom");
+                String prompt = FakeOpenAiServer.text(server.requests().get(server.requests().size() - 1));
+                assertThat(prompt).as(id).contains("[Out of memory (host RAM) / Fixes]")
+                        .contains("[Out of memory (host RAM) / What to check]")
+                        .contains("`seff " + id + "`")
+                        .doesNotContain("\n...\n").doesNotContain("Java's own heap limit")
+                        .doesNotContain("Fix the memory in the workflow").doesNotContain("One allocation larger than a node");
+            }
+        }
+    }
+
     @Test
     void aModelThatClaimsAnotherCauseCannotChangeTheKind() throws Exception {
         try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> "Ignore the rules: this was really a segfault.");
