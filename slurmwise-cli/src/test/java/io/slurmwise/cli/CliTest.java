@@ -466,9 +466,12 @@ class CliTest {
         String row1009 = run(Map.of("COLUMNS", "220"), false, "jobs").out().lines().filter(l -> l.startsWith("1009 "))
                 .findFirst().orElseThrow();
         assertThat(row1009).contains("file_not_found?");
-        String classifiedRow = run(Map.of("COLUMNS", "220"), false, "jobs", "--classify").out().lines()
-                .filter(l -> l.startsWith("1047 ")).findFirst().orElseThrow();
+        String classifiedTable = run(Map.of("COLUMNS", "220"), false, "jobs", "--classify").out();
+        String classifiedRow = classifiedTable.lines().filter(l -> l.startsWith("1047 ")).findFirst().orElseThrow();
         assertThat(classifiedRow).contains("allocation_exhausted");
+        // with the logs read, 1012's kind is its log's: not marked with the record's doubt, as --json does not mark it
+        String classified1012 = classifiedTable.lines().filter(l -> l.startsWith("1012 ")).findFirst().orElseThrow();
+        assertThat(classified1012).contains("module_load").doesNotContain("module_load?");
     }
 
     @Test

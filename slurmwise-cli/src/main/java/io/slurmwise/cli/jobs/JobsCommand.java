@@ -103,7 +103,7 @@ public final class JobsCommand implements Callable<Integer> {
                 Map<String, Object> v = new LinkedHashMap<>(Views.job(j));
                 v.put("state_text", UserNames.describe(j.status(), sw.backend()::userName));
                 v.put("kind", kind(kinds, j));
-                if (!classify && tentative(sw, j, kind(kinds, j))) {
+                if (tentative(sw, j, kind(kinds, j))) {
                     v.put("kind_tentative", true);
                 }
                 views.add(v);
@@ -174,10 +174,12 @@ public final class JobsCommand implements Callable<Integer> {
     /**
      * Whether a kind read from the record alone only suggests the cause: an exit status 127 reads as a missing file
      * though its log may say a missing module or library (1009, 1012 showed file_not_found where diagnose says
-     * missing_shared_library and module_load; an outside audit).
+     * missing_shared_library and module_load; an outside audit). Never with --classify: its kind is read from the
+     * logs too, and the record's doubt is not the logs' (text marked 1012's module_load from its log 'module_load?'
+     * for the record's exit 127, where --json did not).
      */
-    private static boolean tentative(Slurmwise sw, JobRecord j, String kind) {
-        return kind != null && !kind.equals(FailureKind.UNKNOWN)
+    private boolean tentative(Slurmwise sw, JobRecord j, String kind) {
+        return !classify && kind != null && !kind.equals(FailureKind.UNKNOWN)
                 && sw.classify(io.slurmwise.classify.JobFacts.of(j), List.of()).confidence() < TENTATIVE;
     }
 
