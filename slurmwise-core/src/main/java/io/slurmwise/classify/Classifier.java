@@ -77,7 +77,7 @@ public final class Classifier {
     /** Per last-line signature, the literals one of which its match needs (lowercase), built on first use. */
     private volatile List<List<String>> lastLineLiterals;
     private final Map<String, Set<String>> consequences = new HashMap<>();
-    private final Map<RecordSignature, String> recordKinds = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<RecordSignature, Verdict> recordKinds = new java.util.concurrent.ConcurrentHashMap<>();
     /**
      * The {@code unless_after} regex of a signature, scanned as a signature of its own (same literal prefilter):
      * marker -> the signature it guards. Identity: two signatures may share one regex.
@@ -785,21 +785,39 @@ public final class Classifier {
     }
 
     /**
-     * The failure kind of a job from its accounting record alone (no logs): {@code classify(facts, List.of())}'s
-     * kind, remembered per {@link RecordSignature}, so a fleet of thousands of failed jobs costs a map lookup per
-     * job once its few state/exit/limit combinations are seen. Thread-safe.
+     * The failure kind of a job from its accounting record alone (no logs): {@link #recordVerdict}'s kind.
+     * Thread-safe.
      */
     public String recordKind(JobFacts facts) {
+        return recordVerdict(facts).kind();
+    }
+
+    /**
+     * What the record alone says (no logs): {@code classify(facts, List.of())}'s kind and confidence, remembered
+     * per {@link RecordSignature}, so a fleet of thousands of failed jobs costs a map lookup per job once its few
+     * state/exit/limit combinations are seen. Thread-safe.
+     */
+    public Verdict recordVerdict(JobFacts facts) {
         JobFacts f = facts == null ? JobFacts.NONE : facts;
         RecordSignature key = RecordSignature.of(f);
-        String kind = recordKinds.get(key);
-        if (kind == null) {
-            kind = classify(f, List.of()).kindId();
+        Verdict v = recordKinds.get(key);
+        if (v == null) {
+            v = Verdict.of(classify(f, List.of()));
             if (recordKinds.size() < 10_000) { // a bound against endless pending reasons
-                recordKinds.put(key, kind);
+                recordKinds.put(key, v);
             }
         }
-        return kind;
+        return v;
+    }
+
+    /**
+     * A failure kind and how sure the rules are of it ({@link Finding#confidence()}): read from a record alone, an
+     * exit status 127 is a missing file at under 0.7, a lead its log may overrule (a missing module or library).
+     */
+    public record Verdict(String kind, double confidence) {
+        public static Verdict of(Finding f) {
+            return new Verdict(f.kindId(), f.confidence());
+        }
     }
 
     /**

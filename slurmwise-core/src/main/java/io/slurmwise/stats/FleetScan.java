@@ -265,17 +265,25 @@ public final class FleetScan {
         stats.add(job, job.outcome() == Outcome.FAILED ? failureKind(job) : null);
     }
 
-    /** The classifier's verdict on a failed job: from the record, and from its log tails when enabled. */
+    /** The classifier's kind of a failed job: from the record, and from its log tails when enabled. */
     public String failureKind(JobRecord job) {
+        return verdict(job).kind();
+    }
+
+    /**
+     * The classifier's verdict on a failed job, its kind and confidence: from the record (remembered per record
+     * signature, {@link Classifier#recordVerdict}), and from its log tails when enabled (one or two file reads).
+     */
+    public Classifier.Verdict verdict(JobRecord job) {
         if (!readLogs) {
-            return classifier.recordKind(JobFacts.of(job));
+            return classifier.recordVerdict(JobFacts.of(job));
         }
         List<LogTail> logs = new ArrayList<>(2);
         logs.add(backend.logTail(job, LogStream.STDOUT, logTailLines));
         if (job.stderrPath() == null || !job.stderrPath().equals(job.stdoutPath())) {
             logs.add(backend.logTail(job, LogStream.STDERR, logTailLines));
         }
-        return classifier.classify(JobFacts.of(job), logs).kindId();
+        return Classifier.Verdict.of(classifier.classify(JobFacts.of(job), logs));
     }
 
     /** Configures a {@link FleetScan}. */

@@ -13,7 +13,7 @@ import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The remembered record-only kind is always what classifying the record afresh gives. */
+/** The remembered record-only kind and confidence are always what classifying the record afresh gives. */
 class RecordKindTest {
 
     @Test
@@ -34,16 +34,19 @@ class RecordKindTest {
             Duration el = r.nextInt(5) == 0 ? null : Duration.ofMinutes(r.nextInt(700));
             JobFacts f = new JobFacts(r.nextInt(10) == 0 ? null : st, e, rss, limit, el, tl,
                     reasons[r.nextInt(reasons.length)], nodes[r.nextInt(nodes.length)]);
-            String fresh = c.classify(f, java.util.List.of()).kindId();
+            Finding found = c.classify(f, java.util.List.of());
+            String fresh = found.kindId();
             assertThat(c.recordKind(f)).as(f.toString()).isEqualTo(fresh);
+            // the confidence is remembered with the kind (jobs marks a kind under 0.7 as tentative from it)
+            assertThat(c.recordVerdict(f)).as(f.toString()).isEqualTo(Classifier.Verdict.of(found));
             if (!fresh.equals("unknown")) {
                 kinds++;
             }
         }
         assertThat(kinds).as("the random records reach real kinds").isGreaterThan(1000);
         for (JobRecord j : new FixtureCluster().all()) {
-            assertThat(c.recordKind(JobFacts.of(j))).as(j.id().toString())
-                    .isEqualTo(c.classify(JobFacts.of(j), java.util.List.of()).kindId());
+            assertThat(c.recordVerdict(JobFacts.of(j))).as(j.id().toString())
+                    .isEqualTo(Classifier.Verdict.of(c.classify(JobFacts.of(j), java.util.List.of())));
         }
     }
 }

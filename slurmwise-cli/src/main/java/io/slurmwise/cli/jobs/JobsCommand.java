@@ -3,6 +3,7 @@ package io.slurmwise.cli.jobs;
 import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.JobListing;
 import io.slurmwise.backend.JobQuery;
+import io.slurmwise.classify.Classifier;
 import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.render.Json;
@@ -23,6 +24,7 @@ import picocli.CommandLine.Option;
 
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +94,14 @@ public final class JobsCommand implements Callable<Integer> {
                 JobState.parseList(states), user, user == null, partition);
         Slurmwise sw = cli.slurmwise(Cli.Answers.FULL);
         JobListing.Result r = JobListing.list(sw.backend(), q, name, !oldestFirst, last == null ? Integer.MAX_VALUE : last);
-        FleetScan kinds = sw.fleetScan().readLogs(classify).build();
+        FleetScan scan = sw.fleetScan().readLogs(classify).build();
+        // each job classified once (with --classify: its logs read once), whichever table or form shows it
+        Map<JobRecord, Classifier.Verdict> kinds = new IdentityHashMap<>();
+        for (JobRecord j : r.jobs()) {
+            if (j.outcome().diagnose()) {
+                kinds.put(j, scan.verdict(j));
+            }
+        }
         if (json.enabled()) {
             Map<String, Object> m = Views.jobs(r.jobs(), sw.backendReason());
             m.put("matched", r.matched());
@@ -103,7 +112,7 @@ public final class JobsCommand implements Callable<Integer> {
                 Map<String, Object> v = new LinkedHashMap<>(Views.job(j));
                 v.put("state_text", UserNames.describe(j.status(), sw.backend()::userName));
                 v.put("kind", kind(kinds, j));
-                if (tentative(sw, j, kind(kinds, j))) {
+                if (tentative(kinds, j)) {
                     v.put("kind_tentative", true);
                 }
                 views.add(v);
@@ -124,7 +133,7 @@ public final class JobsCommand implements Callable<Integer> {
                             TerminalText.line(UserNames.describe(j.status(), sw.backend()::userName))),
                     !started || j.exitCode() == null ? "" : j.exitCode().toString(),
                     !started || j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()), j.timeLimit().human(),
-                    j.end() == null ? "" : j.end().toString().replace('T', ' '), shownKind(kind(kinds, j), classify, tentative(sw, j, kind(kinds, j))),
+                    j.end() == null ? "" : j.end().toString().replace('T', ' '), shownKind(kind(kinds, j), classify, tentative(kinds, j)),
                     TerminalText.line(j.optPendingReason().orElse("")));
         }
         if (t.fitsCuttingFreeTextOnly()) {
@@ -145,12 +154,12 @@ public final class JobsCommand implements Callable<Integer> {
      * limits to "225…", an outside audit): the id, name, user, state and elapsed time whole, and one WHY cell that
      * says why a job ended (its KIND, with the exit code when the record alone does not say) or waits (its REASON).
      */
-    private Table narrow(Style st, List<JobRecord> jobs, FleetScan kinds, Slurmwise sw) {
+    private Table narrow(Style st, List<JobRecord> jobs, Map<JobRecord, Classifier.Verdict> kinds, Slurmwise sw) {
         Table t = new Table(st, "JOBID", "NAME", "USER", "STATE", "ELAPSED", "WHY")
                 .flexible("NAME", 8).flexible("WHY", 10).flexible("USER", 6).keep("STATE", 13);
         for (JobRecord j : jobs) {
             boolean started = j.start() != null && j.state() != JobState.PENDING;
-            String kind = shownKind(kind(kinds, j), classify, tentative(sw, j, kind(kinds, j)));
+            String kind = shownKind(kind(kinds, j), classify, tentative(kinds, j));
             String why = j.outcome() == Outcome.PENDING ? TerminalText.line(j.optPendingReason().orElse(""))
                     : kind.equals("?") && j.exitCode() != null ? "? (exit " + j.exitCode() + ")" : kind;
             t.row(j.id().toString(), TerminalText.line(nz(j.name())), TerminalText.line(nz(j.user())),
@@ -176,19 +185,20 @@ public final class JobsCommand implements Callable<Integer> {
      * though its log may say a missing module or library (1009, 1012 showed file_not_found where diagnose says
      * missing_shared_library and module_load; an outside audit). Never with --classify: its kind is read from the
      * logs too, and the record's doubt is not the logs' (text marked 1012's module_load from its log 'module_load?'
-     * for the record's exit 127, where --json did not).
+     * for the record's exit 127, where --json did not). The verdict carries its confidence: one classification.
      */
-    private boolean tentative(Slurmwise sw, JobRecord j, String kind) {
-        return !classify && kind != null && !kind.equals(FailureKind.UNKNOWN)
-                && sw.classify(io.slurmwise.classify.JobFacts.of(j), List.of()).confidence() < TENTATIVE;
+    private boolean tentative(Map<JobRecord, Classifier.Verdict> kinds, JobRecord j) {
+        Classifier.Verdict v = kinds.get(j);
+        return !classify && v != null && !v.kind().equals(FailureKind.UNKNOWN) && v.confidence() < TENTATIVE;
     }
 
     /**
      * The kind of a job that diagnose diagnoses ({@link Outcome#diagnose()}: failed, a completed one's failed step
      * included, cancelled, preempted), by the same classifier; else none.
      */
-    private static String kind(FleetScan kinds, JobRecord j) {
-        return j.outcome().diagnose() ? kinds.failureKind(j) : null;
+    private static String kind(Map<JobRecord, Classifier.Verdict> kinds, JobRecord j) {
+        Classifier.Verdict v = kinds.get(j);
+        return v == null ? null : v.kind();
     }
 
     private static String nz(String s) {
