@@ -436,6 +436,18 @@ class CliTest {
                 default -> assertThat(j.get("kind").isNull()).isTrue();
             }
         }
+        // SLURM's state and what became of the job, both: 1062 is COMPLETED to SLURM and failed to every command
+        for (JsonNode j : json.get("jobs")) {
+            String outcome = j.get("id").asText().equals("1062") ? "failed"
+                    : io.slurmwise.job.Outcome.of(io.slurmwise.job.JobState.valueOf(j.get("state").asText())).id();
+            assertThat(j.get("outcome").asText()).as(j.get("id").asText()).isEqualTo(outcome);
+        }
+        // and the table does not say COMPLETED beside an oom without a mark that its footer explains
+        String row1062 = all.out().lines().filter(l -> l.startsWith("1062 ")).findFirst().orElseThrow();
+        assertThat(row1062).contains("COMPLETED*").contains("oom");
+        assertThat(all.out().lines().filter(l -> l.contains("COMPLETED*") && !l.contains(" · "))).hasSize(1);
+        assertThat(all.out().replaceAll("\\s+", " ")).contains("COMPLETED* = the batch script exited 0, but a step failed");
+        assertThat(run("jobs", "--state", "TIMEOUT").out()).doesNotContain("COMPLETED*");
         // a pending job shows its reason, not a zero exit and elapsed time
         String pendingLine = all.out().lines().filter(l -> l.contains(" PENDING ")).findFirst().orElseThrow();
         assertThat(pendingLine).doesNotContainPattern("PENDING\\s+0:0").doesNotContainPattern("PENDING\\s+00:00:00\\s");

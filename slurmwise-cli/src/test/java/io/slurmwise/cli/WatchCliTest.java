@@ -93,6 +93,10 @@ class WatchCliTest {
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("JOBID").contains("KIND").contains("1001").contains("oom")
                 .contains("22542799").contains("time_limit").contains("new failures in");
+        // 1062 COMPLETED to SLURM, but its step ran out of memory: marked, and the mark explained under the table
+        String row1062 = r.out().lines().filter(l -> l.startsWith("1062 ")).findFirst().orElseThrow();
+        assertThat(row1062).contains("COMPLETED*").contains("oom");
+        assertThat(r.out().replaceAll("\\s+", " ")).contains("COMPLETED* = the batch script exited 0, but a step failed");
         // the second poll of the same run finds nothing new
         assertThat(r.out().strip()).containsPattern("No new failures in [^\\n]+$");
         assertThat(r.err()).contains("prefer 5m");

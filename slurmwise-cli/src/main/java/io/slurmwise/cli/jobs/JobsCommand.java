@@ -7,6 +7,7 @@ import io.slurmwise.classify.Classifier;
 import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.render.Json;
+import io.slurmwise.cli.render.StateCell;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
 import io.slurmwise.cli.render.TerminalText;
@@ -35,7 +36,8 @@ import java.util.concurrent.Callable;
         header = "List jobs from the cluster's accounting.", mixinStandardHelpOptions = true,
         description = {"List jobs from the cluster's accounting, newest first: KIND says why a failed, cancelled or",
                 "preempted job ended (from its record; --classify reads its logs too, as diagnose does), REASON why a",
-                "pending job waits.",
+                "pending job waits. STATE is SLURM's; COMPLETED* marks a job whose batch script exited 0 after a",
+                "step failed (an srun step out of memory): every command counts it as failed, under the step's KIND.",
                 "Example: slurmwise jobs --state FAILED,TIMEOUT,OUT_OF_MEMORY --since today --last 10"})
 public final class JobsCommand implements Callable<Integer> {
 
@@ -111,6 +113,8 @@ public final class JobsCommand implements Callable<Integer> {
             for (JobRecord j : r.jobs()) {
                 Map<String, Object> v = new LinkedHashMap<>(Views.job(j));
                 v.put("state_text", UserNames.describe(j.status(), sw.backend()::userName));
+                // what became of it, as stats, watch and diagnose count it: a COMPLETED job whose step failed is failed
+                v.put("outcome", j.outcome().id());
                 v.put("kind", kind(kinds, j));
                 if (tentative(kinds, j)) {
                     v.put("kind_tentative", true);
@@ -129,8 +133,7 @@ public final class JobsCommand implements Callable<Integer> {
         for (JobRecord j : r.jobs()) {
             boolean started = j.start() != null && j.state() != JobState.PENDING;
             t.row(j.id().toString(), TerminalText.line(nz(j.name())), TerminalText.line(nz(j.user())),
-                    TerminalText.line(nz(j.partition())), st.state(j.outcome(),
-                            TerminalText.line(UserNames.describe(j.status(), sw.backend()::userName))),
+                    TerminalText.line(nz(j.partition())), st.state(j.outcome(), stateText(j, sw)),
                     !started || j.exitCode() == null ? "" : j.exitCode().toString(),
                     !started || j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()), j.timeLimit().human(),
                     j.end() == null ? "" : j.end().toString().replace('T', ' '), shownKind(kind(kinds, j), classify, tentative(kinds, j)),
@@ -145,6 +148,7 @@ public final class JobsCommand implements Callable<Integer> {
                 + (r.truncated() ? " of " + r.matched() : "") + (oldestFirst ? ", oldest first" : ", newest first")
                 + " · KIND from " + (classify ? "records and logs" : "records, ? where a record alone does not say"
                 + " or only suggests it (--classify reads the logs)") + " · "
+                + (r.jobs().stream().anyMatch(StateCell::marked) ? StateCell.KEY + " · " : "")
                 + TerminalText.line(sw.backendReason())), st.width());
         return 0;
     }
@@ -163,10 +167,15 @@ public final class JobsCommand implements Callable<Integer> {
             String why = j.outcome() == Outcome.PENDING ? TerminalText.line(j.optPendingReason().orElse(""))
                     : kind.equals("?") && j.exitCode() != null ? "? (exit " + j.exitCode() + ")" : kind;
             t.row(j.id().toString(), TerminalText.line(nz(j.name())), TerminalText.line(nz(j.user())),
-                    st.state(j.outcome(), TerminalText.line(UserNames.describe(j.status(), sw.backend()::userName))),
+                    st.state(j.outcome(), stateText(j, sw)),
                     !started || j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()), why);
         }
         return t;
+    }
+
+    /** SLURM's state in words ({@code CANCELLED by alice}), {@code COMPLETED*} when a step failed ({@link StateCell}). */
+    private static String stateText(JobRecord j, Slurmwise sw) {
+        return StateCell.text(j, TerminalText.line(UserNames.describe(j.status(), sw.backend()::userName)));
     }
 
     /**

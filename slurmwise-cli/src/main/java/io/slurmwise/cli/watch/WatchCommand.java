@@ -8,6 +8,7 @@ import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.cli.context.UserError;
 import io.slurmwise.cli.render.Json;
+import io.slurmwise.cli.render.StateCell;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
 import io.slurmwise.cli.render.TerminalText;
@@ -184,7 +185,7 @@ public final class WatchCommand implements Callable<Integer> {
             d.<Runnable>fold(nf -> () -> { }, s -> () -> {
                 JobRecord j = s.job();
                 t.row(j.id().toString(), TerminalText.line(j.name()), TerminalText.line(j.user() == null ? "" : j.user()),
-                        st.state(j.outcome(), TerminalText.line(j.status().toString())), "", "", "",
+                        st.state(j.outcome(), StateCell.text(j, TerminalText.line(j.status().toString()))), "", "", "",
                         TerminalText.line(s.summary()));
             }, f -> () -> {
                 JobRecord j = f.job();
@@ -192,14 +193,17 @@ public final class WatchCommand implements Callable<Integer> {
                 // the cell is cut at its end: it starts near the words that decided
                 String evidence = deciding == null ? "" : Panel.fromMatch(deciding.text(), deciding.match(), 24);
                 t.row(j.id().toString(), TerminalText.line(j.name()), TerminalText.line(j.user() == null ? "" : j.user()),
-                        st.state(j.outcome(), TerminalText.line(j.status().toString())), j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()),
+                        st.state(j.outcome(), StateCell.text(j, TerminalText.line(j.status().toString()))), j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()),
                         f.finding().isUnknown() ? st.yellow("unknown") : st.red(f.finding().kindId()),
                         String.format(Locale.ROOT, "%.0f%%", f.finding().confidence() * 100), TerminalText.line(evidence));
             }).run();
         }
         t.print(cli.out());
         Panel.println(cli.out(), st.dim(fresh.size() + " new failure" + (fresh.size() == 1 ? "" : "s") + " in " + window
-                + " · `slurmwise diagnose <jobid>` for evidence, fixes and a patch · " + TerminalText.line(backendReason)),
+                + " · `slurmwise diagnose <jobid>` for evidence, fixes and a patch · "
+                + (fresh.stream().anyMatch(d -> d.fold(nf -> false, so -> StateCell.marked(so.job()), f -> StateCell.marked(f.job())))
+                        ? StateCell.KEY + " · " : "")
+                + TerminalText.line(backendReason)),
                 st.width());
         cli.out().flush();
     }
