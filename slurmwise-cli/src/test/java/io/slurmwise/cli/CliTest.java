@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -453,6 +454,15 @@ class CliTest {
         assertThat(pendingLine).doesNotContainPattern("PENDING\\s+0:0").doesNotContainPattern("PENDING\\s+00:00:00\\s");
         JsonNode oom = run("jobs", "--json", "--state", "OUT_OF_MEMORY").json();
         oom.get("jobs").forEach(j -> assertThat(j.get("kind").asText()).isEqualTo("oom"));
+        // a search for failures finds 1062, COMPLETED to SLURM with its step out of memory, as every command counts it
+        JsonNode failedOnly = run("jobs", "--json", "--state", "FAILED").json();
+        List<String> failedIds = new ArrayList<>();
+        failedOnly.get("jobs").forEach(j -> {
+            failedIds.add(j.get("id").asText());
+            assertThat(j.get("outcome").asText()).isEqualTo("failed");
+        });
+        assertThat(failedIds).contains("1062", "1047");
+        assertThat(oom.get("jobs").findValuesAsText("id")).contains("1062", "1001", "1024");
         JsonNode classified = run("jobs", "--json", "--state", "FAILED", "--classify", "--last", "3").json();
         assertThat(classified.get("count").asInt()).isEqualTo(3);
         assertThat(classified.get("kinds_from").asText()).isEqualTo("records_and_logs");

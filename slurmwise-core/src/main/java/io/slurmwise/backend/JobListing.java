@@ -1,22 +1,27 @@
 package io.slurmwise.backend;
 
 import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.JobState;
+import io.slurmwise.job.Outcome;
 import io.slurmwise.job.Partition;
 
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * A list of jobs as people and models ask for it: newest first (or oldest), a job-name pattern, at most N, and
- * whether more matched. Shared by {@code slurmwise jobs} and the {@code list_jobs} tool. A partition or user that
+ * whether more matched. Shared by {@code slurmwise jobs} and the {@code list_jobs} tool. A state filter for failures
+ * lists a COMPLETED job whose step failed too ({@link #inStates}). A partition or user that
  * the cluster does not know is an error that lists the known ones, rather than an empty list.
  *
  * <pre>{@code
@@ -61,11 +66,11 @@ public final class JobListing {
         // the first `limit` in order, kept as the jobs stream by: a window of any size holds only those
         PriorityQueue<JobRecord> kept = new PriorityQueue<>(order.reversed());
         int matched = 0;
-        try (Stream<JobRecord> s = backend.jobs(query)) {
+        try (Stream<JobRecord> s = backend.jobs(askedOf(query))) {
             Iterator<JobRecord> it = s.iterator();
             while (it.hasNext()) {
                 JobRecord j = it.next();
-                if (name != null && !name.matcher(j.name()).matches()) {
+                if (!inStates(query, j) || (name != null && !name.matcher(j.name()).matches())) {
                     continue;
                 }
                 matched++;
@@ -81,6 +86,35 @@ public final class JobListing {
         List<JobRecord> out = new ArrayList<>(kept);
         out.sort(order);
         return new Result(out, matched, matched > out.size());
+    }
+
+    /**
+     * What accounting is asked for: the query, and COMPLETED too when its states name a failure, since a COMPLETED
+     * job whose step failed is one ({@link #inStates}); sacct selects by SLURM's state alone.
+     */
+    static JobQuery askedOf(JobQuery query) {
+        Set<JobState> states = query.states();
+        if (states.isEmpty() || states.contains(JobState.COMPLETED)
+                || states.stream().noneMatch(st -> Outcome.of(st) == Outcome.FAILED)) {
+            return query;
+        }
+        Set<JobState> asked = EnumSet.copyOf(states);
+        asked.add(JobState.COMPLETED);
+        return query.withStates(asked);
+    }
+
+    /**
+     * Whether a job is in the states asked for, as a person filtering for failures means them: by SLURM's state, and a
+     * COMPLETED job whose step failed ({@link JobRecord#failedStepOfCompleted}, a failure to every command:
+     * {@link Outcome#of(JobRecord)}) also under FAILED and under its step's own state (OUT_OF_MEMORY for a step the
+     * OOM killer ended), so {@code jobs --state FAILED} lists mock job 1062 as {@code jobs} counts it.
+     */
+    static boolean inStates(JobQuery query, JobRecord j) {
+        if (query.matchesState(j.state())) {
+            return true;
+        }
+        return j.failedStepOfCompleted().map(step -> query.states().contains(JobState.FAILED)
+                || query.states().contains(step.status().state())).orElse(false);
     }
 
     /** @throws IllegalArgumentException when the cluster has no such partition (sinfo's list is named) */

@@ -37,4 +37,45 @@ class JobListingTest {
             assertThat(sorted).containsExactly(queued, second, first);
         }
     }
+
+    /**
+     * A COMPLETED job whose srun step ran out of memory is failed to every command: a filter for failures lists it,
+     * under FAILED and under its step's state, having asked accounting (which selects by SLURM's state) for
+     * COMPLETED too; other filters ask as given and a COMPLETED job without a failed step stays out.
+     */
+    @Test
+    void aFilterForFailuresListsACompletedJobWhoseStepFailed() {
+        LocalDateTime t = LocalDateTime.of(2026, 10, 7, 10, 0);
+        JobRecord stepOom = JobRecord.builder(JobId.parse("1062")).status(JobStatus.of(JobState.COMPLETED))
+                .submit(t).start(t).end(t.plusHours(1)).failedStep(new io.slurmwise.job.FailedStep("1062.0",
+                        JobStatus.of(JobState.OUT_OF_MEMORY), new io.slurmwise.job.ExitCode(0, 125))).build();
+        JobRecord fine = run("1063", JobState.COMPLETED, t, t.plusHours(1));
+        JobRecord failed = run("1064", JobState.FAILED, t, t.plusHours(1));
+        JobRecord late = run("1065", JobState.TIMEOUT, t, t.plusHours(1));
+        List<java.util.Set<JobState>> asked = new ArrayList<>();
+        SlurmBackend b = new SlurmBackend() {
+            @Override public String name() { return "list"; }
+            @Override public JobLookup lookup(JobId id) { throw new UnsupportedOperationException(); }
+            @Override public java.util.stream.Stream<JobRecord> jobs(JobQuery q) {
+                asked.add(q.states());
+                return java.util.stream.Stream.of(stepOom, fine, failed, late).filter(q::covers);
+            }
+            @Override public LogTail logTail(JobRecord job, LogStream stream, int maxLines) { throw new UnsupportedOperationException(); }
+            @Override public java.util.Optional<String> batchScript(JobRecord job) { return java.util.Optional.empty(); }
+            @Override public List<io.slurmwise.job.Partition> partitions() { return List.of(); }
+        };
+        java.util.function.Function<java.util.Set<JobState>, List<String>> list = states -> JobListing.list(b,
+                JobQuery.window(null, null).withStates(states), null, true, 100).jobs().stream()
+                .map(j -> j.id().toString()).sorted().toList();
+        assertThat(list.apply(java.util.Set.of(JobState.FAILED))).containsExactly("1062", "1064");
+        assertThat(asked.get(0)).containsExactlyInAnyOrder(JobState.FAILED, JobState.COMPLETED);
+        assertThat(list.apply(java.util.Set.of(JobState.OUT_OF_MEMORY))).containsExactly("1062");
+        assertThat(list.apply(java.util.Set.of(JobState.TIMEOUT))).containsExactly("1065");
+        // SLURM's own state still selects it: COMPLETED lists both completed jobs, and asks for nothing more
+        assertThat(list.apply(java.util.Set.of(JobState.COMPLETED))).containsExactly("1062", "1063");
+        assertThat(asked.get(asked.size() - 1)).containsExactly(JobState.COMPLETED);
+        assertThat(list.apply(java.util.Set.of(JobState.PENDING, JobState.CANCELLED))).isEmpty();
+        assertThat(asked.get(asked.size() - 1)).containsExactlyInAnyOrder(JobState.PENDING, JobState.CANCELLED);
+        assertThat(list.apply(java.util.Set.of())).hasSize(4);
+    }
 }

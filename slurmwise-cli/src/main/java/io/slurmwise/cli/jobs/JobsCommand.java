@@ -48,7 +48,9 @@ public final class JobsCommand implements Callable<Integer> {
     }
 
     @Option(names = "--state", split = ",", paramLabel = "STATE",
-            description = "Only these states, comma-separated (FAILED,TIMEOUT,OUT_OF_MEMORY,...; short forms F,TO,OOM work).")
+            description = "Only these states, comma-separated (FAILED,TIMEOUT,OUT_OF_MEMORY,...; short forms F,TO,OOM work)."
+                    + " SLURM's states, but a COMPLETED job whose step failed (COMPLETED*) is listed under FAILED and"
+                    + " under its step's state too.")
     private List<String> states = List.of();
 
     @Option(names = "--since", defaultValue = "now-30days", paramLabel = "WHEN",
