@@ -83,13 +83,27 @@ public final class LlmProbe {
             return new Result(true, false, base + "/models is not OpenAI-style JSON: the model " + s.model()
                     + " could not be checked");
         }
-        if (ids.contains(s.model())) {
+        if (ids.stream().anyMatch(id -> sameModel(id, s.model()))) {
             return new Result(true, true, "model " + s.model() + " served at " + base);
         }
         String listed = ids.isEmpty() ? "no models" : String.join(", ", ids.subList(0, Math.min(8, ids.size())))
                 + (ids.size() > 8 ? ", ..." : "");
-        return new Result(false, true, base + " does not serve " + s.model() + " (it lists " + listed + "): pull"
-                + " it (`ollama pull " + s.model() + "`) or set SLURMWISE_LLM_MODEL to one it lists; until then the"
-                + " template words explanations");
+        // Not listed is not the same as refused: Ollama and vLLM answer 404 (diagnose then falls back to the
+        // template and its footer gives the server's reason), but a one-model server such as llama.cpp's answers
+        // whatever name a request carries. So the probe warns without claiming which of the two will happen.
+        return new Result(true, false, base + " does not serve " + s.model() + " (it lists " + listed + "): Ollama"
+                + " and vLLM refuse it and the template words explanations (the footer says why), a one-model server"
+                + " such as llama.cpp's answers anyway; pull it (`ollama pull " + s.model() + "`) or set"
+                + " SLURMWISE_LLM_MODEL to one it lists");
+    }
+
+    /** Ollama's own rule: a name without a tag is the {@code :latest} one, so "llama3.2" is "llama3.2:latest". */
+    static boolean sameModel(String listed, String wanted) {
+        return withTag(listed).equals(withTag(wanted));
+    }
+
+    private static String withTag(String name) {
+        int slash = name.lastIndexOf('/');
+        return name.indexOf(':', slash + 1) >= 0 ? name : name + ":latest";
     }
 }

@@ -23,11 +23,23 @@ class LlmProbeTest {
             assertThat(ok.certain()).isTrue();
             assertThat(ok.detail()).isEqualTo("model qwen2.5:7b served at " + server.baseUrl());
             LlmProbe.Result missing = LlmProbe.check(at(server.baseUrl() + "/", "llama3.1:70b"));
-            assertThat(missing.usable()).isFalse();
+            assertThat(missing.certain()).as("a server may answer a name it does not list").isFalse();
             assertThat(missing.detail()).contains("does not serve llama3.1:70b").contains("qwen2.5:7b, fake-model")
+                    .contains("Ollama and vLLM refuse it").contains("llama.cpp")
                     .contains("ollama pull llama3.1:70b").contains("SLURMWISE_LLM_MODEL");
+            LlmProbe.Result tagged = LlmProbe.check(at(server.baseUrl(), "fake-model:latest"));
+            assertThat(tagged.certain()).as("Ollama's untagged name is its :latest").isTrue();
+            assertThat(tagged.detail()).startsWith("model fake-model:latest served");
             assertThat(server.requests()).as("no generation was asked for").isEmpty();
         }
+    }
+
+    @Test
+    void anUntaggedNameIsTheLatestTagAndARegistryPathIsNoTag() {
+        assertThat(LlmProbe.sameModel("llama3.2:latest", "llama3.2")).isTrue();
+        assertThat(LlmProbe.sameModel("llama3.2", "llama3.2:latest")).isTrue();
+        assertThat(LlmProbe.sameModel("llama3.2:3b", "llama3.2")).isFalse();
+        assertThat(LlmProbe.sameModel("localhost:5000/org/model", "localhost:5000/org/model:latest")).isTrue();
     }
 
     @Test
