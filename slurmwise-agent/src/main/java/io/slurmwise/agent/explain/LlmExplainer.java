@@ -126,6 +126,7 @@ public final class LlmExplainer implements Explainer {
         String user = prompt(job, finding, fixes) + patchLines(changes);
         String text;
         FinishReason finish;
+        String served;
         try {
             if (model == null) {
                 model = modelFactory.get();
@@ -133,6 +134,7 @@ public final class LlmExplainer implements Explainer {
             ChatResponse r = model.chat(SystemMessage.from(SYSTEM), UserMessage.from(user));
             text = r.aiMessage() == null ? null : r.aiMessage().text();
             finish = r.finishReason();
+            served = r.modelName();
         } catch (RuntimeException e) {
             // slow, down, failing or answering garbage: one line that says what to do, and not asked again
             ModelFault fault = ModelFault.of(e, endpoint, timeout);
@@ -169,7 +171,17 @@ public final class LlmExplainer implements Explainer {
             // the note travels with the diagnosis (footer, JSON); the model's words do not
             return fallback.explain(job, finding, fixes).withNote(fallbackReason);
         }
-        return new Explanation(shown.strip(), "llm:" + modelName);
+        return new Explanation(shown.strip(), "llm:" + answeredBy(served, modelName));
+    }
+
+    private static final Pattern MODEL_NAME = Pattern.compile("[\\w.:/@+-]{1,100}");
+
+    /**
+     * The model that answered, as the server names it in its response (llama.cpp's server answers any name with
+     * the file it loaded; OpenAI names the dated version), when that is a plain name; else the one configured.
+     */
+    static String answeredBy(String served, String configured) {
+        return served != null && MODEL_NAME.matcher(served).matches() ? served : configured;
     }
 
     /** A reasoning block's opening or closing tag: {@code <think>}, {@code </think>}, {@code <thinking>}... */

@@ -25,6 +25,16 @@ class LlmExplainerTest {
     }
 
     @Test
+    void theFooterNamesTheModelTheServerSaysAnsweredWhenThatIsAPlainName() {
+        assertThat(LlmExplainer.answeredBy("Llama-3.2-3B-Instruct-Q4_K_M.gguf", "qwen2.5:7b"))
+                .isEqualTo("Llama-3.2-3B-Instruct-Q4_K_M.gguf");
+        assertThat(LlmExplainer.answeredBy("gpt-4o-2024-08-06", "gpt-4o")).isEqualTo("gpt-4o-2024-08-06");
+        assertThat(LlmExplainer.answeredBy(null, "qwen2.5:7b")).isEqualTo("qwen2.5:7b");
+        assertThat(LlmExplainer.answeredBy("\u001b[31mevil\u001b[0m", "qwen2.5:7b")).isEqualTo("qwen2.5:7b");
+        assertThat(LlmExplainer.answeredBy("x".repeat(300), "qwen2.5:7b")).isEqualTo("qwen2.5:7b");
+    }
+
+    @Test
     void theModelWordsTheFindingFromTheRulesEvidenceAndFixes() throws Exception {
         try (FakeOpenAiServer server = FakeOpenAiServer.answering(req -> "Your job ran out of host memory: raise --mem to 48G.");
              Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled())
