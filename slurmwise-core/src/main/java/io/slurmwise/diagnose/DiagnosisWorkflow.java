@@ -433,7 +433,7 @@ public final class DiagnosisWorkflow {
                                       Supplier<List<Qos>> qos, Supplier<Optional<java.util.Set<String>>> allowedQos,
                                       Patch patch, Optional<String> script) {
         List<FixNote> fitted = FixOrder.byEvidence(fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
-                new JobAdviceFacts(job, partitions).withScript(script.orElse(null)).withQos(qos)
+                new JobAdviceFacts(job, partitions).withScript(script.map(patcher::read).orElse(null)).withQos(qos)
                         .withAllowedQos(allowedQos)
                         .withCanceller(UserNames.cancelledBy(job.status()).stream().boxed().findFirst()
                                 .flatMap(backend::userName).orElse(null))

@@ -9,6 +9,7 @@ import io.slurmwise.job.SlurmTime;
 import io.slurmwise.job.UserNames;
 import io.slurmwise.taxonomy.Placeholders;
 import io.slurmwise.patch.MemoryAdvice;
+import io.slurmwise.patch.ScriptReading;
 
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +25,8 @@ import java.util.function.Supplier;
  *
  * @param job        the job (never null)
  * @param partitions the cluster's partitions; empty when the backend could not say
- * @param script     the job's batch script, when at hand (a fix it already follows says so), else null
+ * @param reading    the job's batch script, when at hand (a fix it already follows says so), read once with the fixers'
+ *                   patterns ({@link io.slurmwise.patch.PatchSuggester#read}), else null
  * @param gpuGiB     the capacity of the job's GPU as its own CUDA error reported it, in GiB, else null
  * @param qos        the cluster's QOSes (the job's MaxWall caps its time on every partition), asked only when advice
  *                   about time needs them; empty when unknown
@@ -42,7 +44,7 @@ import java.util.function.Supplier;
  *                   ({@link io.slurmwise.classify.OwnMemoryError}) or a workflow's report of its task
  *                   ({@link io.slurmwise.classify.WorkflowTask}) says which memory advice is the job's; empty when none
  */
-public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String script, Double gpuGiB,
+public record JobAdviceFacts(JobRecord job, List<Partition> partitions, ScriptReading reading, Double gpuGiB,
                              Supplier<List<Qos>> qos, String canceller, boolean childRefused,
                              Supplier<Optional<java.util.Set<String>>> allowedQos, String movedQos,
                              List<String> logLines) {
@@ -55,33 +57,45 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         logLines = logLines == null ? List.of() : List.copyOf(logLines.stream().filter(java.util.Objects::nonNull).toList());
     }
 
+    /** As the canonical constructor, the script read with the bundled patterns and no log lines. */
     public JobAdviceFacts(JobRecord job, List<Partition> partitions, String script, Double gpuGiB,
                           Supplier<List<Qos>> qos, String canceller, boolean childRefused,
                           Supplier<Optional<java.util.Set<String>>> allowedQos, String movedQos) {
-        this(job, partitions, script, gpuGiB, qos, canceller, childRefused, allowedQos, movedQos, List.of());
+        this(job, partitions, script == null ? null : ScriptReading.withBundledPatterns(script), gpuGiB, qos, canceller,
+                childRefused, allowedQos, movedQos, List.of());
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions) {
-        this(job, partitions, null, null, null, null, false, null, null);
+        this(job, partitions, (String) null, null, null, null, false, null, null);
     }
 
     public JobAdviceFacts(JobRecord job, List<Partition> partitions, String script) {
         this(job, partitions, script, null, null, null, false, null, null);
     }
 
-    /** The same facts with the job's batch script (null: not at hand). */
+    /** The same facts with the job's batch script (null: not at hand), read with the bundled patterns. */
     public JobAdviceFacts withScript(String batchScript) {
+        return withScript(batchScript == null ? null : ScriptReading.withBundledPatterns(batchScript));
+    }
+
+    /** The same facts with the job's batch script as the fixers read it (null: not at hand). */
+    public JobAdviceFacts withScript(ScriptReading batchScript) {
         return new JobAdviceFacts(job, partitions, batchScript, gpuGiB, qos, canceller, childRefused, allowedQos, movedQos, logLines);
+    }
+
+    /** The job's batch script, when at hand, else null. */
+    public String script() {
+        return reading == null ? null : reading.text();
     }
 
     /** The same facts with the QOSes the job's user may use with its account, read when first needed. */
     public JobAdviceFacts withAllowedQos(Supplier<Optional<java.util.Set<String>>> read) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, read, movedQos, logLines);
+        return new JobAdviceFacts(job, partitions, reading, gpuGiB, qos, canceller, childRefused, read, movedQos, logLines);
     }
 
     /** The same facts with the cluster's QOSes, read when first needed. */
     public JobAdviceFacts withQos(Supplier<List<Qos>> table) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, table, canceller, childRefused, allowedQos, movedQos, logLines);
+        return new JobAdviceFacts(job, partitions, reading, gpuGiB, table, canceller, childRefused, allowedQos, movedQos, logLines);
     }
 
     /** The job's QOS, when the cluster's QOSes are known and list it. */
@@ -119,18 +133,18 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         List<String> l = lines == null ? List.of() : lines;
         java.util.OptionalDouble gib = io.slurmwise.job.GpuModels.reported(l);
         boolean child = io.slurmwise.classify.WorkflowRefusal.in(l);
-        return new JobAdviceFacts(job, partitions, script, gib.isPresent() ? Double.valueOf(gib.getAsDouble()) : gpuGiB,
+        return new JobAdviceFacts(job, partitions, reading, gib.isPresent() ? Double.valueOf(gib.getAsDouble()) : gpuGiB,
                 qos, canceller, childRefused || child, allowedQos, movedQos, l);
     }
 
     /** The same facts under the QOS a patch moves the job to ({@code movedQos}). */
     public JobAdviceFacts withMovedQos(String name) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, canceller, childRefused, allowedQos, name, logLines);
+        return new JobAdviceFacts(job, partitions, reading, gpuGiB, qos, canceller, childRefused, allowedQos, name, logLines);
     }
 
     /** The same facts with the user name of whoever cancelled the job (null: not cancelled, or the uid has no name). */
     public JobAdviceFacts withCanceller(String name) {
-        return new JobAdviceFacts(job, partitions, script, gpuGiB, qos, name, childRefused, allowedQos, movedQos, logLines);
+        return new JobAdviceFacts(job, partitions, reading, gpuGiB, qos, name, childRefused, allowedQos, movedQos, logLines);
     }
 
     /**
@@ -287,7 +301,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
         // fewer tasks per node over more nodes, or fewer ranks, for a job of one process on one node: a script with no
         // MPI and no second task has none to spread (a single-process Java and numpy failure were told to; an outside
         // audit)
-        if (script != null && !script.isBlank() && job.nodes() <= 1 && !FixFitter.runsMpi(script)) {
+        if (script() != null && !script().isBlank() && job.nodes() <= 1 && !FixFitter.runsMpi(script())) {
             out.add("more_nodes");
         }
         // its --deadline ended it, not its --time: "more time" is no answer (the deadline kind's note says what is),
@@ -398,7 +412,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, String s
 
     /** The batch size the job's script passes to its program, when the script is at hand and passes one. */
     private Optional<io.slurmwise.patch.BatchScript.ProgramOption> batchSize() {
-        return script == null ? Optional.empty() : io.slurmwise.patch.BatchScript.parse(script).batchSize();
+        return reading == null ? Optional.empty() : reading.batchSize();
     }
 
     /**

@@ -229,11 +229,14 @@ public final class BatchScript {
         }
     }
 
-    /** The batch size a program of the script is given, if a command passes one (patterns.tsv {@code script.batch.size}). */
-    public Optional<ProgramOption> batchSize() {
+    /**
+     * The batch size a program of the script is given, if a command passes one (patterns.tsv {@code script.batch.size});
+     * outside this package, {@link ScriptReading#batchSize()} asks with the fixers' patterns.
+     */
+    Optional<ProgramOption> batchSize(Patterns patterns) {
         ProgramOption found = null;
         for (String l : lines) {
-            Optional<java.util.regex.Matcher> m = PatternsHolder.PATTERNS.find("script.batch.size", l);
+            Optional<java.util.regex.Matcher> m = patterns.find("script.batch.size", l);
             if (m.isPresent()) {
                 try {
                     found = new ProgramOption(m.get().group(1), Integer.parseInt(m.get().group(2)));
@@ -243,11 +246,6 @@ public final class BatchScript {
             }
         }
         return Optional.ofNullable(found);
-    }
-
-    /** The bundled patterns, read once when a script is first asked for a program's option. */
-    private static final class PatternsHolder {
-        static final Patterns PATTERNS = Patterns.bundled();
     }
 
     public boolean has(String name) {

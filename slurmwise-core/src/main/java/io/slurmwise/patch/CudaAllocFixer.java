@@ -25,7 +25,7 @@ final class CudaAllocFixer implements Fixer {
             step = step.change(e.script(), e.added().get(0), "PyTorch's allocator then grows segments instead of"
                     + " fragmenting GPU memory, which often frees the last few GiB; it does not change results");
         }
-        String batch = step.script().batchSize().map(BatchScript.ProgramOption::toString).orElse(null);
+        String batch = step.script().batchSize(edits.patterns()).map(BatchScript.ProgramOption::toString).orElse(null);
         return step.advise("Reduce the per-GPU batch size" + (batch == null ? "" : " (the script passes `" + batch + "`)")
                 + " and keep the global batch with gradient accumulation; mixed precision and activation"
                 + " checkpointing cut memory further.");

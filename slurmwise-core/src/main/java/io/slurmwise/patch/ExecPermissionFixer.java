@@ -31,33 +31,20 @@ final class ExecPermissionFixer implements Fixer {
     public Step apply(FixContext cx, BatchScript s) {
         List<String> where = new ArrayList<>(cx.evidenceLines());
         where.addAll(cx.logLines());
-        Optional<Matcher> denied = patterns.first("exec.denied", where);
+        Optional<DeniedPath> denied = DeniedPath.read(patterns, where, s);
         if (denied.isEmpty()) {
             return Step.none(s);
         }
-        int index;
-        try {
-            index = Integer.parseInt(denied.get().group(1)) - 1;
-        } catch (NumberFormatException e) {
-            return Step.none(s);
-        }
-        String command = denied.get().group(2);
+        int index = denied.get().line();
+        String command = denied.get().path();
         String file = command.startsWith("./") ? command.substring(2) : command;
         Optional<String> mode = mode(cx.logLines(), file);
         String seen = mode.map(m -> m.charAt(3) == 'x' || m.charAt(3) == 's'
                 ? "its own `ls -l` shows " + m + ", executable, so its filesystem is mounted noexec"
                 : "its own `ls -l` shows " + m + ", no execute permission").orElse("");
         // bash prints the same "<path>: Permission denied" when a redirection cannot open its file for writing:
-        // the script's line writes into it, nothing was executed (the real lab's array task writing into a
-        // root-owned results/ was told to chmod u+x the CSV it could not create)
-        java.util.regex.Pattern into = java.util.regex.Pattern.compile("(?:^|[^<>&\\d])\\d?(?:>>?|&>>?|>\\|)\\s*[\"']?"
-                + java.util.regex.Pattern.quote(command) + "[\"']?(?=\\s|$|;|\\))");
-        int redirect = index >= 0 && index < s.lines().size() && into.matcher(s.lines().get(index)).find() ? index : -1;
-        for (int i = 0; redirect < 0 && i < s.lines().size(); i++) {
-            if (into.matcher(s.lines().get(i)).find()) {
-                redirect = i;
-            }
-        }
+        // the script's line writes into it, nothing was executed (DeniedPath; the fix list is ordered by the same reading)
+        int redirect = denied.get().redirect();
         if (redirect >= 0) {
             java.nio.file.Path parent = java.nio.file.Path.of(file).getParent();
             return Step.none(s).advise("bash could not write " + command + ": line " + (redirect + 1) + " of the script"

@@ -17,8 +17,10 @@ import java.util.Optional;
 public final class Fixers {
 
     private final Map<String, Fixer> byName = new LinkedHashMap<>();
+    private final Patterns patterns;
 
-    private Fixers(List<Fixer> fixers) {
+    private Fixers(Patterns patterns, List<Fixer> fixers) {
+        this.patterns = patterns;
         for (Fixer f : fixers) {
             if (byName.put(f.name(), f) != null) {
                 throw new IllegalStateException("two fixers are named " + f.name());
@@ -31,13 +33,18 @@ public final class Fixers {
         Patterns patterns = Patterns.bundled();
         ScriptEdits edits = new ScriptEdits(patterns);
         TimeFixer time = new TimeFixer(patterns);
-        return new Fixers(List.of(new MemoryFixer(), time, new RerunTimeFixer(time), new RequeueFixer(),
+        return new Fixers(patterns, List.of(new MemoryFixer(), time, new RerunTimeFixer(time), new RequeueFixer(),
                 new FailedNodeFixer(patterns), new GpuNodeFixer(patterns), new NcclEnvFixer(edits),
                 new CudaAllocFixer(edits), new CachesFixer(edits), new ModuleSystemFixer(patterns),
                 new SharedLibraryFixer(edits), new CondaInitFixer(patterns), new PythonEnvFixer(patterns),
                 new PartitionLimitsFixer(), new QosWallFixer(), new CrashSiteFixer(patterns),
                 new MissingPathFixer(patterns), new OutputDirFixer(), new ExecPermissionFixer(patterns),
                 new SupportedGpuFixer(patterns), new DeadlineFixer()));
+    }
+
+    /** A batch script read with the patterns these fixers share. */
+    public ScriptReading read(String script) {
+        return new ScriptReading(script, patterns);
     }
 
     /** The names, in the order above. */

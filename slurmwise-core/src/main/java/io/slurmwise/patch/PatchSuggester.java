@@ -39,6 +39,14 @@ public final class PatchSuggester {
     }
 
     /**
+     * A batch script read as the fixers read it (their patterns): advice fitted to the job asks it, so that the fix
+     * list and the patch's advice agree.
+     */
+    public ScriptReading read(String script) {
+        return fixers.read(script);
+    }
+
+    /**
      * @param script     the batch script when the cluster kept it; empty means "not available" (no diff)
      * @param partitions the cluster's partitions (MaxTime caps the time fix); may be empty
      */

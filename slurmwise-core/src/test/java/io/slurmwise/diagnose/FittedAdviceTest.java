@@ -1030,7 +1030,7 @@ class FittedAdviceTest {
         List<String> one = fitter.fit(List.of(raw), new JobAdviceFacts(j, CLUSTER.partitions(),
                 "#!/bin/bash\npython x.py --batch_size 1\n")).get(0).items();
         assertThat(one).noneMatch(i -> i.startsWith("Reduce the per-GPU batch size"));
-        assertThat(io.slurmwise.patch.BatchScript.parse("python a.py --bs 12345678901\n").batchSize()).isEmpty();
+        assertThat(io.slurmwise.patch.ScriptReading.withBundledPatterns("python a.py --bs 12345678901\n").batchSize()).isEmpty();
     }
 
     /**
