@@ -432,14 +432,17 @@ public final class DiagnosisWorkflow {
     private List<FixNote> fittedFixes(Finding finding, JobRecord job, List<Partition> partitions,
                                       Supplier<List<Qos>> qos, Supplier<Optional<java.util.Set<String>>> allowedQos,
                                       Patch patch, Optional<String> script) {
+        JobAdviceFacts facts = new JobAdviceFacts(job, partitions).withScript(script.map(patcher::read).orElse(null))
+                .withQos(qos).withAllowedQos(allowedQos)
+                .withCanceller(UserNames.cancelledBy(job.status()).stream().boxed().findFirst()
+                        .flatMap(backend::userName).orElse(null))
+                .withLogLines(finding.evidence().stream().map(io.slurmwise.classify.Evidence::text).toList());
+        // bash's "line N: PATH: Permission denied" of a redirect reads as an exec failure; the script says which, as
+        // the exec_permission fixer reads it, so chmod u+x does not lead beside its "no execute permission is missing"
+        java.util.Set<String> misworded = facts.deniedPath().filter(io.slurmwise.patch.DeniedPath::written)
+                .map(d -> java.util.Set.of(d.evidence())).orElse(java.util.Set.of());
         List<FixNote> fitted = FixOrder.byEvidence(fitter.fit(retriever.retrieve(finding, job, fixCount + SPARE_FIXES),
-                new JobAdviceFacts(job, partitions).withScript(script.map(patcher::read).orElse(null)).withQos(qos)
-                        .withAllowedQos(allowedQos)
-                        .withCanceller(UserNames.cancelledBy(job.status()).stream().boxed().findFirst()
-                                .flatMap(backend::userName).orElse(null))
-                        .withLogLines(finding.evidence().stream().map(io.slurmwise.classify.Evidence::text).toList()), patch),
-                finding,
-                List.of("State=" + job.status()));
+                facts, patch), finding, List.of("State=" + job.status()), misworded);
         if (fitted.size() <= fixCount) {
             return fitted;
         }

@@ -49,6 +49,17 @@ public final class FixOrder {
      * ({@code State=CANCELLED by 0}: root, an admin or SLURM itself, cancelled it).
      */
     public static List<FixNote> byEvidence(List<FixNote> fixes, Finding finding, List<String> record) {
+        return byEvidence(fixes, finding, record, java.util.Set.of());
+    }
+
+    /**
+     * As {@link #byEvidence(List, Finding, List)}, without the evidence lines in {@code misworded}: lines whose words the
+     * job's script shows to mean another failure than they say (bash's {@code slurm_script: line 12: out.txt: Permission
+     * denied} of a redirect that could not write, in the words of a command it could not execute: {@link
+     * io.slurmwise.patch.DeniedPath}), so the fix for the words does not go ahead of the fix for what happened.
+     */
+    public static List<FixNote> byEvidence(List<FixNote> fixes, Finding finding, List<String> record,
+                                           java.util.Set<String> misworded) {
         // the evidence in the order a fix is chosen by: the record's own words first (Reason=AssocGrpBillingMinutes,
         // SLURM's verdict), then the log lines in the order they were printed, since a root cause comes before what
         // it brings about (srun's "Step requested GRES ... not found in the job", then SLURM's generic "Unable to
@@ -60,7 +71,9 @@ public final class FixOrder {
             lines.add(normal(r));
         }
         for (Evidence e : evidence) {
-            lines.add(normal(e.text()));
+            if (!misworded.contains(e.text())) {
+                lines.add(normal(e.text()));
+            }
         }
         if (lines.isEmpty()) {
             return fixes;

@@ -83,6 +83,15 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, ScriptRe
         return new JobAdviceFacts(job, partitions, batchScript, gpuGiB, qos, canceller, childRefused, allowedQos, movedQos, logLines);
     }
 
+    /**
+     * What bash's {@code Permission denied} among the deciding log lines was, read from the job's script as the
+     * exec_permission fixer reads it (a redirect that could not write, or a command that could not run); empty without a
+     * script or such a line.
+     */
+    public Optional<io.slurmwise.patch.DeniedPath> deniedPath() {
+        return reading == null ? Optional.empty() : reading.denied(logLines);
+    }
+
     /** The job's batch script, when at hand, else null. */
     public String script() {
         return reading == null ? null : reading.text();
