@@ -314,8 +314,9 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, ScriptRe
             out.add("more_nodes");
         }
         // its --deadline ended it, not its --time: "more time" is no answer (the deadline kind's note says what is),
-        // should a time-limit note be shown beside it
-        if (job.state() == io.slurmwise.job.JobState.DEADLINE) {
+        // should a time-limit note be shown beside it; nor for a TIMEOUT whose script's --time slurmctld cut to end by
+        // the deadline (a longer one is cut the same way, as the time patch says)
+        if (job.state() == io.slurmwise.job.JobState.DEADLINE || timeCutToDeadline()) {
             out.add("more_time");
         }
         // a program's single allocation larger than a node: no --mem holds it (2021's numpy array of 1.16 TiB, peak 2G of
@@ -343,6 +344,12 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, ScriptRe
             out.addAll(List.of("suggested_mem", "suggested_mem_per_cpu", "tight_mem", "tight_mem_per_cpu"));
         }
         return out;
+    }
+
+    /** Whether slurmctld cut the script's {@code --time} to end by the job's {@code --deadline} (false without a script). */
+    private boolean timeCutToDeadline() {
+        return reading != null && reading.script().option("time").flatMap(o -> SlurmTime.parseDuration(o.value()))
+                .map(job::timeLimitCutToDeadline).orElse(false);
     }
 
     /**

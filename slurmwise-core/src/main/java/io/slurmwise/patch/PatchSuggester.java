@@ -134,19 +134,9 @@ public final class PatchSuggester {
                     || line.get().contains(",") || same(name, line.get().strip(), had.get())) {
                 continue;
             }
-            Optional<java.time.Duration> asked = name.equals("time")
-                    ? io.slurmwise.job.SlurmTime.parseDuration(line.get().strip()) : Optional.empty();
-            if (asked.isPresent() && job.timeLimitCutToDeadline(asked.get())) {
-                // slurmctld cut the limit to end by the --deadline (--time-min lets it): no command line set it (the
-                // real lab's deadline_cut, 10 minutes asked, read as an override of 00:01:00)
-                advice.add(first++, "Job " + job.id() + " ran with --time " + had.get() + ", not its script's "
-                        + line.get().strip() + ", because slurmctld cut the limit to the time left before its --deadline "
-                        + io.slurmwise.job.SlurmTime.iso(job.deadline())
-                        + (job.timeMin() == null ? "" : " (its --time-min " + io.slurmwise.job.SlurmTime.format(job.timeMin())
-                        + " lets it start with less than its --time)") + "; no command line overrode it. A longer --time"
-                        + " is cut the same way: give a later --deadline (or none), or submit it earlier, for the run to"
-                        + " get " + patched.get().strip() + ".");
-                continue;
+            if (name.equals("time") && io.slurmwise.job.SlurmTime.parseDuration(line.get().strip())
+                    .map(job::timeLimitCutToDeadline).orElse(false)) {
+                continue; // slurmctld cut it to end by the --deadline, no command line set it (the time fixer says so)
             }
             advice.add(first++, "Job " + job.id() + " ran with --" + name + " " + had.get() + ", not its script's "
                     + line.get().strip() + ": the sbatch command line, an SBATCH_* variable or an admin's `scontrol"

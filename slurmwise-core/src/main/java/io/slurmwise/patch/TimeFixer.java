@@ -118,6 +118,29 @@ final class TimeFixer implements Fixer {
         return Optional.empty();
     }
 
+    /**
+     * A job whose script's {@code --time} slurmctld cut to end by its {@code --deadline}
+     * ({@link JobRecord#timeLimitCutToDeadline}) gets no longer {@code --time}: it would be cut the same way, so the
+     * advice says what gives the run its time (the real lab's deadline_cut, 10 minutes asked and 1 given, was patched to
+     * 00:15:00 beside the advice that a longer --time is cut the same way). {@code need}: the run's measured need, else
+     * null.
+     */
+    private static Optional<Step> cutToDeadline(JobRecord job, Step step, BatchScript s, Duration asked, Duration need) {
+        if (!job.timeLimitCutToDeadline(asked)) {
+            return Optional.empty();
+        }
+        String script = s.option("time").map(BatchScript.Option::value).orElse(SlurmTime.format(asked)).strip();
+        String more = need == null || need.compareTo(asked) <= 0 ? ""
+                : " (at the rate its log shows, the whole run needs about " + SlurmTime.format(need) + ", more than"
+                + " its script's " + script + ": raise --time too then)";
+        return Optional.of(step.advise("Job " + job.id() + " ran with --time " + job.timeLimit().human() + ", not its"
+                + " script's " + script + ", because slurmctld cut the limit to the time left before its --deadline "
+                + SlurmTime.iso(job.deadline()) + (job.timeMin() == null ? "" : " (its --time-min "
+                + SlurmTime.format(job.timeMin()) + " lets it start with less than its --time)") + "; no command line"
+                + " overrode it. A longer --time is cut the same way, so none is proposed: give a later --deadline (or"
+                + " none), or submit it earlier, for the run to get its " + script + more + "."));
+    }
+
     /** The same with the progress already read from the logs (the rerun_time fixer reads it first). */
     Step apply(FixContext cx, BatchScript s, Progress progress) {
         JobRecord job = cx.job();
@@ -128,6 +151,11 @@ final class TimeFixer implements Fixer {
         boolean measured = progress.usable();
         Duration need = measured ? need(elapsed, progress) : roundUp(elapsed.multipliedBy(2));
         Duration estimate = need;
+        Optional<Step> cut = scriptLimit.isEmpty() ? Optional.empty()
+                : cutToDeadline(job, step, s, scriptLimit.get(), measured ? need : null);
+        if (cut.isPresent()) {
+            return cut.get();
+        }
         if (limit != null && need.compareTo(limit) <= 0) {
             need = roundUp(limit.plus(limit.dividedBy(2)));
         }

@@ -719,6 +719,25 @@ class FittedAdviceTest {
     }
 
     /**
+     * A TIMEOUT whose script's --time slurmctld cut to end by its --deadline (the real lab's deadline_cut: 10 minutes
+     * asked, 1 given) is not told to ask for more time either: a longer --time is cut the same way, as its patch says.
+     */
+    @Test
+    void aTimeCutToTheDeadlineIsNotToldToAskForMoreTime() {
+        java.time.LocalDateTime start = java.time.LocalDateTime.of(2026, 12, 7, 14, 54, 36);
+        JobRecord cut = CLUSTER.get("1018").toBuilder().start(start).end(start.plusSeconds(87))
+                .elapsed(java.time.Duration.ofSeconds(87)).timeLimit(io.slurmwise.job.TimeLimit.of(java.time.Duration.ofMinutes(1)))
+                .deadline(start.plusSeconds(107)).timeMin(java.time.Duration.ofMinutes(1)).build();
+        String script = "#!/bin/bash\n#SBATCH --time=00:10:00\n#SBATCH --time-min=00:01:00\n./steps 600\n";
+        FixNote raw = new NoteLookupRetriever().retrieve(finding(cut, "time_limit"), cut, 1).get(0);
+        assertThat(String.join("\n", new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(cut,
+                CLUSTER.partitions(), script)).get(0).items())).doesNotContain("Ask for more time");
+        // a script whose --time ends before the deadline was not cut: more time is still its advice
+        assertThat(String.join("\n", new FixFitter(TAXONOMY).fit(List.of(raw), new JobAdviceFacts(cut,
+                CLUSTER.partitions(), script.replace("00:10:00", "00:01:00"))).get(0).items())).contains("Ask for more time");
+    }
+
+    /**
      * The time limits a fix quotes are those of the QOS the patch moves the job to (the real lab's 211 read "within the
      * partition/QOS maximum (00:10:00, the MaxWall of QOS short): --time=00:15:00" beside a patch to QOS normal).
      */

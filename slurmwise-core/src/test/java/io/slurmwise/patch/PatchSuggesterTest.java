@@ -921,6 +921,33 @@ class PatchSuggesterTest {
         assertThat(p.changes()).isEmpty();
     }
 
+    /**
+     * The real lab's deadline_cut: the script asks --time=00:10:00 --time-min=00:01:00 and slurmctld cut the limit to the
+     * minute left before its --deadline; it ended TIMEOUT. A longer --time is cut the same way: the patch proposes none
+     * (it raised it to 00:15:00 beside advice saying so), and says what gives the run its time.
+     */
+    @Test
+    void aTimeLimitCutToTheDeadlineIsNotRaised() {
+        java.time.LocalDateTime start = java.time.LocalDateTime.of(2026, 12, 7, 14, 54, 36);
+        JobRecord job = CLUSTER.get("1018").toBuilder().start(start).end(start.plusSeconds(87))
+                .elapsed(java.time.Duration.ofSeconds(87)).timeLimit(io.slurmwise.job.TimeLimit.of(java.time.Duration.ofMinutes(1)))
+                .deadline(start.plusSeconds(107)).timeMin(java.time.Duration.ofMinutes(1)).build();
+        String script = "#!/bin/bash\n#SBATCH --time=00:10:00\n#SBATCH --time-min=00:01:00\n./steps 600\n";
+        String log = "step 87/600\nstep 88/600\nslurmstepd: error: *** JOB 1018 ON c001 CANCELLED AT 2026-12-07T14:56:03"
+                + " DUE TO TIME LIMIT ***\n";
+        Patch p = suggest(job, "time_limit", log, script);
+        assertThat(p).isInstanceOf(Patch.NotSuggested.class);
+        assertThat(p.changes()).isEmpty();
+        assertThat(p.advice().get(0)).startsWith("Job 1018 ran with --time 00:01:00, not its script's 00:10:00, because"
+                + " slurmctld cut the limit to the time left before its --deadline 2026-12-07T14:56:23 (its --time-min"
+                + " 00:01:00 lets it start with less than its --time); no command line overrode it. A longer --time is"
+                + " cut the same way, so none is proposed");
+        assertThat(String.join(" ", p.advice())).doesNotContain("the sbatch command line");
+        // without the deadline the same run gets more time: the cut, not the TIMEOUT, decides
+        Patch plain = suggest(job.toBuilder().deadline(null).build(), "time_limit", log, script);
+        assertThat(plain.changes()).anyMatch(c -> c.sets().containsKey("time"));
+    }
+
     private static Patch suggest(JobRecord job, String kind, String log, String script) {
         List<LogTail> logs = new ArrayList<>(List.of(LogTail.of(LogStream.STDERR, "job.err", log)));
         Finding classified = SW.classifier().classify(JobFacts.of(job), logs);
