@@ -71,6 +71,28 @@ public final class FixFitter {
     }
 
     /**
+     * The notes fitted to a log read without a job record ({@code classify}, {@code classify_log}, {@code eval}): the
+     * items that need an error the deciding log lines do not quote ({@link JobAdviceFacts#lackingInLog}) are left out,
+     * as for a job; the gates that need the record (its partition, its peak) stay open, and every placeholder keeps its
+     * generic words. A note whose every item goes is left out.
+     */
+    public List<FixNote> fitToLog(List<FixNote> fixes, List<String> logLines) {
+        java.util.Set<String> lacking = JobAdviceFacts.lackingInLog(logLines);
+        List<FixNote> out = new ArrayList<>();
+        for (FixNote n : fixes) {
+            List<String> all = template(n).map(NoteSection::templateItems).orElse(List.of());
+            List<String> kept = all.stream().filter(i -> !Placeholders.names(i, lacking)).map(Placeholders::generic)
+                    .toList();
+            if (kept.size() == all.size()) {
+                out.add(n);
+            } else if (!kept.isEmpty()) {
+                out.add(n.withContent(numbered(n.text(), kept), kept));
+            }
+        }
+        return out;
+    }
+
+    /**
      * As {@link #fit(List, JobAdviceFacts)}, and an option the patch sets is named with the patch's value wherever a
      * fix names it: the patch that doubles an 8-hour job's time to 17:00:00 and the fix beside it that says
      * {@code --time=2-00:00:00} would be two answers to one question.

@@ -325,15 +325,7 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, ScriptRe
         if (!oversized) {
             out.add("oversized_alloc");
         }
-        // the fixes for the JVM's own heap and for a workflow's task are advice for a job whose deciding evidence quotes
-        // such an error, not for every oom job: shown to all, they filled the explainer's budget for fixes and 1001's
-        // prompt lost its "What to check" section (the revert of ece2ea9)
-        if (!io.slurmwise.classify.OwnMemoryError.javaHeap(logLines)) {
-            out.add("raised_java_heap");
-        }
-        if (!io.slurmwise.classify.WorkflowTask.in(logLines)) {
-            out.add("workflow_task");
-        }
+        out.addAll(lackingInLog(logLines));
         // a limit the job's --mem is not: the JVM's own heap (-Xmx) filled while the job's peak stayed below its limit
         // (2020's -Xmx8g under --mem=64G, peak 8.58G), or a task a workflow ran as a job of its own while the head job
         // stayed below its limit (2019's Nextflow head, 1.2G of 4G): more --mem for this job is no answer
@@ -350,6 +342,27 @@ public record JobAdviceFacts(JobRecord job, List<Partition> partitions, ScriptRe
     private boolean timeCutToDeadline() {
         return reading != null && reading.script().option("time").flatMap(o -> SlurmTime.parseDuration(o.value()))
                 .map(job::timeLimitCutToDeadline).orElse(false);
+    }
+
+    /**
+     * The placeholders whose advice needs an error the deciding log lines do not quote, with or without a job record: the
+     * fixes for the JVM's own heap, a workflow's task and a single allocation are advice for a job whose deciding
+     * evidence quotes such an error, not for every oom job (shown to all, they filled the explainer's budget for fixes
+     * and 1001's prompt lost its "What to check" section, the revert of ece2ea9; a log read without a job got all nine).
+     * Whether an allocation is more than a node has needs the record's partition: {@link #lacking()} asks that too.
+     */
+    public static java.util.Set<String> lackingInLog(List<String> logLines) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        if (!io.slurmwise.classify.OwnMemoryError.javaHeap(logLines)) {
+            out.add("raised_java_heap");
+        }
+        if (!io.slurmwise.classify.WorkflowTask.in(logLines)) {
+            out.add("workflow_task");
+        }
+        if (io.slurmwise.classify.OwnMemoryError.requested(logLines).isEmpty()) {
+            out.add("oversized_alloc");
+        }
+        return out;
     }
 
     /**

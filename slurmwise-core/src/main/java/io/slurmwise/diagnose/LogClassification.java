@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A log read without a cluster: the rules' finding, the fix notes the retriever gives for it, and the template's
- * explanation. The one pipeline behind {@code slurmwise classify}, the {@code classify_log} tool and {@code eval},
+ * A log read without a cluster: the rules' finding, the fix notes the retriever gives for it (less the items for an
+ * error the log does not quote), and the template's explanation. The one pipeline behind {@code slurmwise classify}, the {@code classify_log} tool and {@code eval},
  * so the three always agree.
  *
  * <pre>{@code
@@ -31,7 +31,10 @@ public record LogClassification(Finding finding, List<FixNote> fixes, Explanatio
     /** Classifies the logs of one job with the facts known about it (or {@link JobFacts#NONE}). */
     public static LogClassification of(Classifier rules, Retriever retriever, JobFacts facts, List<LogTail> logs, int k) {
         Finding f = rules.classify(facts, logs);
-        List<FixNote> fixes = FixOrder.byEvidence(retriever.retrieve(f, null, k), f);
+        // no record to fit the fixes to, but the log says which need an error it does not quote (the JVM's heap)
+        List<String> evidence = f.evidence().stream().map(io.slurmwise.classify.Evidence::text).toList();
+        List<FixNote> fixes = FixOrder.byEvidence(new FixFitter(rules.taxonomy()).fitToLog(retriever.retrieve(f, null, k),
+                evidence), f);
         // a bare log has no job record to word around: the template, never a model, explains it
         return new LogClassification(f, fixes, new TemplateExplainer().explain(null, f, fixes));
     }

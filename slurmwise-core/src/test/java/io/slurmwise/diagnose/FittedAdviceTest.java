@@ -1122,6 +1122,36 @@ class FittedAdviceTest {
     }
 
     /**
+     * A log read without a job record ({@code classify}, {@code classify_log}, {@code eval}) gets the oom fixes its own
+     * lines call for: no -Xmx fix without the JVM's heap error, no workflow-task fix without a workflow's report, no
+     * single-allocation fix without a program's own allocation error; the record's gates (the partition's node) stay
+     * open, so an allocation error keeps its fix in generic words.
+     */
+    @Test
+    void aLogWithoutAJobGetsOnlyTheOomFixesItsLinesCallFor() {
+        java.util.function.Function<String, List<String>> items = log -> {
+            LogClassification c = LogClassification.ofText(new io.slurmwise.classify.Classifier(TAXONOMY),
+                    new NoteLookupRetriever(), io.slurmwise.classify.JobFacts.NONE, log, 1);
+            assertThat(c.finding().kindId()).isEqualTo("oom");
+            return c.fixes().get(0).items();
+        };
+        int all = TAXONOMY.kind("oom").note().section("Fixes").orElseThrow().items().size();
+        List<String> killed = items.apply("slurmstepd: error: Detected 1 oom_kill event in StepId=77.batch. Some of the"
+                + " step tasks have been OOM Killed.\n");
+        assertThat(killed).hasSize(all - 3)
+                .noneMatch(i -> i.startsWith("Java's own heap limit"))
+                .noneMatch(i -> i.startsWith("Fix the memory in the workflow"))
+                .noneMatch(i -> i.startsWith("One allocation larger than a node"));
+        assertThat(items.apply("Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space\n"))
+                .anyMatch(i -> i.startsWith("Java's own heap limit") && i.contains("-Xmx<size>"))
+                .noneMatch(i -> i.startsWith("Fix the memory in the workflow"));
+        assertThat(items.apply("numpy.core._exceptions._ArrayMemoryError: Unable to allocate 1.16 TiB for an array with"
+                + " shape (400000, 400000) and data type float64\n"))
+                .anyMatch(i -> i.startsWith("One allocation larger than a node") && i.contains("when the size its error"))
+                .noneMatch(i -> i.startsWith("Java's own heap limit"));
+    }
+
+    /**
      * A limit the job's --mem is not (the JVM's heap, one allocation larger than a node, a workflow's task run as a job
      * of its own) is not answered with more --mem for this job (the auditor's 2020, 2021 and 2019 were told to ask for
      * 96G and 6G with peaks far below their limits), and nothing is said to have been killed.
