@@ -33,16 +33,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 class McpCallLimitsTest {
 
     static final Duration WAIT = Duration.ofSeconds(120);
-    static final String HEADER = "JobID|JobName|User|Account|Partition|QOS|State|ExitCode|DerivedExitCode|Submit|"
-            + "Start|End|Elapsed|Timelimit|ReqMem|MaxRSS|AllocCPUS|AllocTRES|NodeList|TotalCPU|ConsumedEnergyRaw|WorkDir|"
-            + "StdOut|StdErr|Reason";
     static final int SLOW = 4;
 
     /** A mock export of {@link #SLOW} failed jobs 7101.. whose stdout logs are FIFOs, and one ordinary job 7200. */
     static Path cluster(Path dir) throws Exception {
         String me = System.getProperty("user.name");
         Files.createDirectories(dir.resolve("logs"));
-        StringBuilder psv = new StringBuilder(HEADER).append('\n');
+        StringBuilder psv = new StringBuilder(MockCluster.SACCT_HEADER).append('\n');
         for (int i = 0; i <= SLOW; i++) {
             String id = i == SLOW ? "7200" : String.valueOf(7101 + i);
             Path out = dir.resolve("logs").resolve(id + ".out");
@@ -58,8 +55,7 @@ class McpCallLimitsTest {
                     .append(out).append("|None\n");
         }
         Files.writeString(dir.resolve("sacct.psv"), psv);
-        Files.writeString(dir.resolve("partitions.psv"), "PARTITION|TIMELIMIT|NODES|CPUS|MEMORY|GRES|AVAIL\n"
-                + "cpu|2-00:00:00|4|64|256000|(null)|up\n");
+        Files.writeString(dir.resolve("partitions.psv"), MockCluster.PARTITIONS);
         return dir;
     }
 

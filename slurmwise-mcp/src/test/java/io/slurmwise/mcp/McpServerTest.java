@@ -2,18 +2,13 @@ package io.slurmwise.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,21 +17,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The MCP server as a real MCP client sees it: the SDK's client starts it as a process over stdio. */
 class McpServerTest {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = MockCluster.JSON;
     static McpSyncClient client;
 
     @BeforeAll
     static void start() {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ServerParameters params = ServerParameters.builder(java)
-                .args("-cp", System.getProperty("java.class.path"), SlurmwiseMcpServer.class.getName())
-                .env(Map.of("SLURMWISE_BACKEND", "mock", "SLURMWISE_HOME",
-                        Path.of("target", "mcp-home").toAbsolutePath().toString()))
-                .build();
-        client = McpClient.sync(new StdioClientTransport(params, new JacksonMcpJsonMapper(JSON)))
-                .requestTimeout(Duration.ofSeconds(60)).initializationTimeout(Duration.ofSeconds(60)).build();
-        McpSchema.InitializeResult init = client.initialize();
-        assertThat(init.serverInfo().name()).isEqualTo("slurmwise");
+        client = MockCluster.client(null, Path.of("target", "mcp-home"));
     }
 
     @AfterAll

@@ -1,21 +1,16 @@
 package io.slurmwise.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 
+import static io.slurmwise.mcp.MockCluster.JSON;
+import static io.slurmwise.mcp.MockCluster.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -26,39 +21,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PendingArrayTaskTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String HEADER = "JobID|JobName|User|Account|Partition|QOS|State|ExitCode|DerivedExitCode|Submit|"
-            + "Start|End|Elapsed|Timelimit|ReqMem|MaxRSS|AllocCPUS|AllocTRES|NodeList|TotalCPU|ConsumedEnergyRaw|WorkDir|"
-            + "StdOut|StdErr|Reason";
-
     /** A mock export: array 3000088 whose tasks 48 and 49 ran, and 50 to 99 wait in one row. */
     static Path export(Path dir) throws java.io.IOException {
         String ran = "|sweep|alice|lab|cpu|normal|%s|%s|0:0|2026-11-20T10:00:00|2026-11-20T10:00:05|2026-11-20T10:01:00|"
                 + "00:00:55|01:00:00|4G||4|billing=4,cpu=4,mem=4G,node=1|n01|00:00:10||/tmp|/tmp/sweep.out|/tmp/sweep.out|None";
-        Files.writeString(dir.resolve("sacct.psv"), HEADER + "\n"
-                + "3000088_48" + ran.formatted("COMPLETED", "0:0") + "\n"
-                + "3000088_49" + ran.formatted("FAILED", "1:0") + "\n"
-                + "3000088_[50-99]|sweep|alice|lab|cpu|normal|PENDING|0:0|0:0|2026-11-20T10:00:00|Unknown|Unknown|"
-                + "00:00:00|01:00:00|4G||4|||00:00:00||/tmp|/tmp/sweep.out|/tmp/sweep.out|Resources\n");
-        Files.writeString(dir.resolve("partitions.psv"), "PARTITION|TIMELIMIT|NODES|CPUS|MEMORY|GRES|AVAIL\n"
-                + "cpu|2-00:00:00|4|64|256000|(null)|up\n");
-        return dir;
+        return MockCluster.export(dir, "3000088_48" + ran.formatted("COMPLETED", "0:0"),
+                "3000088_49" + ran.formatted("FAILED", "1:0"),
+                "3000088_[50-99]|sweep|alice|lab|cpu|normal|PENDING|0:0|0:0|2026-11-20T10:00:00|Unknown|Unknown|"
+                + "00:00:00|01:00:00|4G||4|||00:00:00||/tmp|/tmp/sweep.out|/tmp/sweep.out|Resources");
     }
 
     @Test
     void aTaskInAPendingRangeIsThatRangeInEveryTool(@TempDir Path dir) throws Exception {
-        export(dir);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ServerParameters params = ServerParameters.builder(java)
-                .args("-cp", System.getProperty("java.class.path"), SlurmwiseMcpServer.class.getName())
-                .env(Map.of("SLURMWISE_BACKEND", "mock", "SLURMWISE_MOCK_DIR", dir.toString(),
-                        "SLURMWISE_HOME", dir.resolve("home").toString()))
-                .build();
-        McpSyncClient client = McpClient.sync(new StdioClientTransport(params, new JacksonMcpJsonMapper(JSON)))
-                .requestTimeout(Duration.ofSeconds(60)).initializationTimeout(Duration.ofSeconds(60)).build();
+        McpSyncClient client = MockCluster.client(export(dir), dir.resolve("home"));
         String note = "task 50 of array 3000088 has not started: it is pending as part of 3000088_[50-99]";
         try {
-            client.initialize();
             McpSchema.CallToolResult job = call(client, "get_job", "3000088_50");
             JsonNode j = JSON.readTree(text(job, 0));
             assertThat(j.at("/job/id").asText()).isEqualTo("3000088_[50-99]");
@@ -95,12 +72,6 @@ class PendingArrayTaskTest {
     }
 
     private static McpSchema.CallToolResult call(McpSyncClient client, String tool, String id) {
-        McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest(tool, Map.of("job_id", id)));
-        assertThat(r.isError()).as(tool + ": " + text(r, 0)).isFalse();
-        return r;
-    }
-
-    private static String text(McpSchema.CallToolResult r, int i) {
-        return ((McpSchema.TextContent) r.content().get(i)).text();
+        return MockCluster.ok(client, tool, Map.of("job_id", id));
     }
 }
