@@ -14,6 +14,7 @@ import io.slurmwise.job.JobState;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.job.UserNames;
 import io.slurmwise.job.Outcome;
+import io.slurmwise.view.StateCell;
 import io.slurmwise.view.Views;
 
 import java.nio.charset.StandardCharsets;
@@ -74,15 +75,19 @@ final class JobTools {
         m.put("truncated", r.truncated());
         // "unknown" there means the record alone does not tell: diagnose_job reads the logs
         m.put("kinds_from", "records");
-        m.put("jobs", r.jobs().stream().map(j -> full ? Views.job(j) : line(j)).toList());
+        m.put("jobs", r.jobs().stream().map(j -> full ? full(j) : line(j)).toList());
         int maxBytes = a.integer("max_bytes", Bounded.DEFAULT_BYTES, 1024, Bounded.MAX_BYTES);
         Bounded.fit(m, "jobs", Bounded.jsonBytes(maxBytes));
         StringBuilder text = new StringBuilder(m.get("count") + " of " + r.matched() + " job(s), " + order + " first"
                 + (Boolean.TRUE.equals(m.get("truncated")) ? " (truncated: raise limit or narrow the window)" : "") + ":");
-        r.jobs().stream().limit(((Number) m.get("count")).intValue()).limit(10).forEach(j -> text.append('\n')
-                .append(j.id()).append(' ').append(stateText(j)).append(' ').append(j.name())
-                .append(kind(j) == null ? "" : " [" + kind(j) + "]")
+        List<JobRecord> shown = r.jobs().stream().limit(((Number) m.get("count")).intValue()).limit(10).toList();
+        shown.forEach(j -> text.append('\n').append(j.id()).append(' ').append(StateCell.text(j, stateText(j)))
+                .append(' ').append(j.name()).append(kind(j) == null ? "" : " [" + kind(j) + "]")
                 .append(j.optPendingReason().map(p -> " (" + p + ")").orElse("")));
+        // the mark explained, as under the CLI's table, only when a line carries it
+        if (shown.stream().anyMatch(StateCell::marked)) {
+            text.append('\n').append(StateCell.KEY).append(" (outcome: failed)");
+        }
         return new ToolAnswer(m, text.toString(), maxBytes);
     }
 
@@ -95,6 +100,7 @@ final class JobTools {
         m.put("partition", j.partition());
         m.put("state", j.state().name());
         m.put("state_text", stateText(j));
+        m.put("outcome", j.outcome().id());
         m.put("kind", kind(j));
         m.put("reason", j.optPendingReason().orElse(null));
         m.put("exit_code", j.exitCode() == null ? null : j.exitCode().toString());
@@ -103,6 +109,19 @@ final class JobTools {
         m.put("elapsed", j.elapsed() == null ? null : SlurmTime.format(j.elapsed()));
         m.put("time_limit", j.timeLimit().toString());
         m.put("gpus", j.gpus());
+        return m;
+    }
+
+    /**
+     * A job's whole record (get_job, list_jobs with full=true), with what the compact line adds to it: the fields and
+     * order of the CLI's {@code jobs --json} rows.
+     */
+    Map<String, Object> full(JobRecord j) {
+        Map<String, Object> m = Views.job(j);
+        m.put("state_text", stateText(j));
+        // what became of it, as every command counts it: a COMPLETED job whose step failed is failed
+        m.put("outcome", j.outcome().id());
+        m.put("kind", kind(j));
         return m;
     }
 
@@ -130,10 +149,7 @@ final class JobTools {
         if (note != null) {
             m.put("note", note);
         }
-        Map<String, Object> job = Views.job(j);
-        job.put("state_text", stateText(j));
-        job.put("kind", kind(j));
-        m.put("job", job);
+        m.put("job", full(j));
         return new ToolAnswer(m, (note == null ? "" : note + ".\n") + "job " + j.id() + " " + j.name() + " ("
                 + j.user() + ", " + j.partition() + "): " + stateText(j)
                 + (j.exitCode() == null ? "" : " exit " + j.exitCode())
@@ -180,10 +196,7 @@ final class JobTools {
         List<Map<String, Object>> views = new ArrayList<>();
         StringBuilder text = new StringBuilder(several(array));
         for (JobRecord t : array.tasks().stream().limit(MAX_MEMBERS).toList()) {
-            Map<String, Object> v = Views.job(t);
-            v.put("state_text", stateText(t));
-            v.put("kind", kind(t));
-            views.add(v);
+            views.add(full(t));
         }
         m.put(array.heterogeneous() ? "components" : "tasks", views);
         if (array.tasks().size() > MAX_MEMBERS) {

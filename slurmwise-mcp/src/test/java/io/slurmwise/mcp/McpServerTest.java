@@ -96,6 +96,46 @@ class McpServerTest {
         j.get("jobs").forEach(job -> assertThat(job.get("state").asText()).isEqualTo("TIMEOUT"));
     }
 
+    /**
+     * What became of each job, as the CLI's {@code jobs --json} says it: the mock's one COMPLETED job whose step failed
+     * (1062, its srun step out of memory; the mock cluster's README) is failed, and its text line says COMPLETED* with
+     * the mark's key, where SLURM's plain word beside its oom read as a contradiction.
+     */
+    @Test
+    void aCompletedJobWhoseStepFailedIsFailedAndMarked() throws Exception {
+        JsonNode completed = call("list_jobs", Map.of("states", "COMPLETED", "limit", 500, "max_bytes", 200_000));
+        assertThat(completed.get("count").asInt()).isGreaterThan(1).isEqualTo(completed.get("matched").asInt());
+        for (JsonNode j : completed.get("jobs")) {
+            boolean stepFailed = j.get("id").asText().equals("1062");
+            assertThat(j.get("state").asText()).isEqualTo("COMPLETED");
+            assertThat(j.get("state_text").asText()).as("SLURM's word, as jobs --json has it").isEqualTo("COMPLETED");
+            assertThat(j.get("outcome").asText()).as(j.get("id").asText()).isEqualTo(stepFailed ? "failed" : "completed");
+            assertThat(j.get("kind").isNull()).as(j.get("id").asText()).isEqualTo(!stepFailed);
+        }
+        assertThat(completed.get("jobs").findValuesAsText("id")).contains("1062");
+        // a search for the step's state finds it; its text line carries the mark, explained once below the lines
+        McpSchema.CallToolResult oom = client.callTool(new McpSchema.CallToolRequest("list_jobs",
+                Map.of("states", "OUT_OF_MEMORY", "since", "2026-01-01")));
+        JsonNode oomJson = JSON.readTree(text(oom));
+        oomJson.get("jobs").forEach(j -> assertThat(j.get("outcome").asText()).isEqualTo("failed"));
+        assertThat(oomJson.get("jobs").findValuesAsText("id")).contains("1062");
+        String lines = MockCluster.text(oom, 1);
+        assertThat(lines.lines().filter(l -> l.startsWith("1062 "))).singleElement().asString()
+                .startsWith("1062 COMPLETED* ").endsWith("[oom]");
+        assertThat(lines).endsWith("\n" + io.slurmwise.view.StateCell.KEY + " (outcome: failed)");
+        assertThat(lines.lines().filter(l -> l.contains("COMPLETED*"))).hasSize(2);
+        // a list without such a job has neither
+        assertThat(MockCluster.text(MockCluster.ok(client, "list_jobs", Map.of("states", "TIMEOUT")), 1))
+                .doesNotContain("COMPLETED*");
+        // its whole record (full, and get_job) has the outcome and the step that failed
+        JsonNode full = call("list_jobs", Map.of("states", "OUT_OF_MEMORY", "full", true, "since", "2026-01-01"));
+        JsonNode row = java.util.stream.StreamSupport.stream(full.get("jobs").spliterator(), false)
+                .filter(j -> j.get("id").asText().equals("1062")).findFirst().orElseThrow();
+        assertThat(row.get("outcome").asText()).isEqualTo("failed");
+        assertThat(row.at("/failed_step/state").asText()).isEqualTo("OUT_OF_MEMORY");
+        assertThat(call("get_job", Map.of("job_id", "1062")).at("/job/outcome").asText()).isEqualTo("failed");
+    }
+
     @Test
     void theThreeNewestFailuresComeFirst() throws Exception {
         JsonNode all = call("list_jobs", Map.of("states", "FAILED,TIMEOUT,OUT_OF_MEMORY,NODE_FAIL", "limit", 500,

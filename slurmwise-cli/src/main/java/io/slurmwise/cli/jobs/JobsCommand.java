@@ -7,7 +7,7 @@ import io.slurmwise.classify.Classifier;
 import io.slurmwise.cli.context.Cli;
 import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.render.Json;
-import io.slurmwise.cli.render.StateCell;
+import io.slurmwise.view.StateCell;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
 import io.slurmwise.cli.render.TerminalText;

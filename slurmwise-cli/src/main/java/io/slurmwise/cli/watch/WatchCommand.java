@@ -8,7 +8,7 @@ import io.slurmwise.cli.context.JsonOutput;
 import io.slurmwise.cli.context.ExitCodes;
 import io.slurmwise.cli.context.UserError;
 import io.slurmwise.cli.render.Json;
-import io.slurmwise.cli.render.StateCell;
+import io.slurmwise.view.StateCell;
 import io.slurmwise.cli.render.Style;
 import io.slurmwise.cli.render.Table;
 import io.slurmwise.cli.render.TerminalText;

@@ -1,13 +1,13 @@
-package io.slurmwise.cli.render;
+package io.slurmwise.view;
 
 import io.slurmwise.job.JobRecord;
 
 /**
- * The STATE cell of a job table ({@code jobs}, {@code watch}): SLURM's own state, marked {@code COMPLETED*} when
- * SLURM says COMPLETED but a step of the job failed (its batch script went on and exited 0 after an {@code srun}
- * step ran out of memory), which every command counts as failed ({@link io.slurmwise.job.Outcome#of(JobRecord)}).
- * The plain word beside a failure's KIND read as a contradiction; the mark keeps SLURM's word and says it is not
- * the whole story, and {@link #KEY} under the table says what it means.
+ * The STATE of a job in a list ({@code jobs} and {@code watch}'s tables, the text of the MCP tool list_jobs): SLURM's
+ * own state, marked {@code COMPLETED*} when SLURM says COMPLETED but a step of the job failed (its batch script went
+ * on and exited 0 after an {@code srun} step ran out of memory), which every command counts as failed
+ * ({@link io.slurmwise.job.Outcome#of(JobRecord)}). The plain word beside a failure's KIND read as a contradiction;
+ * the mark keeps SLURM's word and says it is not the whole story, and {@link #KEY} under the list says what it means.
  */
 public final class StateCell {
 
