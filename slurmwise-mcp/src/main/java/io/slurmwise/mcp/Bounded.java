@@ -73,7 +73,8 @@ final class Bounded {
 
     /**
      * Cuts {@code m.get(listKey)} until {@code m} fits in {@code maxBytes}; sets {@code truncated} (true when
-     * anything was cut, or when it already was) and {@code count} to the entries kept.
+     * anything was cut, or when it already was) and {@code count} to the entries kept. When not even the first entry
+     * fits, it is kept with its long fields cut ({@link #shortFields}), not left out with the rest.
      */
     static Map<String, Object> fit(Map<String, Object> m, String listKey, int maxBytes) {
         Object v = m.get(listKey);
@@ -95,6 +96,17 @@ final class Bounded {
                 }
             }
             cutTo(m, listKey, list, lo, omittedBefore);
+            if (lo == 0) {
+                // not even one entry fits whole (its fields are 16 K characters each): the first, its fields cut
+                cutTo(m, listKey, list, 1, omittedBefore);
+                Map<String, Object> shortened = shortFields(m, maxBytes);
+                if (!shortened.containsKey("left_out_fields")) {
+                    m.clear();
+                    m.putAll(shortened);
+                } else {
+                    cutTo(m, listKey, list, 0, omittedBefore);
+                }
+            }
             cut = true;
         }
         m.put("truncated", cut);
@@ -118,22 +130,40 @@ final class Bounded {
         }
     }
 
+    /** The shortest a field is cut to so that one record fits: a path's or a reason's telling head. */
+    static final int MIN_FIELD_CHARS = 64;
+
     /**
      * The answer as a client receives it, both parts together within {@link ToolAnswer#maxBytes()}: every field cut to
-     * {@link #MAX_FIELD_CHARS}; when the JSON's lists were cut ({@code omitted}), the text form says so too; when the
-     * two still do not fit, the text form is cut (never below {@link #MIN_TEXT_BYTES}), says where, and the JSON says
-     * {@code text_truncated: true}. The JSON alone can still be over the budget when no list of it could be cut (one
-     * record whose fields are 16 K characters each).
+     * {@link #MAX_FIELD_CHARS}; when the JSON's lists were cut ({@code omitted}), the text form says so too. When the
+     * JSON is still over its share ({@link #jsonBytes}: one record whose name, work dir, node list and reason are 16 K
+     * characters each, no list to cut), its long fields are cut shorter, to the longest length that fits, and
+     * {@code fields_cut_to} says to what ({@link #shortFields}). When the two still do not fit, the text form is cut
+     * (never below {@link #MIN_TEXT_BYTES}), says where, and the JSON says {@code text_truncated: true}.
      */
     @SuppressWarnings("unchecked")
     static Parts parts(ToolAnswer a) {
-        Map<String, Object> json = (Map<String, Object>) capStrings(a.json(), MAX_FIELD_CHARS);
-        String body = capped(a.summary(), MAX_FIELD_CHARS);
         int budget = a.maxBytes();
         String under = "under " + (budget % 1024 == 0 ? budget / 1024 + " KiB" : budget + " bytes");
+        Map<String, Object> json = (Map<String, Object>) capStrings(a.json(), MAX_FIELD_CHARS);
+        if (size(json) > jsonBytes(budget)) {
+            json = shortFields(json, jsonBytes(budget));
+        }
+        String fieldsCut = "";
+        if (json.containsKey("fields_cut_to")) { // cut here, or by a tool's list cut (fit)
+            fieldsCut = json.get("fields_cut_to") instanceof Number n
+                    ? "\n(the structured answer cuts every field longer than " + n + " characters there, marked '[..."
+                    + " more characters cut]', to stay " + under + ": fields_cut_to)" : "";
+            if (json.get("left_out_fields") instanceof List<?> left) {
+                fieldsCut += "\n(the structured answer leaves out " + String.join(", ", (List<String>) left)
+                        + ": too large to stay " + under + "; left_out_fields)";
+            }
+        }
+        String body = capped(a.summary(), MAX_FIELD_CHARS);
         // the JSON's lists were cut: the text says so, unless the tool's text already does
-        String jsonCut = json.get("omitted") instanceof Number n && n.longValue() > 0 && !body.contains("to stay under")
-                ? "\n(the structured answer leaves out " + n + " entries to stay " + under + ": truncated, omitted)" : "";
+        String jsonCut = (json.get("omitted") instanceof Number n && n.longValue() > 0 && !body.contains("to stay under")
+                ? "\n(the structured answer leaves out " + n + " entries to stay " + under + ": truncated, omitted)" : "")
+                + fieldsCut;
         Parts whole = new Parts(write(json), body + jsonCut);
         if (whole.bytes() <= budget) {
             return whole;
@@ -144,6 +174,53 @@ final class Bounded {
                 + " structured answer)]";
         int room = Math.max(MIN_TEXT_BYTES, budget - utf8(jsonText)) - utf8(marker) - utf8(jsonCut);
         return new Parts(jsonText, headBytes(body, Math.max(0, room)) + marker + jsonCut);
+    }
+
+    /**
+     * {@code json} within {@code maxBytes}: every string cut to the longest length (from {@link #MAX_FIELD_CHARS} down
+     * to {@link #MIN_FIELD_CHARS}) at which the whole fits, said in {@code fields_cut_to}; short fields (ids, states,
+     * numbers) stay whole. When even that does not fit (a list no tool cut), only the top level's own values are kept,
+     * cut to the least, with {@code left_out_fields} naming the rest and {@code truncated: true}: valid JSON either way.
+     */
+    static Map<String, Object> shortFields(Map<String, Object> json, int maxBytes) {
+        Map<String, Object> fits = withCut(json, MIN_FIELD_CHARS);
+        if (size(fits) > maxBytes) {
+            Map<String, Object> top = new java.util.LinkedHashMap<>();
+            List<String> left = new ArrayList<>();
+            json.forEach((k, v) -> {
+                if (v instanceof Map<?, ?> || v instanceof List<?>) {
+                    left.add(k);
+                } else {
+                    top.put(k, capStrings(v, MIN_FIELD_CHARS));
+                }
+            });
+            top.put("truncated", true);
+            top.put("left_out_fields", left);
+            top.put("fields_cut_to", MIN_FIELD_CHARS);
+            return top;
+        }
+        // the longest cut that fits: a few serialisations, whatever the record holds
+        int lo = MIN_FIELD_CHARS;
+        int hi = MAX_FIELD_CHARS;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) / 2;
+            Map<String, Object> tried = withCut(json, mid);
+            if (size(tried) <= maxBytes) {
+                lo = mid;
+                fits = tried;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return fits;
+    }
+
+    /** {@code json} with every string cut to {@code maxChars} and {@code fields_cut_to} saying so. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withCut(Map<String, Object> json, int maxChars) {
+        Map<String, Object> m = (Map<String, Object>) capStrings(json, maxChars);
+        m.put("fields_cut_to", maxChars);
+        return m;
     }
 
     private static String write(Object value) {

@@ -66,6 +66,20 @@ class BoundedTest {
     }
 
     @Test
+    void aListNoToolCutIsLeftOutAndTheRestStaysValidJson() throws Exception {
+        // 2,000 entries of short fields: no field cut makes them fit, so only the top level's own values are kept
+        Bounded.Parts parts = Bounded.parts(new ToolAnswer(listOf(2000, 40), "2000 jobs"));
+        assertThat(parts.bytes()).isLessThanOrEqualTo(Bounded.DEFAULT_BYTES);
+        JsonNode json = JSON.readTree(parts.json());
+        assertThat(json.get("schema").asText()).isEqualTo("test/v1");
+        assertThat(json.get("count").asInt()).isEqualTo(2000);
+        assertThat(json.get("truncated").asBoolean()).isTrue();
+        assertThat(json.get("left_out_fields")).hasSize(1);
+        assertThat(json.get("left_out_fields").get(0).asText()).isEqualTo("jobs");
+        assertThat(parts.text()).startsWith("2000 jobs").contains("leaves out jobs: too large to stay under 16 KiB");
+    }
+
+    @Test
     void anAnswerThatFitsIsUntouched() throws Exception {
         Bounded.Parts parts = Bounded.parts(new ToolAnswer(listOf(3, 10), "3 jobs"));
         assertThat(parts.text()).isEqualTo("3 jobs");
