@@ -19,7 +19,8 @@ server=("$root/bin/slurmwise-mcp" --backend "$backend")
 
 # one JSON answer in, a field or a check out (node is there: npm needs it)
 js() { node -e "const r=JSON.parse(require('fs').readFileSync(0,'utf8')); $1"; }
-under16k() { js "for (const c of r.content) { const n = Buffer.byteLength(c.text, 'utf8'); if (n >= 16384) { console.error('$1: ' + n + ' bytes'); process.exit(1); } }"; }
+# the whole answer, the JSON and the text form together, within 16 KB (what the server bounds)
+under16k() { js "const n = r.content.reduce((s, c) => s + Buffer.byteLength(c.text, 'utf8'), 0); if (n > 16384) { console.error('$1: ' + n + ' bytes'); process.exit(1); }"; }
 
 tools=$("$inspector" --cli "${server[@]}" --method tools/list)
 n=$(js "console.log(r.tools.length)" <<<"$tools")
@@ -49,6 +50,6 @@ js "const l=JSON.parse(r.content[0].text); if (!l.logs.some(x => x.text.length >
   || { echo "read_job_log $first read nothing: $tail" >&2; exit 1; }
 stats=$("$inspector" --cli "${server[@]}" --method tools/call --tool-name fleet_stats)
 under16k fleet_stats <<<"$stats"
-echo "mcp-inspector: $n tools, resources and prompts listed; newest failures $ids; diagnose_job 1001 -> oom; log tail of $first read; answers < 16 KB"
+echo "mcp-inspector: $n tools, resources and prompts listed; newest failures $ids; diagnose_job 1001 -> oom; log tail of $first read; answers <= 16 KB"
 
 node "$root/scripts/mcp/sdk-client-smoke.mjs" "$dir/node_modules" "$root" "$backend"
