@@ -353,6 +353,9 @@ DEPKILL=$(submit dep_cancelled --job-name=dep_cancelled --kill-on-invalid-dep=ye
 DLNEVER=$(submit deadline_never --job-name=deadline_never --time=00:10:00 \
   --deadline="$(date -d '+60 sec' +%Y-%m-%dT%H:%M:%S)" quick.sbatch)
 HELD=$(submit held --job-name=held --hold quick.sbatch)
+# a held array: SLURM keeps one row, <id>_[1-3], for its tasks that have not started, and sacct -j <id>_2 lists none
+# (slurmdbd selects by the task's own id); slurmwise answers for <id>_2 with the array's row
+PARR=$(submit pending_array --job-name=pending_array --hold --array=1-3 quick.sbatch)
 BEGIN=$(submit begin_later --job-name=begin_later --begin=now+2hours --time=00:05:00 quick.sbatch)
 # behind the short jobs above: a command-line --time overrides the script's #SBATCH --time=00:10:00
 OVR=$(submit time_override --time=00:01:00 time_override.sbatch)
@@ -399,6 +402,7 @@ add_row partition_config "$PCF" PENDING resources_unavailable;      WANT_REASON[
 add_row qos_limit "$QOS" PENDING qos_limit;                         WANT_REASON[$QOS]=QOSMaxWallDurationPerJobLimit
 add_row allocation_exhausted "$EXH" PENDING allocation_exhausted;    WANT_REASON[$EXH]=AssocGrpCPUMinutesLimit
 add_row held "$HELD" PENDING none;                                  WANT_REASON[$HELD]=JobHeldUser
+add_row pending_array_task "${PARR}_2" PENDING none;                WANT_REASON[${PARR}_2]=JobHeldUser
 add_row begin_later "$BEGIN" PENDING none;                          WANT_REASON[$BEGIN]=BeginTime
 
 # ------------------------------------------------------------------ 3. wait for final states
@@ -461,7 +465,10 @@ bad=0
   for i in "${!ROW_ID[@]}"; do
     id=${ROW_ID[$i]}
     st=- ec=- nl=-
-    IFS='|' read -r st ec nl < <(sacct -X -n -P -j "$id" -o State,ExitCode,NodeList | head -1) || true
+    row=$(sacct -X -n -P -j "$id" -o State,ExitCode,NodeList | head -1) || true
+    # a task still waiting in its pending array's row has no row of its own: the array's is its
+    [[ -n $row || $id != *_* ]] || row=$(sacct -X -n -P -j "${id%%_*}" -o State,ExitCode,NodeList | head -1) || true
+    IFS='|' read -r st ec nl <<<"$row" || true
     reason=$(sq_reason "$id"); reason=${reason:--}
     ok=yes
     [[ ${st%% *} == "${ROW_STATE[$i]}" ]] || ok=no

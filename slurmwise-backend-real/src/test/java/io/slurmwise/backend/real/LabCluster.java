@@ -31,6 +31,20 @@ public final class LabCluster {
             return expectedState.equals("PENDING");
         }
 
+        /**
+         * Whether the record of id {@code recordId} is this scenario's job: its own, or for a task still waiting in its
+         * pending array (pending_array_task, 53_2) the array's one row that holds it (53_[1-3]).
+         */
+        public boolean names(String recordId) {
+            if (recordId.equals(jobId)) {
+                return true;
+            }
+            io.slurmwise.job.JobId task = io.slurmwise.job.JobId.parse(jobId);
+            io.slurmwise.job.JobId record = io.slurmwise.job.JobId.parse(recordId);
+            return pending() && task.isArrayTask() && record.arrayJobId() == task.arrayJobId()
+                    && record.coversTask(task.arrayTask());
+        }
+
         /** A slurmctld restart rewrites remembered TIMEOUT/CANCELLED rows from 0:0 to 0:15 (lab README). */
         public List<String> acceptableExitCodes() {
             return expectedState.equals("TIMEOUT") || expectedState.equals("CANCELLED")

@@ -86,6 +86,47 @@ class RealClusterLookupTest {
         assertThat(all).as("every call: " + all).filteredOn(c -> c.startsWith("sacct ")).hasSize(1 + (int) scripts);
     }
 
+    /**
+     * pending_array_task: a task of the lab's held array (--hold --array=1-3). SLURM keeps one row for the tasks that
+     * have not started, and {@code sacct -j <id>_2} lists none (slurmdbd selects by the task's own id): the backend asks
+     * for the array next and answers with that row, its reason from squeue; the diagnosis says the task is pending as
+     * part of it. A task the array does not have is no record, after the same two queries.
+     */
+    @Test
+    void aTaskOfAPendingArrayIsTheArraysRowFoundWithASecondQuery(@TempDir Path dir) throws IOException {
+        LabCluster.Scenario s = lab.scenario("pending_array_task");
+        String task = s.jobId(); // e.g. 550_2
+        String array = task.substring(0, task.indexOf('_'));
+        Path calls = dir.resolve("calls.log");
+        RealBackend backend = recording(dir, calls);
+        backend.version();
+
+        Files.writeString(calls, "");
+        JobLookup lookup = backend.lookup(JobId.parse(task));
+        assertThat(lookup).isInstanceOfSatisfying(JobLookup.Found.class, f -> {
+            assertThat(f.job().id().toString()).isEqualTo(array + "_[1-3]");
+            assertThat(f.job().state()).isEqualTo(io.slurmwise.job.JobState.PENDING);
+            assertThat(f.job().optPendingReason()).contains(s.observedReason()).contains("JobHeldUser");
+        });
+        assertThat(accountingQueries(calls)).as("the task's own query, then the array's").hasSize(2)
+                .satisfies(q -> assertThat(q.get(0)).contains(" -j " + task + " "),
+                        q -> assertThat(q.get(1)).contains(" -j " + array + " "));
+
+        try (Slurmwise sw = Slurmwise.builder().backend(backend).build()) {
+            Diagnosis d = sw.diagnose(task);
+            assertThat(d).isInstanceOfSatisfying(Diagnosis.StatusOnly.class, so -> {
+                assertThat(so.job().id().toString()).isEqualTo(array + "_[1-3]");
+                assertThat(so.summary()).startsWith("task 2 of array " + array + " has not started: it is pending as"
+                        + " part of " + array + "_[1-3]");
+                assertThat(so.pending().reason()).isEqualTo("JobHeldUser");
+            });
+        }
+
+        Files.writeString(calls, "");
+        assertThat(backend.lookup(JobId.parse(array + "_4"))).isInstanceOf(JobLookup.Missing.class);
+        assertThat(accountingQueries(calls)).hasSize(2);
+    }
+
     @Test
     void aTaskIdAndAnUnknownIdCostOneAccountingQueryEach(@TempDir Path dir) throws IOException {
         String task = lab.scenario("array_task_fail").jobId();
