@@ -130,9 +130,13 @@ final class JobTools {
         return UserNames.describe(j.status(), sw.backend()::userName);
     }
 
-    /** A failed job's kind from its accounting record alone (diagnose_job reads the logs too). */
+    /**
+     * The kind of a job diagnose_job explains (failed, a completed one's failed step included, cancelled, preempted:
+     * {@link Outcome#diagnose()}, as the CLI's jobs), from its accounting record alone (diagnose_job reads the logs
+     * too); none for a completed, running or pending job.
+     */
     String kind(JobRecord j) {
-        return j.outcome() == Outcome.FAILED ? sw.classify(JobFacts.of(j), List.of()).kindId() : null;
+        return j.outcome().diagnose() ? sw.classify(JobFacts.of(j), List.of()).kindId() : null;
     }
 
     ToolAnswer getJob(Map<String, Object> args) {

@@ -136,6 +136,20 @@ class McpServerTest {
         assertThat(call("get_job", Map.of("job_id", "1062")).at("/job/outcome").asText()).isEqualTo("failed");
     }
 
+    /** A cancelled or preempted job gets its kind from the record, as jobs gives it; a running or pending one none. */
+    @Test
+    void interruptedJobsHaveAKindAsInTheCli() throws Exception {
+        JsonNode interrupted = call("list_jobs", Map.of("states", "CANCELLED,PREEMPTED", "limit", 500,
+                "since", "2026-01-01", "max_bytes", 200_000));
+        assertThat(interrupted.get("count").asInt()).isGreaterThan(0);
+        for (JsonNode j : interrupted.get("jobs")) {
+            assertThat(j.get("kind").asText()).as(j.get("id").asText()).isIn("cancelled", "preempted", "time_limit",
+                    "oom", "node_fail", "deadline", "unknown");
+        }
+        JsonNode waiting = call("list_jobs", Map.of("states", "PENDING,RUNNING", "limit", 500, "max_bytes", 200_000));
+        waiting.get("jobs").forEach(j -> assertThat(j.get("kind").isNull()).as(j.get("id").asText()).isTrue());
+    }
+
     @Test
     void theThreeNewestFailuresComeFirst() throws Exception {
         JsonNode all = call("list_jobs", Map.of("states", "FAILED,TIMEOUT,OUT_OF_MEMORY,NODE_FAIL", "limit", 500,
