@@ -50,7 +50,7 @@ class ModelFaultsCliTest {
     @EnumSource(Fault.class)
     void chatOnceEndsBackendUnavailableWithOneLineSayingWhatToDo(Fault fault) throws Exception {
         try (FakeOpenAiServer server = FakeOpenAiServer.faulty(fault)) {
-            Result r = CliTest.run(env(server, "c-" + fault), false, "chat", "--once", "why did 1001 fail?");
+            Result r = CliTest.run(env(server, "c-" + fault), false, "chat", "--once", "why do my jobs keep failing?");
             // README's table: 4 is a part slurmwise needs that does not answer (RELIABILITY said 3, "job not found")
             assertThat(r.code()).isEqualTo(ExitCodes.BACKEND);
             assertThat(r.out()).isEmpty();
@@ -67,13 +67,16 @@ class ModelFaultsCliTest {
     @EnumSource(value = Fault.class, names = {"ERROR_500", "SLOW"})
     void chatOnceGivesTheRulesAnswerForTheJobTheQuestionNames(Fault fault) throws Exception {
         try (FakeOpenAiServer server = FakeOpenAiServer.faulty(fault)) {
-            Result r = CliTest.run(env(server, "r-" + fault), false, "chat", "--once", "Why did job 1001 fail?");
-            assertThat(r.code()).isEqualTo(ExitCodes.BACKEND);
-            assertThat(r.out()).contains("Job 1001: ").contains("(oom), as slurmwise's rules decided")
-                    .contains("First fix: ").contains("`slurmwise diagnose 1001`");
-            assertThat(StderrText.messages(r.err())).as(r.err()).singleElement()
-                    .satisfies(l -> assertThat(l).contains(server.baseUrl()).contains("above is the rules' answer alone"));
-            assertNoTrace(r);
+            // the job named as "job 1001", or by its id alone, read as the chat agent reads a question it answers
+            for (String question : List.of("Why did job 1001 fail?", "what went wrong with 1001?")) {
+                Result r = CliTest.run(env(server, "r-" + fault), false, "chat", "--once", question);
+                assertThat(r.code()).isEqualTo(ExitCodes.BACKEND);
+                assertThat(r.out()).as(question).contains("Job 1001: ").contains("(oom), as slurmwise's rules decided")
+                        .contains("First fix: ").contains("`slurmwise diagnose 1001`");
+                assertThat(StderrText.messages(r.err())).as(r.err()).singleElement().satisfies(l -> assertThat(l)
+                        .contains(server.baseUrl()).contains("above is the rules' answer alone"));
+                assertNoTrace(r);
+            }
         }
     }
 

@@ -40,10 +40,10 @@ import java.util.function.Consumer;
  * claims an action is set aside; one that names another cause, denies the rules' or puts "the real cause" elsewhere
  * for a job the question asks about or the answer names (diagnosed by the agent itself when the model did not) is
  * replaced by the rules' own findings, with a line that says why, so the chat never contradicts
- * {@code slurmwise diagnose}. A job is named as "job 1001" or by its id written bare when that number is a job's (see
- * {@link #bareNumbers}); a sentence about several jobs is checked against each. A pending job's answer is checked too:
- * against its reason's finding, and against whether it can start as it stands. A model still calling tools after
- * {@link #MAX_STEPS} rounds ends the question with {@link StepLimitReached}.
+ * {@code slurmwise diagnose}. A job is named as "job 1001" or by its id written bare when that number is a job's; a
+ * sentence about several jobs is checked against each ({@link JobMentions} reads where a text names jobs). A pending
+ * job's answer is checked too: against its reason's finding, and against whether it can start as it stands. A model
+ * still calling tools after {@link #MAX_STEPS} rounds, or answering nothing, ends the question with {@link NoAnswer}.
  *
  * <pre>{@code
  * ChatAgent agent = new ChatAgent(model, new SlurmwiseTools(sw, "backend mock"), call -> {});
@@ -66,6 +66,8 @@ public final class ChatAgent {
     private final List<ChatMessage> history = new ArrayList<>();
     private final ExplanationGuard guard;
     private final StringBuilder material = new StringBuilder();
+    /** The diagnoses the agent asked for itself to check answers: the jobs' data, though the model did not read it. */
+    private final StringBuilder fetched = new StringBuilder();
     /** The job ids the tool results the model received name ({@code job_id}, a listed job's {@code id}). */
     private final Set<String> known = new java.util.LinkedHashSet<>();
 
@@ -103,6 +105,11 @@ public final class ChatAgent {
                 // a reasoning model's <think> scratchpad is neither shown nor checked, as in an explanation
                 String said = ai.text() == null ? ""
                         : io.slurmwise.agent.explain.LlmExplainer.withoutReasoning(ai.text()).strip();
+                if (said.isEmpty()) {
+                    // an empty line is no answer: the caller gives the rules' answer in its place
+                    throw new NoAnswer("the model answered nothing" + (ai.text() != null && !ai.text().isBlank()
+                            ? " but its reasoning" : ""), questionJobs(question, diagnosed));
+                }
                 // cut where it is received, as an explanation is (a 5 MB answer read whole by the guard took minutes);
                 // the guard reads the words kept, not the cut's marker and its count
                 String shown = io.slurmwise.diagnose.Explanation.capped(said, io.slurmwise.diagnose.Explanation.MAX_CHARS);
@@ -131,74 +138,31 @@ public final class ChatAgent {
     }
 
     /**
-     * The model called tools {@link #MAX_STEPS} rounds without answering (an outside audit: the chat printed "I
-     * stopped after 8 tool calls" and exited 0, without the rules' answer even for "job 1001"). The caller gives the
-     * rules' answer for {@link #jobs()}, as when the model fails.
+     * The model gave nothing to show: it answered nothing (or only its reasoning), or kept calling tools
+     * ({@link StepLimitReached}). The caller gives the rules' answer for {@link #jobs()}, as when the model fails.
      */
-    public static final class StepLimitReached extends RuntimeException {
+    public static class NoAnswer extends RuntimeException {
         private final List<String> jobs;
 
-        StepLimitReached(List<String> jobs) {
-            super("the model called tools " + MAX_STEPS + " rounds without answering");
+        NoAnswer(String message, List<String> jobs) {
+            super(message);
             this.jobs = List.copyOf(jobs);
         }
 
-        /** The jobs the question names ("job 1001", or a bare id that is a job), first ones first. */
+        /** The jobs the question asks about, first ones first (see {@link #questionJobs}). */
         public List<String> jobs() {
             return jobs;
         }
     }
 
     /**
-     * Job ids a text names as jobs: after "job" or "jobs" ("job 1001", "jobs 1001 and 1008", "job #1001_7", "job
-     * id 123+1"). A bare number is no job ("it used 500 GB", "after 48 hours": read as job 500, a real job of someone
-     * else's would have been checked against).
+     * The model called tools {@link #MAX_STEPS} rounds without answering (an outside audit: the chat printed "I
+     * stopped after 8 tool calls" and exited 0, without the rules' answer even for "job 1001").
      */
-    private static final java.util.regex.Pattern NAMED_JOBS = java.util.regex.Pattern.compile("(?i)\\bjobs?\\s*(?:ids?\\s*)?"
-            + "#?\\s*(\\d+(?:_\\d+|\\+\\d+)?(?:\\s*(?:,|\\band\\b|\\bor\\b|&)\\s*#?\\d+(?:_\\d+|\\+\\d+)?)*)\\b");
-    private static final java.util.regex.Pattern ONE_ID = java.util.regex.Pattern.compile("\\d+(?:_\\d+|\\+\\d+)?");
-
-    /** The job ids {@code text} names as jobs, first ones first, at most {@code most} (see {@link #NAMED_JOBS}). */
-    public static List<String> jobsNamed(String text, int most) {
-        Set<String> ids = new java.util.LinkedHashSet<>();
-        java.util.regex.Matcher m = NAMED_JOBS.matcher(text == null ? "" : text);
-        while (m.find() && ids.size() < most) {
-            java.util.regex.Matcher one = ONE_ID.matcher(m.group(1));
-            while (one.find() && ids.size() < most) {
-                ids.add(one.group());
-            }
+    public static final class StepLimitReached extends NoAnswer {
+        StepLimitReached(List<String> jobs) {
+            super("the model called tools " + MAX_STEPS + " rounds without answering", jobs);
         }
-        return List.copyOf(ids);
-    }
-
-    /**
-     * A number written bare that may be a job id: not a quantity ("500 GB", "48 hours", "3 GPUs", "90%"), a decimal,
-     * a time or date ("12:30", "2026-12-07"), a money sum or an option's value ("--time=48", "-n 4").
-     */
-    private static final java.util.regex.Pattern BARE_ID = java.util.regex.Pattern.compile(
-            "(?<![\\w.$=/:+-])(?<!-[a-zA-Z] )(\\d+(?:_\\d+|\\+\\d+)?)(?![\\w.,:/%-]\\d|[\\w%]|\\.\\d)"
-            + "(?!\\s*(?i:[kmgtp]i?b|[kmgtp]\\b|bytes?|hours?|hrs?|h\\b|minutes?|mins?|m\\b|seconds?|secs?|s\\b|days?|d\\b"
-            + "|weeks?|months?|years?|times?|x\\b|cores?|cpus?|gpus?|nodes?|tasks?|threads?|procs?|processes|ranks?"
-            + "|percent|%|gigs?|megs?|steps?|epochs?|iterations?|lines?|files?|jobs?|failures?|tries|attempts?))");
-    /**
-     * A year after a word of time ("since 2024"), or a number some other word owns ("exit code 137", "signal 9",
-     * "line 40", "node 12", "rank 3", "port 8080"): never taken for a job.
-     */
-    private static final java.util.regex.Pattern YEAR = java.util.regex.Pattern.compile(
-            "(?i)(?:\\b(?:since|in|until|till|before|after|from|of|during)\\s+(?:19|20)\\d\\d"
-            + "|\\b(?:code|status|signal|sig|errno|error|port|line|version|rank|node|gpu|step|task|epoch|iteration|pid"
-            + "|uid|gid|page|row|column|col|array|index|level)\\s*[#:]?\\s*\\d+)$");
-
-    /** The numbers {@code text} writes bare that may be job ids (see {@link #BARE_ID}), first ones first. */
-    static List<String> bareNumbers(String text) {
-        Set<String> out = new java.util.LinkedHashSet<>();
-        java.util.regex.Matcher m = BARE_ID.matcher(text == null ? "" : text);
-        while (m.find()) {
-            if (!YEAR.matcher(text.substring(Math.max(0, m.start() - 14), m.end())).find()) {
-                out.add(m.group(1));
-            }
-        }
-        return List.copyOf(out);
     }
 
     /** The job ids in a tool result: each {@code job_id}, and the {@code id} of each job a list gives (with a state). */
@@ -227,20 +191,26 @@ public final class ChatAgent {
     }
 
     /**
-     * The jobs the question asks about: those it names as jobs ("job 1001"), and the numbers it writes bare that are
-     * jobs ("what went wrong with 1001?"): an id a tool result named, one the model diagnosed, or one the cluster
-     * diagnoses (a number that is no job's, "since 2024", is none).
+     * The jobs {@code question} asks about, as its answer is checked against them: those it names as jobs ("job
+     * 1001"), and the numbers it writes bare that are jobs ("what went wrong with 1001?"): an id a tool result named,
+     * one the model diagnosed, or one the cluster diagnoses (a number that is no job's, "since 2024", is none). The
+     * one reading of a question's jobs: a caller whose model failed gives the rules' answer for these.
      */
+    public List<String> questionJobs(String question) {
+        return questionJobs(question, new LinkedHashMap<>());
+    }
+
     private List<String> questionJobs(String question, Map<String, JsonNode> diagnosed) {
-        Set<String> ids = new java.util.LinkedHashSet<>(jobsNamed(question, MAX_CHECKED_JOBS));
-        for (String n : bareNumbers(question)) {
+        Set<String> ids = new java.util.LinkedHashSet<>(JobMentions.jobsNamed(question, MAX_CHECKED_JOBS));
+        for (String n : JobMentions.bareNumbers(question)) {
             if (ids.size() >= MAX_CHECKED_JOBS) {
                 break;
             }
             if (known.contains(n) || diagnosed.containsKey(n)) {
                 ids.add(n);
             } else {
-                // kept with the model's diagnoses, so the answer is checked against it without asking again
+                // a number no tool result named costs its diagnosis, the one the check needs when it is a job; kept
+                // with the model's diagnoses, so the answer is checked against it without asking again
                 diagnosis(n).ifPresent(d -> {
                     diagnosed.put(n, d);
                     ids.add(n);
@@ -250,8 +220,6 @@ public final class ChatAgent {
         return List.copyOf(ids);
     }
 
-    /** Where one sentence of an answer ends. */
-    private static final java.util.regex.Pattern SENTENCE_END = java.util.regex.Pattern.compile("(?<=[.!?])\\s+|\\n+");
     /** How many jobs an answer is checked against, at most (each one diagnosis). */
     static final int MAX_CHECKED_JOBS = 5;
 
@@ -269,9 +237,9 @@ public final class ChatAgent {
         Optional<String> harm = guard.harm(answer);
         List<String> asked = questionJobs(question, diagnosed);
         Set<String> spoken = new java.util.LinkedHashSet<>(asked);
-        spoken.addAll(jobsNamed(answer, MAX_CHECKED_JOBS));
+        spoken.addAll(JobMentions.jobsNamed(answer, MAX_CHECKED_JOBS));
         // a number the answer writes bare is a job when the question or a tool result the model read named it so
-        for (String n : bareNumbers(answer)) {
+        for (String n : JobMentions.bareNumbers(answer)) {
             if (asked.contains(n) || known.contains(n) || diagnosed.containsKey(n)) {
                 spoken.add(n);
             }
@@ -293,9 +261,10 @@ public final class ChatAgent {
             return replaced(jobs, harm.get(), answer);
         }
         Map<String, String> parts = jobs.size() == 1 ? Map.of(jobs.keySet().iterator().next(), answer)
-                : byJob(answer, jobs.keySet());
+                : JobMentions.byJob(answer, jobs.keySet());
         List<String> askedJobs = asked.stream().filter(jobs::containsKey).toList();
-        if (jobs.size() > 1 && askedJobs.size() == 1 && jobs.keySet().stream().noneMatch(id -> mentions(answer, id))) {
+        if (jobs.size() > 1 && askedJobs.size() == 1
+                && jobs.keySet().stream().noneMatch(id -> JobMentions.mentions(answer, id))) {
             // the question asks about one job and the answer names none: the answer is about that job
             parts = Map.of(askedJobs.get(0), answer);
         }
@@ -327,7 +296,8 @@ public final class ChatAgent {
         f.path("others").forEach(o -> seen.add(o.path("kind").asText()));
         List<String> evidence = new ArrayList<>();
         f.path("evidence").forEach(e -> evidence.add(e.path("text").asText()));
-        return guard.problem(text, kind, seen, evidence, material.toString(), false);
+        // a number or a path the model cites is grounded when the job's data holds it, whoever fetched that data
+        return guard.problem(text, kind, seen, evidence, material + "\n" + fetched, false);
     }
 
     /** A sentence that says something of all of a group of jobs: "your five newest failures all ran out of time". */
@@ -347,10 +317,10 @@ public final class ChatAgent {
      * failures (as many as it says, newest first, at most {@link #MAX_CHECKED_JOBS}), diagnosed by the agent.
      */
     private String groupProblem(String answer, List<String> listed, Map<String, JsonNode> diagnosed, Set<String> spoken) {
-        if (listed.isEmpty() || spoken.stream().anyMatch(id -> mentions(answer, id))) {
+        if (listed.isEmpty() || spoken.stream().anyMatch(id -> JobMentions.mentions(answer, id))) {
             return answer;
         }
-        for (String sentence : SENTENCE_END.split(answer)) {
+        for (String sentence : JobMentions.sentences(answer)) {
             if (!ALL.matcher(sentence).find() || !GROUP.matcher(sentence).find()) {
                 continue;
             }
@@ -391,86 +361,6 @@ public final class ChatAgent {
             // an error's words: nothing listed
         }
         return out;
-    }
-
-    /** Whether {@code text} writes job id {@code id} (not inside a longer number or an array task's id). */
-    private static boolean mentions(String text, String id) {
-        return idPattern(id).matcher(text).find();
-    }
-
-    private static java.util.regex.Pattern idPattern(String id) {
-        return java.util.regex.Pattern.compile("(?<![\\d_])" + java.util.regex.Pattern.quote(id) + "(?![\\d_])");
-    }
-
-    /** What may stand between two jobs' ids said to share one claim: "1001 and 1008", "1001, 1008 & 1012". */
-    private static final java.util.regex.Pattern JOINED = java.util.regex.Pattern.compile(
-            "(?i)[\\s,&#()]*(?:(?:and|or|as well as|plus|both|jobs?|ids?)\\b[\\s,&#()]*)*");
-
-    /** Words just before an id that say the claim after it is not of that job: "unlike 1008, 1001 ran out of ...". */
-    private static final java.util.regex.Pattern CONTRAST = java.util.regex.Pattern.compile(
-            "(?i)\\b(?:unlike|except(?:\\s+for)?|other\\s+than|apart\\s+from|besides|not|rather\\s+than|instead\\s+of"
-            + "|whereas|while|but)\\W*(?:jobs?\\W*)?$");
-
-    /**
-     * The sentences of {@code answer} by the job they speak of: a sentence that names one of {@code ids} starts that
-     * job's part, and the sentences after it belong to it until another is named. A sentence that names several is
-     * cut where each id is written: an id followed by only "and", "," or "or" before the next shares that one's words
-     * ("jobs 1001 and 1008 both hit their time limits" is said of both), an id followed by words of its own has them
-     * ("1001 ran out of memory and 1008 out of GPU memory"), and one set against the next ("unlike 1008, 1001 ran out
-     * of memory") has none; the sentences after it belong to none until one job is named again.
-     */
-    static Map<String, String> byJob(String answer, Set<String> ids) {
-        Map<String, StringBuilder> out = new LinkedHashMap<>();
-        String current = null;
-        for (String sentence : SENTENCE_END.split(answer)) {
-            List<int[]> at = new ArrayList<>(); // start, end, index of the id
-            List<String> order = new ArrayList<>(ids);
-            for (int i = 0; i < order.size(); i++) {
-                java.util.regex.Matcher m = idPattern(order.get(i)).matcher(sentence);
-                while (m.find()) {
-                    at.add(new int[] {m.start(), m.end(), i});
-                }
-            }
-            long distinct = at.stream().mapToInt(a -> a[2]).distinct().count();
-            if (distinct == 1) {
-                current = order.get(at.get(0)[2]);
-            } else if (distinct > 1) {
-                current = null;
-                at.sort(java.util.Comparator.comparingInt(a -> a[0]));
-                List<String> sharing = new ArrayList<>();
-                int from = -1;
-                for (int k = 0; k < at.size(); k++) {
-                    int end = k + 1 < at.size() ? at.get(k + 1)[0] : sentence.length();
-                    String before = sentence.substring(k == 0 ? 0 : at.get(k - 1)[1], at.get(k)[0]);
-                    String own = sentence.substring(at.get(k)[1], end);
-                    boolean joined = k + 1 < at.size() && JOINED.matcher(own).matches();
-                    if (joined && CONTRAST.matcher(before).find()) {
-                        continue; // "unlike 1008, 1001 ran out of memory": the words after 1008 are not said of it
-                    }
-                    sharing.add(order.get(at.get(k)[2]));
-                    from = from < 0 ? at.get(k)[0] : from;
-                    if (joined) {
-                        continue; // "1001 and ": its claim is the next id's
-                    }
-                    // from the first id sharing the words to the next id's, with the sentence's start when nothing
-                    // follows the last ("Time limits ended 1001 and 1008.")
-                    String claim = (JOINED.matcher(own.replaceAll("[.!?]+$", "")).matches()
-                            ? sentence.substring(0, at.get(0)[0]) : "") + sentence.substring(from, end);
-                    for (String id : sharing) {
-                        out.computeIfAbsent(id, x -> new StringBuilder()).append(claim.strip()).append(' ');
-                    }
-                    sharing.clear();
-                    from = -1;
-                }
-                continue;
-            }
-            if (current != null) {
-                out.computeIfAbsent(current, k -> new StringBuilder()).append(sentence).append(' ');
-            }
-        }
-        Map<String, String> parts = new LinkedHashMap<>();
-        out.forEach((id, sb) -> parts.put(id, sb.toString().strip()));
-        return parts;
     }
 
     /**
@@ -550,7 +440,9 @@ public final class ChatAgent {
             return Optional.empty();
         }
         try {
-            List<JsonNode> found = findings(JSON.writeValueAsString(tools.call("diagnose_job", Map.of("job_id", id))));
+            String result = JSON.writeValueAsString(tools.call("diagnose_job", Map.of("job_id", id)));
+            fetched.append('\n').append(result);
+            List<JsonNode> found = findings(result);
             return found.stream().filter(f -> f.path("job_id").asText().equals(id)).findFirst();
         } catch (IOException | IllegalArgumentException | BackendException e) {
             return Optional.empty(); // no such job, or the cluster did not answer: nothing to check against

@@ -172,15 +172,6 @@ class ChatAgentTest {
         assertThat(shown).contains("Job 1001: Out of memory (host RAM) (oom)").contains("Job 1008: GPU out of memory")
                 .contains("set aside: about job 1008, it names another cause, time_limit")
                 .contains("slurmwise diagnose 1001 1008");
-        // jobs are read where the text names them as jobs: a bare number ("500 GB", "48 hours") is none
-        assertThat(ChatAgent.jobsNamed("After 48 hours jobs 1001, 1008 and 1012_3 failed; job #1044 used 500 GB.", 5))
-                .containsExactly("1001", "1008", "1012_3", "1044");
-        assertThat(ChatAgent.jobsNamed("My run used 500 GB after 48 hours: why?", 5)).isEmpty();
-        assertThat(ChatAgent.jobsNamed("jobs 1 and 2 and 3", 2)).containsExactly("1", "2");
-        assertThat(ChatAgent.byJob("Job 1001 ran out of memory. It used 32G. Job 1008 too. Both 1001 and 1008 failed.",
-                new java.util.LinkedHashSet<>(List.of("1001", "1008")))).containsExactly(java.util.Map.entry("1001",
-                "Job 1001 ran out of memory. It used 32G. 1001 and 1008 failed."),
-                java.util.Map.entry("1008", "Job 1008 too. 1001 and 1008 failed."));
     }
 
     /** Calls {@code tool} with {@code args} first; once a tool result is in the conversation, gives {@code answer}. */
@@ -218,9 +209,6 @@ class ChatAgentTest {
         String general = "It hit its time limit; ask for more than 48 hours.";
         assertThat(ask(r -> FakeOpenAiServer.Reply.text(general), "My run used 500 GB after 48 hours: why?"))
                 .isEqualTo(general);
-        assertThat(ChatAgent.bareNumbers("used 500 GB after 48 hours since 2024 with --time=48 at 12:30 on 2026-12-07,"
-                + " 3.5 of 8 GPUs, -n 4, 90%, exit code 137, signal 9, line 40 on node 12; 1001 and 1008_2 failed."))
-                .containsExactly("1001", "1008_2");
     }
 
     /**
@@ -291,6 +279,30 @@ class ChatAgentTest {
                             e -> assertThat(e.jobs()).containsExactly("1001"))
                     .hasMessageContaining("called tools 8 rounds without answering");
             assertThat(server.requests()).hasSize(ChatAgent.MAX_STEPS);
+        }
+    }
+
+    /**
+     * A model that answers nothing (or only its reasoning) has not answered: the agent says so with the question's
+     * jobs, bare ids too, for the caller to give the rules' answer, read as a question it answers is read.
+     */
+    @Test
+    void anEmptyAnswerIsNoAnswerAndSaysTheQuestionsJobs() throws Exception {
+        for (String empty : List.of("", "<think>Maybe a time limit? Let me see.</think>")) {
+            try (FakeOpenAiServer server = new FakeOpenAiServer(r -> FakeOpenAiServer.Reply.text(empty));
+                 Slurmwise sw = Slurmwise.builder().backend(MockBackend.bundled()).build()) {
+                ChatAgent agent = new ChatAgent(OpenAiChatModel.builder().baseUrl(server.baseUrl()).apiKey("none")
+                        .modelName("test").timeout(Duration.ofSeconds(20)).maxRetries(0).build(),
+                        new SlurmwiseTools(sw, "backend mock"), c -> { });
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> agent.ask("what went wrong with 1001?"))
+                        .isInstanceOfSatisfying(ChatAgent.NoAnswer.class,
+                                e -> assertThat(e.jobs()).containsExactly("1001"))
+                        .hasMessage("the model answered nothing" + (empty.isEmpty() ? "" : " but its reasoning"));
+                // the same reading when the caller asks after any other failure of the model
+                assertThat(agent.questionJobs("your newest failure, 1047: and 1001, since 2024, after 48 hours?"))
+                        .containsExactly("1047", "1001");
+                assertThat(agent.questionJobs("why did job 1008 fail after 500 GB?")).containsExactly("1008");
+            }
         }
     }
 

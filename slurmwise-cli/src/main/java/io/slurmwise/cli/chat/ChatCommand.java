@@ -98,10 +98,11 @@ public final class ChatCommand implements Callable<Integer> {
 
     /**
      * Asks one question and prints the answer; true when the model answered. When it does not (down, slow, HTTP 500,
-     * garbage), the rules' answer for the jobs the question diagnosed or names ("job 1001") goes to stdout, and one
-     * line on stderr says what happened and what to do; false (an outside audit: one HTTP 500 ended the whole
-     * interactive session, without the rules' answer). A model that calls tools {@link ChatAgent#MAX_STEPS} rounds
-     * without answering is one that fails: the rules' answer for the jobs the question names, bare ids too.
+     * garbage), the rules' answer for the jobs the question names ("job 1001", or a bare id that is a job's, read as
+     * the agent reads a question it answers), else for those it diagnosed, goes to stdout, and one line on stderr
+     * says what happened and what to do; false (an outside audit: one HTTP 500 ended the whole interactive session,
+     * without the rules' answer). A model that calls tools {@link ChatAgent#MAX_STEPS} rounds without answering, or
+     * answers nothing, is one that fails too.
      */
     private boolean ask(ChatAgent agent, RecordingTools tools, String question, LlmSettings ls, boolean interactive) {
         tools.diagnosed.clear();
@@ -110,16 +111,22 @@ public final class ChatCommand implements Callable<Integer> {
             answer = agent.ask(question);
         } catch (RuntimeException e) {
             ModelFault fault;
-            String rules;
-            if (e instanceof ChatAgent.StepLimitReached limit) {
-                // a model that keeps calling tools has not answered either: the rules' answer for the question's job
-                fault = new ModelFault("the language model at " + ls.baseUrl() + " called tools " + ChatAgent.MAX_STEPS
-                        + " rounds without answering", "ask a narrower question (one job, one thing)");
-                rules = limit.jobs().isEmpty() ? RulesAnswer.of(tools, question) : RulesAnswer.of(tools, limit.jobs());
+            List<String> jobs;
+            if (e instanceof ChatAgent.NoAnswer none) {
+                // a model that keeps calling tools, or answers nothing, has not answered either: the rules' answer for
+                // the question's jobs
+                String model = "the language model at " + ls.baseUrl() + " ";
+                fault = e instanceof ChatAgent.StepLimitReached
+                        ? new ModelFault(model + "called tools " + ChatAgent.MAX_STEPS + " rounds without answering",
+                        "ask a narrower question (one job, one thing)")
+                        : new ModelFault(model + e.getMessage().replaceFirst("^the model ", ""),
+                        "check that SLURMWISE_LLM_MODEL names a chat model");
+                jobs = none.jobs();
             } else {
                 fault = ModelFault.of(e, ls.baseUrl(), ls.timeout());
-                rules = RulesAnswer.of(tools, question);
+                jobs = questionJobs(agent, question);
             }
+            String rules = RulesAnswer.of(tools, jobs);
             if (!rules.isEmpty()) {
                 cli.out().println(TerminalText.text(rules));
                 cli.out().flush();
@@ -140,6 +147,18 @@ public final class ChatCommand implements Callable<Integer> {
         cli.out().println(TerminalText.text(Explanation.capped(answer, Explanation.MAX_CHARS)));
         cli.out().flush();
         return true;
+    }
+
+    /**
+     * The jobs the failed question asks about, read as the agent reads a question it answers (bare ids too); none
+     * when the tools cannot say either (the backend down as well).
+     */
+    private static List<String> questionJobs(ChatAgent agent, String question) {
+        try {
+            return agent.questionJobs(question);
+        } catch (RuntimeException e) {
+            return List.of();
+        }
     }
 
     /** The chat's tools, keeping each {@code diagnose_job} result of the current question. */

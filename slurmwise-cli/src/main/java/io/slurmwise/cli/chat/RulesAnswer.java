@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the chat can still say when the model fails mid-question: the rules' diagnosis of each job the question had
- * the tools diagnose, else of each job it names as "job 1001" (at most {@link #MAX_JOBS}, asked of the same read-only
- * {@code diagnose_job} tool). A bare number is not taken for a job ("after 48 hours").
+ * What the chat can still say when the model fails mid-question: the rules' diagnosis of each job the question asks
+ * about as the chat agent reads it ("job 1001", or a bare id that is a job's: "what went wrong with 1001?"), else of
+ * each job the question had the tools diagnose (at most {@link #MAX_JOBS}, asked of the same read-only
+ * {@code diagnose_job} tool).
  */
 final class RulesAnswer {
 
@@ -22,21 +23,6 @@ final class RulesAnswer {
     static final int MAX_JOBS = 3;
 
     private RulesAnswer() {
-    }
-
-    /** The rules' answer, a paragraph per job, or empty when the question diagnosed and names no job. */
-    static String of(ChatCommand.RecordingTools tools, String question) {
-        List<JsonNode> diagnoses = new ArrayList<>(tools.diagnosed);
-        if (diagnoses.isEmpty()) {
-            for (String id : named(question)) {
-                try {
-                    diagnoses.add(JSON.valueToTree(((ChatTools) tools).call("diagnose_job", Map.of("job_id", id))));
-                } catch (RuntimeException e) {
-                    // the tools cannot say either (a backend down, a bad id): nothing to add
-                }
-            }
-        }
-        return paragraphs(diagnoses);
     }
 
     private static String paragraphs(List<JsonNode> diagnoses) {
@@ -54,10 +40,14 @@ final class RulesAnswer {
     }
 
     /**
-     * The rules' answer for {@code ids} (the jobs a question names, as the chat agent read them), each from the
-     * question's own diagnosis of it when the model asked for one, else asked now.
+     * The rules' answer for {@code ids} (the jobs the question asks about, as the chat agent reads them: {@link
+     * ChatAgent#questionJobs}), each from the question's own diagnosis of it when one was asked for, else asked now;
+     * without ids, for the jobs the question had the tools diagnose. Empty when there are none.
      */
     static String of(ChatCommand.RecordingTools tools, List<String> ids) {
+        if (ids.isEmpty()) {
+            return paragraphs(tools.diagnosed);
+        }
         List<JsonNode> diagnoses = new ArrayList<>();
         for (String id : ids) {
             JsonNode had = tools.diagnosed.stream().filter(d -> id.equals(d.path("job_id").asText())).findFirst()
@@ -69,15 +59,10 @@ final class RulesAnswer {
             try {
                 diagnoses.add(JSON.valueToTree(((ChatTools) tools).call("diagnose_job", Map.of("job_id", id))));
             } catch (RuntimeException e) {
-                // the tools cannot say either: nothing to add
+                // the tools cannot say either (a backend down, a bad id): nothing to add
             }
         }
         return paragraphs(diagnoses);
-    }
-
-    /** The job ids the question names as jobs, first ones first (the chat agent's reading). */
-    static List<String> named(String question) {
-        return ChatAgent.jobsNamed(question, MAX_JOBS);
     }
 
     private static String paragraph(JsonNode d) {

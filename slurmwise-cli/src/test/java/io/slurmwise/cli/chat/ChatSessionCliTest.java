@@ -60,17 +60,21 @@ class ChatSessionCliTest {
     @Test
     void anHttp500OnEveryQuestionEndsNoSessionAndEachGetsTheRulesAnswer() throws Exception {
         try (FakeOpenAiServer server = FakeOpenAiServer.faulty(Fault.ERROR_500)) {
-            Session s = chat(server, "why did job 1001 fail?\nand job 1008?\nwhat about my last jobs?\n");
+            Session s = chat(server, "why did job 1001 fail?\nand job 1008?\nwhat about my last jobs?\n"
+                    + "your newest failure, 1047: what went wrong?\n");
             assertThat(s.code()).as(s.err()).isZero();
             // the chat's requests offer tools; the rules' answer's diagnose_job asks the explainer's own once
             assertThat(server.requests().stream().filter(r -> r.has("tools")))
-                    .as("every question was put to the model").hasSize(3);
+                    .as("every question was put to the model").hasSize(4);
             assertThat(s.out()).contains("Job 1001: ").contains("(oom)").contains("Job 1008: ");
+            // a bare id is read as the agent reads a question it answers (an audit: only "job N" was, here)
+            assertThat(s.out()).contains("Job 1047: ").contains("(allocation_exhausted)");
             List<String> faults = faultLines(s);
-            assertThat(faults).as(s.err()).hasSize(3).allSatisfy(l -> assertThat(l).contains(server.baseUrl())
+            assertThat(faults).as(s.err()).hasSize(4).allSatisfy(l -> assertThat(l).contains(server.baseUrl())
                     .contains("HTTP 500").contains("(the chat goes on)").doesNotContain("SLURMWISE_NO_LLM"));
             assertThat(faults.get(0)).contains("above is the rules' answer alone");
             assertThat(faults.get(2)).contains("the question got no answer").contains("`slurmwise diagnose JOBID`");
+            assertThat(faults.get(3)).contains("above is the rules' answer alone");
             assertThat(s.err()).doesNotContain("Exception").doesNotContain("\tat ");
         }
     }
@@ -108,6 +112,19 @@ class ChatSessionCliTest {
             assertThat(faultLines(s)).as(s.err()).singleElement().satisfies(l -> assertThat(l)
                     .contains("did not answer within 1 s").contains("raise SLURMWISE_LLM_TIMEOUT")
                     .contains("above is the rules' answer alone").contains("(the chat goes on)"));
+        }
+    }
+
+    /** A model that answers nothing has not answered: the rules' answer for the question's job, and why. */
+    @Test
+    void anEmptyAnswerGetsTheRulesAnswer() throws Exception {
+        try (FakeOpenAiServer server = new FakeOpenAiServer(req -> Reply.text(req.has("tools") ? "" : "oom."))) {
+            Session s = chat(server, "what went wrong with 1001?\n");
+            assertThat(s.code()).as(s.err()).isZero();
+            assertThat(s.out()).contains("Job 1001: ").contains("(oom), as slurmwise's rules decided");
+            assertThat(faultLines(s)).as(s.err()).singleElement().satisfies(l -> assertThat(l)
+                    .contains("the language model at " + server.baseUrl() + " answered nothing")
+                    .contains("SLURMWISE_LLM_MODEL").contains("above is the rules' answer alone"));
         }
     }
 }
