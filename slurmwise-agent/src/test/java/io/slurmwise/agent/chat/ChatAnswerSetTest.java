@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -28,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code chat-answers/held-out.jsonl}: a question, the model's answer, the tool it called first if any, and whether
  * the answer is faithful to the jobs it names, written before the check ran on them). A faithful answer must be
  * shown as it is; a wrong one set aside for the rules' findings. Prints the numbers and the misses, and holds the
- * floors measured; also prints how many diagnose_job calls the agent made itself to check the answers.
+ * floors measured; also counts the diagnose_job calls the agent makes itself to check the answers: one per job the
+ * model did not diagnose, none for a number that is no job's.
  */
 class ChatAnswerSetTest {
 
@@ -44,6 +46,7 @@ class ChatAnswerSetTest {
         AtomicReference<JsonNode> current = new AtomicReference<>();
         AtomicInteger ownDiagnoses = new AtomicInteger();
         AtomicInteger noJob = new AtomicInteger();
+        int needed = 0; // the jobs each answer names that its model did not diagnose: each needs one diagnosis
         int faithful = 0;
         int shown = 0;
         int wrong = 0;
@@ -54,7 +57,9 @@ class ChatAnswerSetTest {
             ChatTools local = new LocalChatTools(new SlurmwiseTools(sw, "backend mock"));
             for (JsonNode row : rows) {
                 current.set(row);
-                ChatTools counted = counting(local, row.has("tool"), ownDiagnoses, noJob);
+                needed += needed(row);
+                ChatTools counted = counting(local, "diagnose_job".equals(row.path("tool").path("name").asText()),
+                        ownDiagnoses, noJob);
                 ChatAgent agent = new ChatAgent(OpenAiChatModel.builder().baseUrl(server.baseUrl()).apiKey("none")
                         .modelName("test").timeout(Duration.ofSeconds(20)).maxRetries(0).build(), counted, c -> { });
                 String answer = row.path("answer").asText();
@@ -77,10 +82,26 @@ class ChatAnswerSetTest {
                 + " diagnose_job calls of the agent's own %d (of a number that is no job's %d)%n", shown, faithful,
                 setAside, wrong, ownDiagnoses.get(), noJob.get());
         misses.forEach(m -> System.out.println("  miss " + m));
+        // a bare number costs a diagnosis only when it is a job, whose diagnosis the check needs anyway
+        assertThat(ownDiagnoses.get()).as("the agent's own diagnose_job calls").isEqualTo(needed);
+        assertThat(noJob.get()).isZero();
         assertThat(faithful).isGreaterThanOrEqualTo(20);
         assertThat(wrong).isGreaterThanOrEqualTo(20);
         assertThat(shown).as("faithful answers shown").isGreaterThanOrEqualTo(FAITHFUL_SHOWN_FLOOR);
         assertThat(setAside).as("wrong answers set aside").isGreaterThanOrEqualTo(WRONG_SET_ASIDE_FLOOR);
+    }
+
+    /** How many of the jobs a row names its model's tool call did not diagnose. */
+    private static int needed(JsonNode row) {
+        JsonNode args = row.path("tool").path("args");
+        Set<String> diagnosed = "diagnose_job".equals(row.path("tool").path("name").asText())
+                ? Set.of((args.has("job_id") ? args.path("job_id") : args.path("job_ids")).asText().split(","))
+                : Set.of();
+        int n = 0;
+        for (JsonNode j : row.path("jobs")) {
+            n += diagnosed.contains(j.asText()) ? 0 : 1;
+        }
+        return n;
     }
 
     /** Why the agent set an answer aside, as its replacement says. */
