@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** SLURM host lists: {@code cn[081-084]}, {@code gpua[030-031,040]}, {@code lm03,cn001}. */
-final class HostList {
+public final class HostList {
 
     /** Expanding more than this many hosts is pointless for finding one bad node. */
     private static final int MAX_HOSTS = 4096;
@@ -15,7 +15,7 @@ final class HostList {
     }
 
     /** The host names of a list; empty for null, blank or {@code None assigned}. */
-    static List<String> expand(String list) {
+    public static List<String> expand(String list) {
         List<String> out = new ArrayList<>();
         if (list == null || list.isBlank() || JobRecord.noNodeAssigned(list)) {
             return out;

@@ -29,8 +29,10 @@ import java.util.Set;
  * {@code guard-words.txt}), unless that kind is a consequence the finding's note {@code explains} (or was seen
  * and judged secondary) and is not presented as the cause; when it denies the rules' cause; when it puts "the real
  * cause" in something the rules' kind does not name; when it never names the rules' cause at all (a model that
- * disagrees in words no list holds still has to leave the rules' cause out, or deny it); or when it cites a
- * number, a path, a flag or a command that is not in the material the model was given.
+ * disagrees in words no list holds still has to leave the rules' cause out, or deny it); when it cites a
+ * number, a path, a flag or a command that is not in the material the model was given; or when it states the job's
+ * facts in another role, or names a node, partition or setting value the job's data and the notes do not give
+ * ({@link FactClaims}).
  *
  * <pre>{@code
  * ExplanationGuard g = ExplanationGuard.of(taxonomy);
@@ -196,10 +198,21 @@ public final class ExplanationGuard {
      * @param material everything the model was given (its prompt): numbers, paths and commands must come from it
      */
     public Optional<String> problem(String answer, Finding finding, String material) {
+        return problem(answer, finding, null, material);
+    }
+
+    /**
+     * The same, with the job's record: the answer's facts must also be the job's in their roles (how long it ran
+     * against its limit, its memory peak against its limit, the partition and nodes it ran on), where a number or a
+     * name the material holds in another role would otherwise pass ({@link FactClaims}).
+     *
+     * @param job the job the answer explains, or null (a log file without a record)
+     */
+    public Optional<String> problem(String answer, Finding finding, io.slurmwise.job.JobRecord job, String material) {
         List<String> evidence = finding.evidence().stream().map(Evidence::text).toList();
         Set<String> seen = new HashSet<>();
         finding.others().forEach(o -> seen.add(o.kindId()));
-        return problem(answer, finding.kindId(), seen, evidence, material, true);
+        return problem(answer, finding.kindId(), seen, evidence, material, true, job);
     }
 
     /**
@@ -211,6 +224,11 @@ public final class ExplanationGuard {
      */
     public Optional<String> problem(String answer, String kindId, Set<String> seen, List<String> evidence,
                                     String material, boolean mustName) {
+        return problem(answer, kindId, seen, evidence, material, mustName, null);
+    }
+
+    private Optional<String> problem(String answer, String kindId, Set<String> seen, List<String> evidence,
+                                     String material, boolean mustName, io.slurmwise.job.JobRecord job) {
         FailureKind kind = taxonomy.find(kindId).orElse(taxonomy.unknown());
         String own = kind.id();
         Optional<String> harm = harm(answer);
@@ -233,7 +251,8 @@ public final class ExplanationGuard {
         if (mustName && !kind.isUnknown() && sentences(answer).stream().noneMatch(s -> namesOwn(s, own, 0))) {
             return Optional.of("it never names the rules' cause, " + own + " (" + kind.title() + ")");
         }
-        return invented(answer, material, withoutLogLines(material, evidence));
+        return invented(answer, material, withoutLogLines(material, evidence))
+                .or(() -> FactClaims.problem(answer, material, job));
     }
 
     /**
@@ -659,6 +678,9 @@ public final class ExplanationGuard {
     /** {@code scontrol requeue} where the notes say only {@code scontrol show}: the subcommand is the action. */
     private static final Pattern SUBCOMMAND = Pattern.compile("(?i)\\b(scontrol|sacctmgr)\\s+(-\\w+\\s+)*(update|requeue|requeuehold|release|hold|uhold|suspend|resume|delete|create|reconfigure|reboot|top|notify|add|modify|remove|load|archive|power|takeover|shutdown)\\b");
 
+    /** A command that destroys what it is given: what it is given must be the notes' ({@code rm -r results/}). */
+    private static final Pattern DESTRUCTIVE = Pattern.compile("(?i)(?:^|[^\\w#./-])(rm|rmdir|shred|unlink)\\s+((?:-[\\w-]+\\s+)*)([^\\s`'\"]+)");
+
     /** A URL: every one an answer gives must be the notes'. */
     private static final Pattern URL = Pattern.compile("(?i)\\b(?:https?|ftp)://[^\\s`'\"<>)\\]]+");
     /**
@@ -667,6 +689,47 @@ public final class ExplanationGuard {
      * passed as 16 was its CPU count, beside a patch to 48G; an outside audit).
      */
     private static final Pattern OPTION_VALUE = Pattern.compile("(?:^|[^\\w-])--([a-z][\\w-]*)(?:=|\\s+(?:to\\s+|of\\s+|at\\s+)?)`?(\\d[\\w:.\\-]*)");
+
+    /** Options whose value is a size, and a duration. */
+    private static final Pattern SIZE_OPTION = Pattern.compile("^(mem|mem-per-cpu|mem-per-gpu|tmp)$");
+    private static final Pattern TIME_OPTION = Pattern.compile("^(time|time-min)$");
+    private static final Pattern SIZE_IN_TEXT = Pattern.compile("(?i)(?:^|[^\\w.])(\\d+(?:\\.\\d+)?)\\s?([kmgtp])(?:i?b)?\\b");
+
+    /**
+     * Whether a size or a duration given an option the notes name without a value is one of the job's data
+     * ({@code --mem=240G} of a job that asked for 240G, {@code --time=12:00:00} of a partition's limit): not
+     * {@code --mem=0} ("all of the node's memory") where no note gives it. Other options' numbers are checked as numbers.
+     */
+    private static boolean valueOfTheJob(String option, String value, String material) {
+        if (SIZE_OPTION.matcher(option).matches()) {
+            Optional<io.slurmwise.job.DataSize> v = io.slurmwise.job.DataSize.tryParse(value);
+            if (v.isEmpty()) {
+                return true;
+            }
+            Matcher m = SIZE_IN_TEXT.matcher(material);
+            while (m.find()) {
+                Optional<io.slurmwise.job.DataSize> g = io.slurmwise.job.DataSize.tryParse(m.group(1) + m.group(2));
+                if (g.isPresent() && g.get().bytes() == v.get().bytes()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (TIME_OPTION.matcher(option).matches()) {
+            Optional<java.time.Duration> v = io.slurmwise.job.SlurmTime.parseDuration(value);
+            if (v.isEmpty()) {
+                return true;
+            }
+            Matcher m = NUMBER.matcher(material);
+            while (m.find()) {
+                if (m.group().contains(":") && v.equals(io.slurmwise.job.SlurmTime.parseDuration(m.group()))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return true;
+    }
 
     /** The values {@code material} gives {@code option} ({@code --mem=48G}, {@code --mem 48G}; never "(was 32G)"). */
     private static Set<String> optionValues(String material, String option) {
@@ -726,6 +789,10 @@ public final class ExplanationGuard {
                 return Optional.of("it gives --" + option + " " + ov.group(2).replaceAll("[.:\\-]+$", "") + ", where the"
                         + " notes and the patch give " + String.join(" or ", new java.util.TreeSet<>(given)));
             }
+            if (given.isEmpty() && !valueOfTheJob(option, value, material)) {
+                return Optional.of("it gives --" + option + " " + ov.group(2).replaceAll("[.:\\-]+$", "") + ", a value"
+                        + " neither the notes, the patch nor the job's data give");
+            }
         }
         Matcher p = PATH.matcher(answer);
         while (p.find()) {
@@ -768,8 +835,20 @@ public final class ExplanationGuard {
         Set<String> seen = new HashSet<>();
         while (cmd.find()) {
             String word = cmd.group().toLowerCase(Locale.ROOT);
-            if (seen.add(word) && !Pattern.compile("(?i)\\b" + Pattern.quote(word) + "\\b").matcher(notes).find()) {
+            // "#SBATCH --mem=48G" is a directive, not the command sbatch, in the answer as in the notes
+            boolean directive = cmd.start() > 0 && answer.charAt(cmd.start() - 1) == '#';
+            if (!directive && seen.add(word) && !Pattern.compile("(?i)(?:^|[^#\\w])" + Pattern.quote(word) + "\\b")
+                    .matcher(notes).find()) {
                 return Optional.of("it names the command " + cmd.group() + ", which is not in the notes");
+            }
+        }
+        Matcher rm = DESTRUCTIVE.matcher(answer);
+        while (rm.find()) {
+            String target = rm.group(3).replaceAll("[.,;:)]+$", "");
+            if (!Pattern.compile("(?i)\\b" + Pattern.quote(rm.group(1)) + "\\s+(-[\\w-]+\\s+)*" + Pattern.quote(target))
+                    .matcher(notes).find()) {
+                return Optional.of("it tells the user to run " + rm.group(1) + " on " + target + ", which no note"
+                        + " gives");
             }
         }
         return Optional.empty();

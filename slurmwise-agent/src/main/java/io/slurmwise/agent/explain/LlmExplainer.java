@@ -164,7 +164,7 @@ public final class LlmExplainer implements Explainer {
         // shown, not the marker's count (a 5.4 MB answer took the guard minutes)
         String shown = Explanation.capped(text, Explanation.MAX_CHARS);
         String words = shown == text ? text : shown.substring(0, shown.lastIndexOf(" [... "));
-        Optional<String> problem = guard.problem(words, finding, SYSTEM + "\n" + user)
+        Optional<String> problem = guard.problem(words, finding, job, SYSTEM + "\n" + user)
                 .or(() -> guard.patchProblem(words, changes));
         if (problem.isPresent()) {
             fallbackReason = "the model's answer was set aside: " + problem.get() + "; the template worded this";

@@ -209,6 +209,85 @@ class ExplanationGuardTest {
         assertThat(f.explanation().note()).as(answer).contains("set aside").contains(why);
     }
 
+    /**
+     * An outside audit (round 38, a model that disagrees): the job's own numbers in another role (its time limit or the
+     * patch's proposal as how long it ran, the patch's memory as its peak, the patch's partition as where it ran), a node
+     * or partition the job's data do not hold, and a setting the patch gives another value. Each is set aside.
+     */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            1001     | It ran out of host memory: the job ran the full 08:00:00 before the kernel stopped it. Ask for --mem=48G.  | says the job ran 08:00:00, but it ran 00:41:12 (08:00:00 is its time limit)
+            1001     | It ran out of host memory after running for 8 hours. Ask for --mem=48G.                                   | says the job ran 8 hours, but it ran 00:41:12
+            1001     | It ran out of host memory with a peak 48G of 32G. Ask for --mem=48G.                                      | gives the job's memory peak as 48G, but its peak was 31.8G
+            1001     | It ran out of host memory: MaxRSS reached 48G. Ask for --mem=48G.                                         | gives the job's memory peak as 48G
+            22542799 | It reached its time limit: it ran on partition long for 22:00:00. Checkpoint and resubmit.                | says the job ran on partition long, but it ran on gpuA100x4
+            22542799 | It reached its time limit after it ran for 22:00:00. Checkpoint and resubmit.                             | says the job ran 22:00:00, but it ran 12:00:03
+            22542799 | It reached its time limit: it was submitted to the gpuH100x8 partition. Checkpoint and resubmit.          | says the job ran on partition gpuH100x8, but it ran on gpuA100x4
+            22542799 | It reached its 22:00:00 time limit. Checkpoint and resubmit.                                              | gives the job's time limit as 22:00:00, but its limit was 12:00:00
+            1001     | It ran out of host memory on node gpua013. Ask for --mem=48G.                                             | names the node gpua013
+            1048     | It was cancelled by root (CANCELLED by 0) on cn099; ask the admins why before resubmitting.              | names the node cn099
+            1034     | The job request was refused: a cpu node has 250G, less than the 2000G asked. Resubmit with --partition=hugemem. | names the partition hugemem
+            1008     | GPU 0 ran out of memory (CUDA OOM); set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:False first.           | gives PYTORCH_CUDA_ALLOC_CONF the value expandable_segments:False
+            1008     | GPU 0 ran out of memory (CUDA OOM); the allocator needs expandable_segments:False.                          | gives expandable_segments the value False
+            1001     | It ran out of host memory; clear old runs with `rm -rf checkpoints` and ask for --mem=48G.                 | suggests the command `rm -rf checkpoints`
+            1001     | It ran out of host memory; clear old runs with rm -rf checkpoints and ask for --mem=48G.                   | names the command rm
+            """)
+    void aFactInAnotherRoleOrANameNotGivenIsSetAside(String job, String answer, String why) {
+        Diagnosis.Failed f = diagnose(job, answer);
+        assertThat(f.explanation().source()).as(answer).isEqualTo("template");
+        assertThat(f.explanation().note()).as(answer).contains("set aside").contains(why);
+    }
+
+    /** The faithful forms beside those: each fact in its own role, the names the job's data give, the patch's setting. */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            1001     | It ran out of host memory after 00:41:12 of its 08:00:00 limit, with a peak of 31.8G of 32G. Ask for --mem=48G.
+            1001     | It ran out of host memory after about 41 minutes, at a peak of 31.8G against its 32G limit. Ask for --mem=48G.
+            22542799 | It reached its time limit: it ran the full 12:00:00 on partition gpuA100x4. The patch moves it to gpuH100x8 with --time=22:00:00.
+            22542799 | It reached its time limit of 12:00:00 after running for 12 hours on gpua017; it would need about 22:00:00.
+            1048     | It was cancelled by root (CANCELLED by 0) on cn097; node cn098, its second, stopped too. Ask the admins why before resubmitting.
+            1034     | The job request was refused: a cpu node has 250G, less than the 2000G asked. Resubmit with --partition=largemem, as the patch does.
+            1008     | GPU 0 ran out of memory (CUDA OOM); set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, as the patch does.
+            """)
+    void aFactInItsOwnRoleIsShown(String job, String answer) {
+        Diagnosis.Failed f = diagnose(job, answer);
+        assertThat(f.explanation().note()).as(answer).isNull();
+        assertThat(f.explanation().source()).isEqualTo("llm:test-model");
+    }
+
+    /**
+     * Names and commands against the material alone (a chat answer's check knows no record): a node of a host list the
+     * material gives counts as given; "#SBATCH" is a directive, not the command sbatch; a destructive command's target
+     * must be the notes'; {@code --mem=0} ("all of the node's memory") where the notes name --mem without a value.
+     */
+    @Test
+    void namesAndCommandsCountOnlyAsTheMaterialGivesThem() {
+        ExplanationGuard g = ExplanationGuard.of(io.slurmwise.taxonomy.Taxonomy.load(null));
+        String material = "job 2001 ran on cn[041-044], partition cpu. Fixes: `#SBATCH --mem=48G`; clear caches"
+                + " (`rm -r ~/.cache/huggingface`); `#SBATCH --mem=` below the node memory (250G); `sacct -j 2001`.";
+        assertThat(g.problem("It ran out of host memory on node cn042. Ask for --mem=48G.", "oom", java.util.Set.of(),
+                List.of(), material, false)).isEmpty();
+        assertThat(g.problem("It ran out of host memory on node gpua012. Ask for --mem=48G.", "oom", java.util.Set.of(),
+                List.of(), material, false)).hasValueSatisfying(p -> assertThat(p).contains("the node gpua012"));
+        assertThat(g.problem("It ran out of host memory on cn045. Ask for --mem=48G.", "oom", java.util.Set.of(),
+                List.of(), material, false)).hasValueSatisfying(p -> assertThat(p).contains("the node cn045"));
+        assertThat(g.problem("It ran out of host memory. Add `#SBATCH --mem=48G` to the script.", "oom", java.util.Set.of(),
+                List.of(), material, false)).isEmpty();
+        assertThat(g.problem("It ran out of host memory. Resubmit it with sbatch job.sh and --mem=48G.", "oom",
+                java.util.Set.of(), List.of(), material, false)).hasValueSatisfying(p -> assertThat(p).contains("command sbatch"));
+        assertThat(g.problem("It ran out of host memory. Clear the cache with rm -r ~/.cache/huggingface, then ask for --mem=48G.",
+                "oom", java.util.Set.of(), List.of(), material, false)).isEmpty();
+        assertThat(g.problem("It ran out of host memory. Clear space with rm -rf checkpoints, then ask for --mem=48G.",
+                "oom", java.util.Set.of(), List.of(), material, false)).hasValueSatisfying(p -> assertThat(p).contains("rm on checkpoints"));
+        assertThat(g.problem("It ran out of host memory. Kill the stragglers with kill -9 on their PIDs and ask for --mem=48G.",
+                "oom", java.util.Set.of(), List.of(), material, false)).hasValueSatisfying(p -> assertThat(p).contains("kill -9"));
+        String noValue = "Fixes: `#SBATCH --mem=` below the node memory (250G); `sacct -j 2001`.";
+        assertThat(g.problem("It ran out of host memory; --mem=0 is always the safest.", "oom", java.util.Set.of(),
+                List.of(), noValue, false)).hasValueSatisfying(p -> assertThat(p).contains("--mem 0"));
+        assertThat(g.problem("It ran out of host memory; stay below 250G with --mem=250G.", "oom", java.util.Set.of(),
+                List.of(), noValue, false)).isEmpty();
+    }
+
     /** A command a log line holds is data, not the notes' advice: the log cannot hand the model a command to give. */
     @Test
     void aCommandFromTheLogIsNotTheNotesAdvice() {

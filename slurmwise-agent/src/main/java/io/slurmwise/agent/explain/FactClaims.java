@@ -1,0 +1,366 @@
+package io.slurmwise.agent.explain;
+
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import io.slurmwise.job.DataSize;
+import io.slurmwise.job.JobRecord;
+import io.slurmwise.job.SlurmTime;
+import io.slurmwise.patch.HostList;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The job's facts as an answer states them, each in its role, and the names and settings it gives. A number the
+ * material holds in another role is as invented as one it does not hold (an outside audit, a model that disagrees: "it
+ * ran the full 08:00:00" of a job that ran 00:41:12 of an 08:00:00 limit, "peak 48G of 32G" beside a patch to 48G, "it
+ * ran on partition long for 22:00:00" from the patch's proposal, node gpua012 of a job on other nodes,
+ * {@code expandable_segments:False} where the patch sets True).
+ */
+final class FactClaims {
+
+    /** What the job's record says, where the guard knows the record. */
+    record Facts(Duration elapsed, Duration limit, DataSize peak, List<DataSize> memoryLimits, String partition,
+                 Set<String> nodes) {
+
+        static Facts of(JobRecord job) {
+            if (job == null) {
+                return new Facts(null, null, null, List.of(), null, Set.of());
+            }
+            List<DataSize> limits = new ArrayList<>();
+            job.memoryLimit().ifPresent(limits::add);
+            job.memoryPerNode().ifPresent(limits::add);
+            Set<String> nodes = new HashSet<>();
+            HostList.expand(job.nodeList()).forEach(n -> nodes.add(n.toLowerCase(Locale.ROOT)));
+            return new Facts(job.elapsed(), job.timeLimit().limit().orElse(null), job.optMaxRss().orElse(null), limits,
+                    job.partition(), nodes);
+        }
+    }
+
+    private FactClaims() {
+    }
+
+    // -- durations: how long the job ran, and its time limit
+
+    /** A SLURM duration written in the answer ({@code 00:41:12}, {@code 1-00:00:00}), not a timestamp's time. */
+    private static final Pattern CLOCK = Pattern.compile("(?:^|[^\\w:.\\-])((?:\\d+-)?\\d{1,2}:\\d{2}:\\d{2})(?:$|[^\\w:])");
+    /** A duration in words: "8 hours", "a 12-hour", "41 minutes". */
+    private static final Pattern WORDED = Pattern.compile("(?i)(?:^|[^\\w.:\\-])(\\d+(?:\\.\\d+)?)[\\s-]*(hours?|hrs?|h|minutes?|mins?)\\b");
+    /**
+     * Words right before a duration that make it how long the job ran ("ran the full", "after only"); not "stopped at",
+     * which is as often the time of day ("stopped at 22:01:50 on 2026-11-24", set5).
+     */
+    private static final Pattern RAN_BEFORE = Pattern.compile("(?i)\\b(ran|lasted|elapsed|running|after)(?:\\s+(?:for|the|its|a|an|full|whole|entire|complete|all|only|just|about"
+            + "|around|roughly|nearly|almost|some|over|under|exactly|of))*\\s*$");
+    private static final Pattern RAN_AFTER = Pattern.compile("(?i)^\\s*(?:elapsed\\b|in\\b|into\\b)");
+    /** After how long it ran, the limit it ran against: "00:41:12 of 08:00:00", "12:00:03 against a limit of 12:00:00". */
+    private static final Pattern AGAINST = Pattern.compile("(?i)^\\s*(?:of|against|vs\\.?|versus|over|out of)\\s+(?:(?:a|an|the|its"
+            + "|their|your|allowed|allotted|requested|time|wall-?clock|limit|allowance|of)\\s+)*$");
+    /** Words right before a duration that make it the job's own limit: "its time limit of", "its". */
+    private static final Pattern LIMIT_BEFORE = Pattern.compile("(?i)\\b(?:its|the job's|your job's)\\s+(?:(?:time|wall[- ]?(?:clock"
+            + "|time)|run ?time)\\s+)?limit(?:\\s+(?:of|was|is|:))?\\s*$");
+    private static final Pattern ITS = Pattern.compile("(?i)\\b(?:its|the job's|your job's)\\s+$");
+    private static final Pattern LIMIT_AFTER = Pattern.compile("(?i)^[\\s-]*(?:(?:time|wall[- ]?(?:clock|time)|run ?time)[\\s-]+)?limit\\b");
+    /** A clause that is about what to do or what would happen, not what did. */
+    private static final Pattern PROPOSAL = Pattern.compile("(?i)\\b(would|could|should|will|can|may|might|needs?|next|new|resubmit\\w*"
+            + "|request|ask|set|give|raise|increase|extend)\\b");
+
+    private enum Role { RAN, LIMIT }
+
+    private record Span(int start, int end, Duration value, Duration precision) {
+    }
+
+    /** Every duration the answer writes, with how precisely it is written. */
+    private static List<Span> durations(String text) {
+        List<Span> out = new ArrayList<>();
+        Matcher c = CLOCK.matcher(text);
+        int from = 0;
+        while (from < text.length() && c.find(from)) {
+            SlurmTime.parseDuration(c.group(1)).ifPresent(d -> out.add(new Span(c.start(1), c.end(1), d,
+                    Duration.ofSeconds(60))));
+            from = c.end(1);
+        }
+        Matcher w = WORDED.matcher(text);
+        while (w.find()) {
+            double v = Double.parseDouble(w.group(1));
+            boolean hours = w.group(2).toLowerCase(Locale.ROOT).startsWith("h");
+            out.add(new Span(w.start(1), w.end(2), Duration.ofSeconds(Math.round(v * (hours ? 3600 : 60))),
+                    hours ? Duration.ofMinutes(30) : Duration.ofMinutes(1)));
+        }
+        return out;
+    }
+
+    private static boolean near(Duration v, Duration fact, Duration precision) {
+        long tolerance = Math.max(precision.toSeconds(), fact.toSeconds() / 20);
+        return Math.abs(v.toSeconds() - fact.toSeconds()) <= tolerance;
+    }
+
+    /** The clause the text before {@code at} ends with: from the last sentence or clause break. */
+    private static String clauseBefore(String text, int at) {
+        int from = Math.max(0, at - 60);
+        String s = text.substring(from, at);
+        int cut = -1;
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            boolean breakAfter = i + 1 >= s.length() || Character.isWhitespace(s.charAt(i + 1));
+            if (ch == '\n' || ((ch == '.' || ch == ';' || ch == '!' || ch == '?' || ch == ',' || ch == ':') && breakAfter)) {
+                cut = i;
+            }
+        }
+        return s.substring(cut + 1);
+    }
+
+    private static Optional<String> durationProblem(String answer, Facts facts, String material) {
+        List<Duration> given = durations(material).stream().map(Span::value).toList();
+        List<Span> spans = durations(answer);
+        for (Span s : spans) {
+            String before = clauseBefore(answer, s.start);
+            String after = answer.substring(s.end);
+            Role role = null;
+            if (RAN_BEFORE.matcher(before).find() || RAN_AFTER.matcher(after).find()) {
+                role = Role.RAN;
+            } else if (LIMIT_BEFORE.matcher(before).find() || (ITS.matcher(before).find() && LIMIT_AFTER.matcher(after).find())) {
+                role = Role.LIMIT;
+            } else {
+                // the limit of a pair: "00:41:12 of 08:00:00"
+                for (Span x : spans) {
+                    if (x.end <= s.start && AGAINST.matcher(answer.substring(x.end, s.start)).find()) {
+                        role = Role.LIMIT;
+                    }
+                }
+                // the run of a pair
+                for (Span y : spans) {
+                    if (y.start >= s.end && AGAINST.matcher(answer.substring(s.end, y.start)).find()) {
+                        role = role == null ? Role.RAN : role;
+                    }
+                }
+            }
+            if (role == null || PROPOSAL.matcher(before).find()) {
+                continue;
+            }
+            Duration fact = role == Role.RAN ? facts.elapsed() : facts.limit();
+            if (fact == null || near(s.value, fact, s.precision)) {
+                continue;
+            }
+            // a time the job's data gives in another role (its limit, the patch's proposal): a fact misplaced
+            Optional<Duration> other = given.stream().filter(d -> !near(d, fact, Duration.ZERO))
+                    .filter(d -> near(s.value, d, s.precision)).findFirst();
+            if (other.isPresent()) {
+                String written = answer.substring(s.start, s.end);
+                return Optional.of(role == Role.RAN
+                        ? "it says the job ran " + written + ", but it ran " + SlurmTime.format(fact)
+                        + (facts.limit() != null && near(s.value, facts.limit(), s.precision)
+                        ? " (" + written + " is its time limit)" : "")
+                        : "it gives the job's time limit as " + written + ", but its limit was " + SlurmTime.format(fact));
+            }
+        }
+        return Optional.empty();
+    }
+
+    // -- memory: the job's peak against its limit
+
+    private static final Pattern SIZE = Pattern.compile("(?i)(?:^|[^\\w.])(\\d+(?:\\.\\d+)?)\\s?([kmgtp])(?:i?b)?\\b");
+    private static final Pattern SIZE_AGAINST = Pattern.compile("(?i)^\\s*(?:of|out of|against|vs\\.?|versus)\\s+(?:(?:a|an|the|its"
+            + "|their|your|allowed|requested|limit|memory|host|mem)\\s+)*$");
+    private static final Pattern PEAK_BEFORE = Pattern.compile("(?i)\\b(?:peak(?:ed)?|maxrss)(?:\\s+(?:memory|use|usage|rss|was|of|at"
+            + "|reached|hit|is|:|=))*\\s*$");
+
+    private record Size(int start, int end, DataSize value) {
+    }
+
+    private static List<Size> sizes(String text) {
+        List<Size> out = new ArrayList<>();
+        Matcher m = SIZE.matcher(text);
+        while (m.find()) {
+            DataSize.tryParse(m.group(1) + m.group(2)).ifPresent(d -> out.add(new Size(m.start(1), m.end(), d)));
+        }
+        return out;
+    }
+
+    private static boolean near(DataSize a, DataSize b) {
+        return Math.abs(a.bytes() - b.bytes()) <= b.bytes() / 20;
+    }
+
+    private static Optional<String> memoryProblem(String answer, Facts facts, String material) {
+        if (facts.peak() == null || facts.memoryLimits().isEmpty()) {
+            return Optional.empty();
+        }
+        List<DataSize> given = sizes(material).stream().map(Size::value).toList();
+        List<Size> all = sizes(answer);
+        for (int i = 0; i < all.size(); i++) {
+            Size x = all.get(i);
+            boolean xPeak = near(x.value, facts.peak());
+            boolean xGiven = given.stream().anyMatch(g -> near(x.value, g));
+            if (!xPeak && xGiven && PEAK_BEFORE.matcher(clauseBefore(answer, x.start)).find()) {
+                return Optional.of("it gives the job's memory peak as " + answer.substring(x.start, x.end).strip()
+                        + ", but its peak was " + facts.peak());
+            }
+            if (i + 1 < all.size() && SIZE_AGAINST.matcher(answer.substring(x.end, all.get(i + 1).start)).find()) {
+                Size y = all.get(i + 1);
+                boolean yLimit = facts.memoryLimits().stream().anyMatch(l -> near(y.value, l));
+                boolean yGiven = given.stream().anyMatch(g -> near(y.value, g));
+                if (yLimit && !xPeak && xGiven) {
+                    return Optional.of("it gives the job's memory peak as " + answer.substring(x.start, x.end).strip()
+                            + ", but its peak was " + facts.peak());
+                }
+                if (xPeak && !yLimit && yGiven) {
+                    return Optional.of("it gives the job's memory limit as " + answer.substring(y.start, y.end).strip()
+                            + ", but its limit was " + facts.memoryLimits().get(0));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    // -- the partition and the nodes it ran on
+
+    /** A name as SLURM writes one: a node ({@code gpua012}, {@code cn[041-044]}) or partition with a digit in it. */
+    private static final String NAME = "[A-Za-z][A-Za-z\\-]*\\d[\\w\\-]*(?:\\[[\\d,\\-]+\\][\\w\\-]*)?";
+    private static final Pattern NODE = Pattern.compile("(?i)\\b(?:nodes?|hosts?)\\s+`?(" + NAME + ")|\\b(" + NAME + ")`?\\s+nodes?\\b"
+            + "|--(?:exclude|nodelist)[= ]`?(" + NAME + ")");
+    /** "on gpua012": only a lower-case name, as hosts are (not "on A100 GPUs"). */
+    private static final Pattern ON_HOST = Pattern.compile("\\bon\\s+`?([a-z][a-z\\-]*\\d[a-z\\d\\-]*(?:\\[[\\d,\\-]+\\])?)(?:$|[^\\w\\[])");
+    private static final Pattern HOSTLIST = Pattern.compile("[A-Za-z][\\w\\-]*\\[[\\d,\\-]+\\][\\w\\-]*");
+    /** Where the answer says the job ran: "it ran on partition long", "was submitted to the cpu partition". */
+    private static final Pattern RAN_ON = Pattern.compile("(?i)\\b(?:ran|was running|were running|was submitted|submitted|was queued"
+            + "|was scheduled|started|was|were)\\s+(?:\\w+\\s+){0,2}?(?:on|in|to)\\s+(?:the\\s+)?(?:partition\\s+`?([\\w.\\-]+)|`?([\\w.\\-]+)`?"
+            + "\\s+partition\\b)");
+    private static final Set<String> NOT_NAMES = Set.of("a", "an", "the", "this", "that", "its", "your", "which", "whose", "where",
+            "or", "and", "with", "limits", "limit", "nodes", "same");
+    /** A partition named as such: "--partition=long", "-p long", "partition gpuA100x4" (a name with a digit). */
+    private static final Pattern PARTITION = Pattern.compile("(?i)--partition[= ]`?([\\w.\\-]+)|(?:^|\\s)-p\\s+`?([\\w.\\-]+)"
+            + "|\\bpartition\\s+`?(" + NAME + ")|\\b(" + NAME + ")`?\\s+partition\\b");
+
+    private static boolean nodeGiven(String name, String lowerMaterial, Set<String> expanded, Facts facts) {
+        for (String n : HostList.expand(name)) {
+            String l = n.toLowerCase(Locale.ROOT);
+            if (!lowerMaterial.contains(l) && !expanded.contains(l) && !facts.nodes().contains(l)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Optional<String> placeProblem(String answer, Facts facts, String material) {
+        String lower = material.toLowerCase(Locale.ROOT);
+        Set<String> expanded = new HashSet<>();
+        Matcher h = HOSTLIST.matcher(material);
+        while (h.find()) {
+            HostList.expand(h.group()).forEach(n -> expanded.add(n.toLowerCase(Locale.ROOT)));
+        }
+        Matcher r = RAN_ON.matcher(answer);
+        while (r.find()) {
+            String before = clauseBefore(answer, r.start()) + answer.substring(r.start(), r.end());
+            String name = (r.group(1) != null ? r.group(1) : r.group(2)).replaceAll("[.`]+$", "");
+            boolean keyword = r.group(1) != null;
+            String l = name.toLowerCase(Locale.ROOT);
+            boolean named = !NOT_NAMES.contains(l) && (keyword || containsWord(lower, l) || l.matches(".*\\d.*"));
+            if (facts.partition() != null && named && !l.equals(facts.partition().toLowerCase(Locale.ROOT))
+                    && !PROPOSAL.matcher(before).find()) {
+                return Optional.of("it says the job ran on partition " + name + ", but it ran on " + facts.partition());
+            }
+        }
+        Matcher p = PARTITION.matcher(answer);
+        while (p.find()) {
+            String name = first(p);
+            if (name.startsWith("<")) {
+                continue;
+            }
+            String n = name.replaceAll("[.`]+$", "");
+            if (!n.isEmpty() && !lower.contains(n.toLowerCase(Locale.ROOT))) {
+                return Optional.of("it names the partition " + n + ", which is not in the job's data or the notes");
+            }
+        }
+        for (Pattern pattern : new Pattern[] {NODE, ON_HOST}) {
+            Matcher m = pattern.matcher(answer);
+            while (m.find()) {
+                String name = first(m).replaceAll("[.\\-]+$", "");
+                if (!nodeGiven(name, lower, expanded, facts)) {
+                    return Optional.of("it names the node " + name + ", which is not in the job's data or the notes");
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String first(Matcher m) {
+        for (int g = 1; g <= m.groupCount(); g++) {
+            if (m.group(g) != null) {
+                return m.group(g);
+            }
+        }
+        return "";
+    }
+
+    private static boolean containsWord(String text, String word) {
+        return Pattern.compile("(?:^|[^\\w-])" + Pattern.quote(word) + "(?:$|[^\\w-])").matcher(text).find();
+    }
+
+    // -- settings: KEY=VALUE, key:value
+
+    /**
+     * An environment variable set ({@code NCCL_DEBUG=INFO}), and a snake_case key given a value
+     * ({@code expandable_segments:True}, {@code drop_last=True}), also inside the first.
+     */
+    private static final List<Pattern> SETTINGS = List.of(
+            Pattern.compile("(?:^|[^\\w\\-$])([A-Z][A-Z0-9_]{2,})=([^\\s`'\",;)]+)"),
+            Pattern.compile("(?:^|[^\\w\\-$])([a-z][a-z0-9]*_[a-z0-9_]+)[:=]([^\\s`'\",;)]+)"));
+
+    private static Optional<String> settingProblem(String answer, String material) {
+        for (Pattern setting : SETTINGS) {
+            Matcher m = setting.matcher(answer);
+            while (m.find()) {
+                String key = m.group(1);
+                String value = m.group(2).replaceAll("[.:]+$", "");
+                Set<String> given = new HashSet<>();
+                boolean variable = false;
+                Matcher g = setting.matcher(material);
+                while (g.find()) {
+                    if (g.group(1).equals(key)) {
+                        String v = g.group(2).replaceAll("[.:]+$", "");
+                        given.add(v.toLowerCase(Locale.ROOT));
+                        variable |= v.startsWith("$") || v.startsWith("<");
+                    }
+                }
+                // a value the notes leave to the job ($SLURM_CPUS_PER_TASK, <n>) may be the job's own
+                if (given.isEmpty() || variable || given.contains(value.toLowerCase(Locale.ROOT))
+                        || offeredNear(material, key, value)) {
+                    continue;
+                }
+                return Optional.of("it gives " + key + " the value " + value + ", where the notes and the patch give "
+                        + String.join(" or ", new java.util.TreeSet<>(given)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the material offers {@code value} as an alternative close after {@code key} ("NCCL_SOCKET_IFNAME=ib0 (or eth0)"). */
+    private static boolean offeredNear(String material, String key, String value) {
+        for (int i = material.indexOf(key); i >= 0; i = material.indexOf(key, i + 1)) {
+            String window = material.substring(i, Math.min(material.length(), i + key.length() + 80));
+            if (containsWord(window.toLowerCase(Locale.ROOT), value.toLowerCase(Locale.ROOT))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Why the answer's facts, names or settings are not the job's, or empty.
+     *
+     * @param material everything the model was given
+     * @param job      the job's record, or null where only the material is known (the role checks need it)
+     */
+    static Optional<String> problem(String answer, String material, JobRecord job) {
+        Facts facts = Facts.of(job);
+        return durationProblem(answer, facts, material)
+                .or(() -> memoryProblem(answer, facts, material))
+                .or(() -> placeProblem(answer, facts, material))
+                .or(() -> settingProblem(answer, material));
+    }
+}
