@@ -230,6 +230,12 @@ final class FactClaims {
     private static final Pattern RAN_ON = Pattern.compile("(?i)\\b(?:ran|was running|were running|was submitted|submitted|was queued"
             + "|was scheduled|started|was|were)\\s+(?:\\w+\\s+){0,2}?(?:on|in|to)\\s+(?:the\\s+)?(?:partition\\s+`?([\\w.\\-]+)|`?([\\w.\\-]+)`?"
             + "\\s+partition\\b)");
+    /** "ran on gpuH100x8": where the answer says the job ran, without the word partition (a name checked as one below). */
+    private static final Pattern RAN_ON_NAME = Pattern.compile("(?i)\\b(?:ran|was running|were running|was submitted|submitted"
+            + "|was queued|was scheduled|started|was|were)\\s+(?:\\w+\\s+){0,2}?(?:on|in|to)\\s+(?:the\\s+)?`?([\\w.\\-]+)");
+    /** The partitions the material names as such: "--partition=gpuH100x8 (was gpuA100x4)", "partition gpuA100x4". */
+    private static final Pattern PARTITION_GIVEN = Pattern.compile("(?i)--partition[= ]`?([\\w.\\-]+)(?:\\s+\\(was\\s+([\\w.\\-]+)\\))?"
+            + "|\\bpartition\\s+`?([\\w.\\-]+)");
     private static final Set<String> NOT_NAMES = Set.of("a", "an", "the", "this", "that", "its", "your", "which", "whose", "where",
             "or", "and", "with", "limits", "limit", "nodes", "same");
     /** A partition named as such: "--partition=long", "-p long", "partition gpuA100x4" (a name with a digit). */
@@ -263,6 +269,26 @@ final class FactClaims {
             if (facts.partition() != null && named && !l.equals(facts.partition().toLowerCase(Locale.ROOT))
                     && !PROPOSAL.matcher(before).find()) {
                 return Optional.of("it says the job ran on partition " + name + ", but it ran on " + facts.partition());
+            }
+        }
+        Set<String> partitions = new HashSet<>();
+        Matcher pg = PARTITION_GIVEN.matcher(material);
+        while (pg.find()) {
+            for (int g = 1; g <= pg.groupCount(); g++) {
+                if (pg.group(g) != null) {
+                    partitions.add(pg.group(g).toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        partitions.removeAll(NOT_NAMES);
+        Matcher ro = RAN_ON_NAME.matcher(answer);
+        while (ro.find()) {
+            String l = ro.group(1).replaceAll("[.`]+$", "").toLowerCase(Locale.ROOT);
+            String before = clauseBefore(answer, ro.start()) + answer.substring(ro.start(), ro.end());
+            if (facts.partition() != null && partitions.contains(l) && !l.equals(facts.partition().toLowerCase(Locale.ROOT))
+                    && !PROPOSAL.matcher(before).find()) {
+                return Optional.of("it says the job ran on partition " + ro.group(1).replaceAll("[.`]+$", "")
+                        + ", but it ran on " + facts.partition());
             }
         }
         Matcher p = PARTITION.matcher(answer);

@@ -224,6 +224,7 @@ class ExplanationGuardTest {
             22542799 | It reached its time limit after it ran for 22:00:00. Checkpoint and resubmit.                             | says the job ran 22:00:00, but it ran 12:00:03
             22542799 | It reached its time limit: it was submitted to the gpuH100x8 partition. Checkpoint and resubmit.          | says the job ran on partition gpuH100x8, but it ran on gpuA100x4
             22542799 | It reached its 22:00:00 time limit. Checkpoint and resubmit.                                              | gives the job's time limit as 22:00:00, but its limit was 12:00:00
+            22542799 | It reached its time limit: the job ran on gpuH100x8 and was stopped. Checkpoint and resubmit.              | says the job ran on partition gpuH100x8, but it ran on gpuA100x4
             1001     | It ran out of host memory on node gpua013. Ask for --mem=48G.                                             | names the node gpua013
             1048     | It was cancelled by root (CANCELLED by 0) on cn099; ask the admins why before resubmitting.              | names the node cn099
             1034     | The job request was refused: a cpu node has 250G, less than the 2000G asked. Resubmit with --partition=hugemem. | names the partition hugemem
