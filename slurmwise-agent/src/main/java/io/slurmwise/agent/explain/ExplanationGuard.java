@@ -535,6 +535,17 @@ public final class ExplanationGuard {
         }
     }
 
+    /** A reason's quote of the answer it judged: {@code ("…the real cause is…")}. */
+    private static final java.util.regex.Pattern QUOTE_OF_ANSWER = java.util.regex.Pattern.compile(" \\(\".*?\"\\)");
+
+    /**
+     * A reason without the words of the answer it quotes: what travels with the diagnosis (its JSON note, the footer)
+     * says why, never the rejected text; standard error has the whole reason.
+     */
+    public static String unquoted(String reason) {
+        return QUOTE_OF_ANSWER.matcher(reason).replaceAll("");
+    }
+
     /**
      * Why an answer must never be shown, whatever the finding and the notes: it tells the user to do what no advice of
      * slurmwise's may (root, a downloaded script run as is, deleting a home, killing every process), or it says it

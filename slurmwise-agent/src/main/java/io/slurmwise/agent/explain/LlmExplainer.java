@@ -168,8 +168,8 @@ public final class LlmExplainer implements Explainer {
                 .or(() -> guard.patchProblem(words, changes));
         if (problem.isPresent()) {
             fallbackReason = "the model's answer was set aside: " + problem.get() + "; the template worded this";
-            // the note travels with the diagnosis (footer, JSON); the model's words do not
-            return fallback.explain(job, finding, fixes).withNote(fallbackReason);
+            // the note travels with the diagnosis (footer, JSON); the model's words do not, not even the reason's quote
+            return fallback.explain(job, finding, fixes).withNote(ExplanationGuard.unquoted(fallbackReason));
         }
         return new Explanation(shown.strip(), "llm:" + answeredBy(served, modelName));
     }

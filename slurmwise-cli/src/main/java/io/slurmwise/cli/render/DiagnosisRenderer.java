@@ -201,8 +201,9 @@ public final class DiagnosisRenderer {
 
     /** "the model's answer was set aside: it names another cause, nccl ("…"); …" -> "model's words set aside: names another cause, nccl". */
     static String shortNote(String note) {
-        return note.replaceFirst("^the model's answer was set aside: (it )?", "model's words set aside: ")
-                .replaceAll(" \\(\".*?\"\\)", "").replaceFirst("; the template worded this$", "");
+        return io.slurmwise.agent.explain.ExplanationGuard.unquoted(note)
+                .replaceFirst("^the model's answer was set aside: (it )?", "model's words set aside: ")
+                .replaceFirst("; the template worded this$", "");
     }
 
     /**
