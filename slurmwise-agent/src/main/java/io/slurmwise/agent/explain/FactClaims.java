@@ -225,6 +225,13 @@ final class FactClaims {
             + "|--(?:exclude|nodelist)[= ]`?(" + NAME + ")");
     /** "on gpua012": only a lower-case name, as hosts are (not "on A100 GPUs"). */
     private static final Pattern ON_HOST = Pattern.compile("\\bon\\s+`?([a-z][a-z\\-]*\\d[a-z\\d\\-]*(?:\\[[\\d,\\-]+\\])?)(?:$|[^\\w\\[])");
+    /**
+     * Words after "on" that have a host's shape but name hardware, a number format or a device: "trained on bf16",
+     * "runs on a100s", "on gpu0", "on rank3", "on python3" are no node names.
+     */
+    private static final Pattern NOT_HOST = Pattern.compile("(?:fp|bf|tf|int|uint|float)\\d+"
+            + "|(?:gpu|cuda|rank|device|cpu|core|socket|numa|ib|eth|sm_?|py|python|gcc)\\d[\\d.\\-]*"
+            + "|(?:a|h|v|l|b|p|k|mi)\\d{2,3}[a-z]?s?");
     private static final Pattern HOSTLIST = Pattern.compile("[A-Za-z][\\w\\-]*\\[[\\d,\\-]+\\][\\w\\-]*");
     /** Where the answer says the job ran: "it ran on partition long", "was submitted to the cpu partition". */
     private static final Pattern RAN_ON = Pattern.compile("(?i)\\b(?:ran|was running|were running|was submitted|submitted|was queued"
@@ -306,6 +313,9 @@ final class FactClaims {
             Matcher m = pattern.matcher(answer);
             while (m.find()) {
                 String name = first(m).replaceAll("[.\\-]+$", "");
+                if (pattern == ON_HOST && NOT_HOST.matcher(name).matches()) {
+                    continue;
+                }
                 if (!nodeGiven(name, lower, expanded, facts)) {
                     return Optional.of("it names the node " + name + ", which is not in the job's data or the notes");
                 }

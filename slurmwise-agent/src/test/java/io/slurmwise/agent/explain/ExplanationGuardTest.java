@@ -274,6 +274,10 @@ class ExplanationGuardTest {
                 List.of(), material, false)).hasValueSatisfying(p -> assertThat(p).contains("the node gpua012"));
         assertThat(g.problem("It ran out of host memory on cn045. Ask for --mem=48G.", "oom", java.util.Set.of(),
                 List.of(), material, false)).hasValueSatisfying(p -> assertThat(p).contains("the node cn045"));
+        for (String word : List.of("bf16", "fp16", "gpu0", "rank3", "python3", "a100s", "h100", "mi250x")) {
+            assertThat(g.problem("It ran out of host memory while running on " + word + ". Ask for --mem=48G.", "oom",
+                    java.util.Set.of(), List.of(), material, false)).as(word).isEmpty();
+        }
         assertThat(g.problem("It ran out of host memory. Add `#SBATCH --mem=48G` to the script.", "oom", java.util.Set.of(),
                 List.of(), material, false)).isEmpty();
         assertThat(g.problem("It ran out of host memory. Resubmit it with sbatch job.sh and --mem=48G.", "oom",
