@@ -130,6 +130,28 @@ class ClassifierTest {
     }
 
     @Test
+    void gadisJobfsKillIsAFullDiskNotTheSigtermItEndsWith() {
+        // NCI Gadi's PBS line (payu-org/payu#587), then the usage block whose exit status is the kill's SIGTERM
+        Finding f = classify(JobFacts.NONE, """
+                Job 143560526.gadi-pbs killed due to exceeding jobfs quota. Quota: 15.0GB, Used: 15.0GB, Host: gadi-cpu-spr-0578
+
+                ======================================================================================
+                                  Resource Usage on 2025-06-21 18:33:30:
+                   Job Id:             143560526.gadi-pbs
+                   Exit Status:        271 (Linux Signal 15 SIGTERM Termination)
+                   JobFS requested:    60.0GB                 JobFS used: 11.74GB
+                ======================================================================================
+                """);
+        assertThat(f.kindId()).isEqualTo("disk_quota");
+        assertThat(f.evidence()).first().satisfies(e -> assertThat(e.text()).contains("exceeding jobfs quota"));
+        // the usage block alone reports a jobfs request, not a kill: no evidence of a full disk
+        Finding usage = classify(JobFacts.NONE, """
+                   JobFS requested:    60.0GB                 JobFS used: 11.74GB
+                """);
+        assertThat(usage.kindId()).isNotEqualTo("disk_quota");
+    }
+
+    @Test
     void exceededStepMemoryOnACompletedJobIsNoise() {
         Finding f = classify(state(JobState.COMPLETED, "0:0"),
                 "slurmstepd: error: Exceeded step memory limit at some point.\nall done\n");
