@@ -128,6 +128,7 @@ class TextFormsRobustnessTest {
             "pub-none-902 as srun: error: node12: task 3:",
             "pub-file-not-found-154 as srun: error: node12: task 3:",
             "pub-oom-282 as srun: error: node12: task 3:",
+            "pub-oom-309 as srun: error: node12: task 3:",
             // another stream's line between a label and its value: /usr/bin/time's "Command exit status:" and "137" are
             // one report, read together only when adjacent
             "pub-oom-186 as interleaved second rank");
