@@ -152,6 +152,20 @@ class ClassifierTest {
     }
 
     @Test
+    void aJavaFileHelpersFileNotFoundIsAMissingInputNotItsStackTrace() {
+        // BigDataScript's Gpr.reader (the same helper as SnpEff's), restarting from a checkpoint path that is not there
+        Finding f = classify(state(JobState.FAILED, "1:0"), """
+                Picked up JAVA_TOOL_OPTIONS: -XX:+UseContainerSupport
+                Exception in thread "main" java.lang.RuntimeException: File not found '/nesi/nobackup/u/PEMA/analysis_folder/trimming.chp'
+                \tat org.bds.util.Gpr.reader(Gpr.java:553)
+                \tat org.bds.serialize.BdsSerializer.load(BdsSerializer.java:271)
+                \tat org.bds.Bds.main(Bds.java:185)
+                """);
+        assertThat(f.kindId()).isEqualTo("file_not_found");
+        assertThat(f.evidence()).first().satisfies(e -> assertThat(e.text()).contains("File not found '"));
+    }
+
+    @Test
     void exceededStepMemoryOnACompletedJobIsNoise() {
         Finding f = classify(state(JobState.COMPLETED, "0:0"),
                 "slurmstepd: error: Exceeded step memory limit at some point.\nall done\n");
