@@ -543,8 +543,13 @@ public final class ExplanationGuard {
      * says why, never the rejected text; standard error has the whole reason.
      */
     public static String unquoted(String reason) {
-        return QUOTE_OF_ANSWER.matcher(reason).replaceAll("");
+        // a name the reason lifted from the answer ("the partition aaaa...") is shortened: an answer may hold 16 Ki
+        // characters of one word, the footer has a line
+        return LONG_WORD.matcher(QUOTE_OF_ANSWER.matcher(reason).replaceAll(""))
+                .replaceAll(m -> java.util.regex.Matcher.quoteReplacement(m.group().substring(0, 40) + "…"));
     }
+
+    private static final java.util.regex.Pattern LONG_WORD = java.util.regex.Pattern.compile("[^\\s,;()\"]{49,}");
 
     /**
      * Why an answer must never be shown, whatever the finding and the notes: it tells the user to do what no advice of

@@ -295,6 +295,16 @@ class ExplanationGuardTest {
                 List.of(), noValue, false)).isEmpty();
     }
 
+    /** The note that travels with a diagnosis holds no quote of the answer and no word of it longer than a line's part. */
+    @Test
+    void theNoteHoldsNoQuoteAndNoHugeWord() {
+        String reason = "it names the partition " + "a".repeat(16_000) + ", which is not in the job's data (\"ran on it\")";
+        assertThat(ExplanationGuard.unquoted(reason)).isEqualTo("it names the partition " + "a".repeat(40)
+                + "…, which is not in the job's data");
+        assertThat(ExplanationGuard.unquoted("it names the node cn099, which is not in the job's data"))
+                .isEqualTo("it names the node cn099, which is not in the job's data");
+    }
+
     /** A command a log line holds is data, not the notes' advice: the log cannot hand the model a command to give. */
     @Test
     void aCommandFromTheLogIsNotTheNotesAdvice() {
