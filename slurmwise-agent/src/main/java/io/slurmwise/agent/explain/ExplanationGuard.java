@@ -248,8 +248,20 @@ public final class ExplanationGuard {
                 return p;
             }
         }
-        if (mustName && !kind.isUnknown() && sentences(answer).stream().noneMatch(s -> namesOwn(s, own, 0))) {
-            return Optional.of("it never names the rules' cause, " + own + " (" + kind.title() + ")");
+        if (!kind.isUnknown() && sentences(answer).stream().noneMatch(s -> namesOwn(s, own, 0))) {
+            if (mustName) {
+                return Optional.of("it never names the rules' cause, " + own + " (" + kind.title() + ")");
+            }
+            // a chat answer may speak of a job without its cause, but a consequence named alone reads as the cause:
+            // "1005 segfaulted in the physics code" of a job whose node failed
+            for (String sentence : sentences(text)) {
+                for (Mention m : mentionsIn(sentence, own)) {
+                    if (!related(m.kind, own) && consequences.contains(m.kind) && !denied(sentence, m.start, m.end)) {
+                        return Optional.of("it names " + m.kind + ", a consequence of " + own + ", and never the"
+                                + " cause itself");
+                    }
+                }
+            }
         }
         return invented(answer, material, withoutLogLines(material, evidence))
                 .or(() -> FactClaims.problem(answer, material, job));

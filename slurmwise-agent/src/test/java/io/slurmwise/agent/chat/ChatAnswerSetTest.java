@@ -38,7 +38,7 @@ class ChatAnswerSetTest {
 
     /** Floors: what the set measured (see the report of round 38); raise them when the check improves. */
     private static final int FAITHFUL_SHOWN_FLOOR = 23;
-    private static final int WRONG_SET_ASIDE_FLOOR = 21;
+    private static final int WRONG_SET_ASIDE_FLOOR = 25;
 
     @Test
     void theHeldOutAnswersAreShownOrSetAsideAsExpected() throws Exception {

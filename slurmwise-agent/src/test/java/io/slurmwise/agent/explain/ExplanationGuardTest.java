@@ -295,6 +295,20 @@ class ExplanationGuardTest {
                 List.of(), noValue, false)).isEmpty();
     }
 
+    /** A chat answer need not name the cause, but a consequence named alone reads as the cause. */
+    @Test
+    void aConsequenceNamedWithoutItsCauseIsSetAsideInChat() {
+        ExplanationGuard g = ExplanationGuard.of(io.slurmwise.taxonomy.Taxonomy.load(null));
+        String material = "job 1005 wrf_run: node_fail (node cn012 stopped responding)";
+        assertThat(g.problem("1005 segfaulted in WRF's physics code; rebuild it with debug flags.", "node_fail",
+                java.util.Set.of(), List.of(), material, false))
+                .hasValueSatisfying(p -> assertThat(p).contains("a consequence of node_fail, and never the cause"));
+        assertThat(g.problem("Its node cn012 failed, and the processes on it segfaulted as it went down.", "node_fail",
+                java.util.Set.of(), List.of(), material, false)).isEmpty();
+        assertThat(g.problem("1005 ran on cn012 before it ended.", "node_fail", java.util.Set.of(), List.of(),
+                material, false)).as("no cause named at all: a chat answer may speak of other things").isEmpty();
+    }
+
     /** The note that travels with a diagnosis holds no quote of the answer and no word of it longer than a line's part. */
     @Test
     void theNoteHoldsNoQuoteAndNoHugeWord() {
