@@ -33,8 +33,13 @@ public record LogClassification(Finding finding, List<FixNote> fixes, Explanatio
         Finding f = rules.classify(facts, logs);
         // no record to fit the fixes to, but the log says which need an error it does not quote (the JVM's heap)
         List<String> evidence = f.evidence().stream().map(io.slurmwise.classify.Evidence::text).toList();
+        // bash's "line N: PATH: Permission denied" reads as a command it could not execute; without the script, a data
+        // file's name says it was a redirect that could not write it, so the exec fix does not lead (DeniedPath)
+        java.util.Set<String> misworded = io.slurmwise.patch.DeniedPath.readWithoutScript(evidence)
+                .filter(io.slurmwise.patch.DeniedPath::written).map(d -> java.util.Set.of(d.evidence()))
+                .orElse(java.util.Set.of());
         List<FixNote> fixes = FixOrder.byEvidence(new FixFitter(rules.taxonomy()).fitToLog(retriever.retrieve(f, null, k),
-                evidence), f);
+                evidence), f, List.of(), misworded);
         // a bare log has no job record to word around: the template, never a model, explains it
         return new LogClassification(f, fixes, new TemplateExplainer().explain(null, f, fixes));
     }

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * @param path     the path bash named ({@code ./tools/decompose.sh}, {@code /scratch/out/log.txt})
  * @param line     the 0-based index of the script's line bash named (it may lie outside a script changed since)
  * @param redirect the 0-based index of the script's line that sends output into the path ({@code > path},
- *                 {@code >> path}, {@code 2> path}, {@code &> path}), or -1 when none does: a command was executed
+ *                 {@code >> path}, {@code 2> path}, {@code &> path}), or -1 when none does: a command was executed;
+ *                 read without the script ({@link #readWithoutScript}), the line bash named when the path is a data file
  */
 public record DeniedPath(String evidence, String path, int line, int redirect) {
 
@@ -42,6 +43,21 @@ public record DeniedPath(String evidence, String path, int line, int redirect) {
         }
         return Optional.empty();
     }
+
+    /**
+     * The first of bash's denials among {@code lines} when the job's script is not at hand (a log read alone): bash names
+     * the line of the redirect that could not write, but only the script shows the redirect, so the path's name decides.
+     * A data file ({@code results/out.csv}, {@code run.log}) is written, never executed: a redirect on the line bash
+     * named. Any other name keeps bash's words, a command it could not execute.
+     */
+    public static Optional<DeniedPath> readWithoutScript(List<String> lines) {
+        return read(Patterns.bundled(), lines, BatchScript.parse("")).map(d -> DATA_FILE.matcher(d.path()).find()
+                ? new DeniedPath(d.evidence(), d.path(), d.line(), d.line()) : d);
+    }
+
+    /** Names of files programs write and nobody runs: tables, logs, text, arrays, checkpoints, archives, sequences. */
+    private static final Pattern DATA_FILE = Pattern.compile("(?i)\\.(csv|tsv|txt|log|out|err|dat|json|xml|ya?ml"
+            + "|h5|hdf5|nc|npy|npz|pt|pth|ckpt|pkl|parquet|bam|sam|vcf|fa|fasta|fastq|fq|png|pdf|gz|zip|tar)$");
 
     /** The line of the script that redirects output into {@code path}: the one bash named, else the first. */
     private static int redirect(BatchScript s, int index, String path) {

@@ -22,13 +22,23 @@ final class Patterns {
         this.byName = byName;
     }
 
+    /** The bundled patterns, read once: they never change, and every reader shares them. */
     static Patterns bundled() {
+        return Bundled.PATTERNS;
+    }
+
+    private static final class Bundled {
+        static final Patterns PATTERNS = load();
+    }
+
+    private static Patterns load() {
         Map<String, List<Pattern>> m = new LinkedHashMap<>();
         for (Map.Entry<String, Pattern> row : TsvResource.read(Patterns.class, "patterns.tsv", "<name><TAB><regex>", 2,
                 f -> Map.entry(f[0], Pattern.compile(f[1])))) {
             m.computeIfAbsent(row.getKey(), k -> new ArrayList<>()).add(row.getValue());
         }
-        return new Patterns(m);
+        m.replaceAll((name, list) -> List.copyOf(list));
+        return new Patterns(Map.copyOf(m));
     }
 
     List<Pattern> get(String name) {

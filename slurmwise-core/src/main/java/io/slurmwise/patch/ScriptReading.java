@@ -30,7 +30,7 @@ public final class ScriptReading {
 
     /**
      * A reading with slurmwise's bundled patterns, for a caller that holds no {@link PatchSuggester} (whose
-     * {@link PatchSuggester#read} shares its fixers' patterns); each call loads the patterns again.
+     * {@link PatchSuggester#read} shares its fixers' patterns).
      */
     public static ScriptReading withBundledPatterns(String text) {
         return new ScriptReading(text, Patterns.bundled());

@@ -7,6 +7,7 @@ import io.slurmwise.job.JobRecord;
 import io.slurmwise.testing.DelegatingBackend;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,5 +62,31 @@ class DeniedPathOrderTest {
         assertThat(d.patch().advice()).noneMatch(a -> a.contains("no execute permission is missing"));
         assertThat(d.patch().changes()).anyMatch(c -> c.what().contains("bash ./tools/run.sh"));
         assertThat(ownFixes(d).items().get(0)).startsWith("Make scripts executable");
+    }
+
+    /** The permission note's own fixes as {@code classify} lists them for {@code log}, read without a job or script. */
+    private static List<String> logOnlyFixes(String log) {
+        LogClassification c = LogClassification.ofText(new io.slurmwise.classify.Classifier(TAXONOMY),
+                new NoteLookupRetriever(), io.slurmwise.classify.JobFacts.NONE, log, 1);
+        assertThat(c.finding().kindId()).isEqualTo("permission");
+        return c.fixes().get(0).items();
+    }
+
+    private static final io.slurmwise.taxonomy.Taxonomy TAXONOMY = io.slurmwise.taxonomy.Taxonomy.load(null);
+
+    /**
+     * Without the script ({@code classify} of a pasted log) only the path's name tells a redirect from a command: nobody
+     * executes a CSV table or a .log file, so the write-location fix leads; a script's name keeps chmod first.
+     */
+    @Test
+    void aLogAloneDecidesByThePathsName() {
+        assertThat(logOnlyFixes("/var/spool/slurmd/job00123/slurm_script: line 14: /scratch/proj/results/out.csv:"
+                + " Permission denied\n").get(0)).startsWith("Write to directories you own");
+        assertThat(logOnlyFixes("/var/spool/slurmd/job00123/slurm_script: line 9: run.LOG: Permission denied\n")
+                .get(0)).startsWith("Write to directories you own");
+        assertThat(logOnlyFixes("/var/spool/slurmd/job00123/slurm_script: line 14: ./tools/run.sh: Permission denied\n")
+                .get(0)).startsWith("Make scripts executable");
+        assertThat(logOnlyFixes("/var/spool/slurmd/job00123/slurm_script: line 3: /opt/app/bin/solver: Permission"
+                + " denied\n").get(0)).startsWith("Make scripts executable");
     }
 }
