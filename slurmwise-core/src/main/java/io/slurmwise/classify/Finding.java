@@ -36,6 +36,16 @@ public record Finding(FailureKind kind, double confidence, List<Evidence> eviden
         this(kind, confidence, evidence, others, List.of());
     }
 
+    /**
+     * The same finding with one more checked fact of the job for its kind (the partition's limit a refused request
+     * exceeds, read after the rules from sinfo), so the views and the explanation show it among the evidence.
+     */
+    public Finding withCheck(String text, double weight) {
+        List<Evidence> more = new java.util.ArrayList<>(evidence);
+        more.add(new Evidence(Evidence.Source.CHECK, 0, false, text, kind.id(), weight));
+        return new Finding(kind, confidence, more, others, leads);
+    }
+
     public String kindId() {
         return kind.id();
     }

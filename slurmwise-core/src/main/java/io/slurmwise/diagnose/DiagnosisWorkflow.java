@@ -136,9 +136,16 @@ public final class DiagnosisWorkflow {
         Patch patch = suggestPatch ? patcher.suggest(job, finding, logs, script, partitions, qos, allowedQos)
                 : new Patch.NotSuggested("no patch was asked for (it reads the batch script); run `slurmwise diagnose "
                 + job.id() + "` for it", List.of(), List.of());
+        // what a refused request asked beyond its partition decides a refusal: evidence ahead of "never got a node",
+        // so the panel's first lines and the explanation say it; beside another kind it stays a note
+        Optional<String> refused = refusedRequest(job, partitions, patch);
+        if (refused.isPresent() && classifier.taxonomy().isA(finding.kindId(), REFUSED)) {
+            finding = finding.withCheck(refused.get(), REFUSED_WEIGHT);
+        } else {
+            refused.ifPresent(notices::add);
+        }
         List<FixNote> fixes = fittedFixes(finding, job, partitions, qos, allowedQos, patch, script);
         pendingNotices.spentAllocation(job, associations).ifPresent(notices::add);
-        refusedRequest(job, partitions, patch).ifPresent(notices::add);
         Explanation explanation = explainer.explain(job, finding, fixes, patch);
         String method = "rules" + (retriever instanceof NoteLookupRetriever ? "" : " + " + retriever.name())
                 + ("template".equals(explanation.source()) ? "" : " + " + explanation.source());
@@ -217,6 +224,11 @@ public final class DiagnosisWorkflow {
      * real lab's submissions of 6000M to a 4000M node and of 8 GPUs to a 4-GPU node read only "the job never got a
      * node": a refused job's script is rarely kept, so the patch had nothing to read).
      */
+    /** The kind of a request SLURM refused, whose evidence the partition's exceeded limit joins. */
+    private static final String REFUSED = "resources_unavailable";
+    /** Above the classifier's "the job never got a node" check (0.6): the partition's limit is why it never got one. */
+    private static final double REFUSED_WEIGHT = 0.9;
+
     static Optional<String> refusedRequest(JobRecord job, List<Partition> partitions, Patch patch) {
         if (!job.neverStarted()) {
             return Optional.empty();

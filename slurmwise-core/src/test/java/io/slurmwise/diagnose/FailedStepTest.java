@@ -116,8 +116,14 @@ class FailedStepTest {
         };
         try (Slurmwise sw = Slurmwise.builder().backend(noScript).build()) {
             Diagnosis.Failed f = (Diagnosis.Failed) sw.diagnose("1040");
-            assertThat(f.notices()).anySatisfy(n -> assertThat(n).startsWith("it asks for more than partition gpuA100x4"
-                    + " gives, so SLURM refused it: ").contains("8 GPUs per node"));
+            // what decided the refusal is evidence (after sbatch's own words, ahead of "the job never got a node"), not
+            // a note at the panel's end
+            assertThat(f.finding().kindId()).isEqualTo("resources_unavailable");
+            List<String> evidence = f.finding().strongestFirst().stream().map(io.slurmwise.classify.Evidence::text).toList();
+            assertThat(evidence.get(0)).startsWith("sbatch: error: Batch job submission failed");
+            assertThat(evidence.get(1)).startsWith("it asks for more than partition gpuA100x4 gives, so SLURM refused it: ")
+                    .contains("8 GPUs per node");
+            assertThat(f.notices()).noneMatch(n -> n.startsWith("it asks for more than partition"));
         }
         // with its script, the patch's advice says it, once
         try (Slurmwise sw = Slurmwise.builder().backend(new DelegatingBackend()).build()) {
