@@ -67,6 +67,18 @@ class OutputFitsTest {
         }
     }
 
+    /**
+     * The fixes' heading keeps its command whole on one line at 80 columns: a long kind id (resources_unavailable) is
+     * said once, in the command, instead of wrapping "slurmwise kb show" away from it.
+     */
+    @Test
+    void theFixesHeadingKeepsItsCommandWhole() {
+        String out = run(Map.of("COLUMNS", "80"), false, "diagnose", "1034").out();
+        assertThat(out).contains("│ Fixes (all of them: slurmwise kb show resources_unavailable)\n");
+        assertThat(run(Map.of("COLUMNS", "80"), false, "diagnose", "1001").out())
+                .contains("│ Fixes (oom; all of them: slurmwise kb show oom)\n");
+    }
+
     /** A message every rank or worker printed is one evidence line with its count, leaving room for the next. */
     @Test
     void aRepeatedEvidenceLineIsShownOnceWithItsCount() {

@@ -625,7 +625,11 @@ public final class DiagnosisRenderer {
         if (items.isEmpty()) {
             items = List.of(best.text());
         }
-        panel.heading("Fixes " + style.dim("(" + best.kindId() + "; all of them: slurmwise kb show " + best.kindId() + ")"));
+        // the command names the kind: where both do not fit, the kind is said once, and the command stays whole
+        String all = "all of them: slurmwise kb show " + best.kindId();
+        String heading = "Fixes (" + best.kindId() + "; " + all + ")";
+        panel.heading(Panel.visibleLength(heading) <= style.width() - 2 ? "Fixes " + style.dim("(" + best.kindId() + "; "
+                + all + ")") : "Fixes " + style.dim("(" + all + ")"));
         for (int i = 0; i < Math.min(COMPACT_FIXES, items.size()); i++) {
             String text = compactItem(items.get(i));
             panel.item((i + 1) + ".", Panel.truncateLines(text, style.width() - 9, COMPACT_FIX_LINES, ""));
