@@ -98,14 +98,19 @@ final class CachesFixer implements Fixer {
                         + "; on scratch they have room");
             }
         }
-        if (base.startsWith("${SCRATCH:-")) {
+        // what the patch does is said only of a patch that changed something (the real lab's dd into a full
+        // /var/tmp was told "the patch uses $SCRATCH ... as the patch does" beside "no mechanical change")
+        boolean changed = !step.changes().isEmpty();
+        if (changed && base.startsWith("${SCRATCH:-")) {
             step = step.advise("The patch uses $SCRATCH (or /scratch/$USER): replace it with your site's scratch path if"
                     + " it differs.");
         }
         if (nodeTmp) {
-            return step.advise("The node's /tmp filled up" + (cx.job().nodeList() == null ? "" : " on "
-                    + cx.job().nodeList()) + ": keep temporary files on scratch, as the patch does; where your site gives"
-                    + " jobs node-local disk, `#SBATCH --tmp=<size>` asks for a node with that much.");
+            String tmp = failed.get().startsWith("/var/tmp/") ? "/var/tmp" : "/tmp";
+            return step.advise("The node's " + tmp + " filled up" + (cx.job().nodeList() == null ? "" : " on "
+                    + cx.job().nodeList()) + ": keep temporary files on scratch" + (changed ? ", as the patch does" : "")
+                    + "; where your site gives jobs node-local disk, `#SBATCH --tmp=<size>` asks for a node with that"
+                    + " much.");
         }
         return step.advise("Free space now: `du -sh ~/.cache/* | sort -h`, then `pip cache purge`, `conda clean --all`,"
                 + " or remove old outputs; check the quota with your site's quota command.");

@@ -646,7 +646,10 @@ class PatchSuggesterTest {
                 + " left on device", "#!/bin/bash\ndd if=/dev/zero of=/var/tmp/lab/diskfull/checkpoint.bin bs=256K count=16\n");
         assertThat(String.join(" ", dd.changes().stream().map(Patch.Change::what).toList())).doesNotContain("HF_HOME")
                 .doesNotContain("XDG_CACHE_HOME");
-        assertThat(String.join(" ", dd.advice())).contains("The node's /tmp filled up");
+        // nothing changed: the advice names the directory that filled and never speaks of a patch that does nothing
+        assertThat(dd.changes()).isEmpty();
+        assertThat(String.join(" ", dd.advice())).contains("The node's /var/tmp filled up")
+                .doesNotContain("as the patch does").doesNotContain("The patch uses");
         assertThat(CachesFixer.failedPath(new io.slurmwise.classify.Finding(TAXONOMY.kind("disk_quota"), 0.9, List.of(
                 new io.slurmwise.classify.Evidence(io.slurmwise.classify.Evidence.Source.STDERR, 3, true,
                         "cp: cannot create regular file '/home/ann/out/x.h5': Disk quota exceeded", "disk_quota", 0.9)),
