@@ -96,6 +96,12 @@ class WatchCliTest {
         // 1062 COMPLETED to SLURM, but its step ran out of memory: marked, and the mark explained under the table
         String row1062 = r.out().lines().filter(l -> l.startsWith("1062 ")).findFirst().orElseThrow();
         assertThat(row1062).contains("COMPLETED*").contains("oom");
+        // the deciding line under its row, under the columns after the id, wide enough to read (a ninth column kept 7
+        // characters of it at 80)
+        List<String> lines = r.out().lines().toList();
+        String under1001 = lines.get(lines.indexOf(lines.stream().filter(l -> l.startsWith("1001 ")).findFirst()
+                .orElseThrow()) + 1);
+        assertThat(under1001).startsWith("          slurmstepd: error: Detected 1 oom-kill event(s) in StepId=1001");
         assertThat(r.out().replaceAll("\\s+", " ")).contains("COMPLETED* = the batch script exited 0, but a step failed");
         // the second poll of the same run finds nothing new
         assertThat(r.out().strip()).containsPattern("No new failures in [^\\n]+$");

@@ -13,6 +13,8 @@ public final class Table {
     private final Style style;
     private final String[] header;
     private final List<String[]> rows = new ArrayList<>();
+    /** Row index -> the line printed under it, across the columns after the first (its evidence). */
+    private final java.util.Map<Integer, String> details = new java.util.HashMap<>();
     /** Column index -> the width it may shrink to before the others give way. */
     private final java.util.Map<Integer, Integer> flexible = new java.util.HashMap<>();
     private final java.util.Map<Integer, Integer> kept = new java.util.HashMap<>();
@@ -58,11 +60,32 @@ public final class Table {
         return this;
     }
 
+    /**
+     * A line of free text under the last row, from the second column to the table's width (cut with … there): text
+     * too long for a cell (a log line) that a narrow terminal would cut to a few characters beside the figures.
+     */
+    public Table detail(String text) {
+        if (rows.isEmpty()) {
+            throw new IllegalStateException("a detail goes under a row: no row yet");
+        }
+        if (text != null && !text.isBlank()) {
+            details.put(rows.size() - 1, text);
+        }
+        return this;
+    }
+
     public void print(PrintWriter out) {
         int[] w = widths();
         out.println(style.bold(line(header, w)));
-        for (String[] r : rows) {
-            out.println(line(r, w));
+        int indent = w.length > 1 ? w[0] + 2 : 2;
+        int room = Math.max(10, style.width() - indent);
+        for (int i = 0; i < rows.size(); i++) {
+            out.println(line(rows.get(i), w));
+            String d = details.get(i);
+            if (d != null) {
+                String plain = d.replaceAll("\u001b\\[[0-9;]*m", "");
+                out.println(" ".repeat(indent) + style.dim(plain.length() <= room ? plain : plain.substring(0, room - 1) + "…"));
+            }
         }
         out.flush();
     }

@@ -179,23 +179,24 @@ public final class WatchCommand implements Callable<Integer> {
             cli.out().flush();
             return;
         }
-        Table t = new Table(st, "JOBID", "NAME", "USER", "STATE", "ELAPSED", "KIND", "CONF", "EVIDENCE")
-                .flexible("EVIDENCE", "NAME");
+        // the deciding line goes under its row, across the terminal: as a ninth column it kept 7 characters at 80
+        Table t = new Table(st, "JOBID", "NAME", "USER", "STATE", "ELAPSED", "KIND", "CONF").flexible("NAME");
         for (Diagnosis d : fresh) {
             d.<Runnable>fold(nf -> () -> { }, s -> () -> {
                 JobRecord j = s.job();
                 t.row(j.id().toString(), TerminalText.line(j.name()), TerminalText.line(j.user() == null ? "" : j.user()),
-                        st.state(j.outcome(), StateCell.text(j, TerminalText.line(j.status().toString()))), "", "", "",
-                        TerminalText.line(s.summary()));
+                        st.state(j.outcome(), StateCell.text(j, TerminalText.line(j.status().toString()))), "", "", "")
+                        .detail(TerminalText.line(s.summary()));
             }, f -> () -> {
                 JobRecord j = f.job();
                 Evidence deciding = f.finding().decidingLine();
-                // the cell is cut at its end: it starts near the words that decided
+                // cut at its end: it starts near the words that decided
                 String evidence = deciding == null ? "" : Panel.fromMatch(deciding.text(), deciding.match(), 24);
                 t.row(j.id().toString(), TerminalText.line(j.name()), TerminalText.line(j.user() == null ? "" : j.user()),
                         st.state(j.outcome(), StateCell.text(j, TerminalText.line(j.status().toString()))), j.elapsed() == null ? "" : SlurmTime.format(j.elapsed()),
                         f.finding().isUnknown() ? st.yellow("unknown") : st.red(f.finding().kindId()),
-                        String.format(Locale.ROOT, "%.0f%%", f.finding().confidence() * 100), TerminalText.line(evidence));
+                        String.format(Locale.ROOT, "%.0f%%", f.finding().confidence() * 100))
+                        .detail(TerminalText.line(evidence));
             }).run();
         }
         t.print(cli.out());
