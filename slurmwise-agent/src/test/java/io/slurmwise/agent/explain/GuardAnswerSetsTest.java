@@ -101,7 +101,8 @@ class GuardAnswerSetsTest {
             for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
                 if (!line.isBlank()) {
                     String[] p = line.split("\\|", 2);
-                    out.add(new String[] {p[0].strip(), p[1].strip()});
+                    // a written "\\n" is a line break: an answer in lists or a table spans lines, as models write them
+                    out.add(new String[] {p[0].strip(), p[1].strip().replace("\\n", "\n")});
                 }
             }
             return out;
