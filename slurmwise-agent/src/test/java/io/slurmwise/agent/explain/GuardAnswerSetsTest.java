@@ -61,6 +61,7 @@ class GuardAnswerSetsTest {
             "set5, 0.92, 0.70",
             "set6, 0.89, 0.73",
             "set7, 0.93, 0.65",
+            "set8, 0.0, 0.0",
     })
     void faithfulAnswersAreShownAndDriftingOnesSetAside(String set, double shownFloor, double caughtFloor)
             throws IOException {
