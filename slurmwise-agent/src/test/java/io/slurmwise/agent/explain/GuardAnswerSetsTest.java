@@ -33,6 +33,7 @@ class GuardAnswerSetsTest {
     private static final AtomicReference<String> ANSWER = new AtomicReference<>("");
     private static FakeOpenAiServer server;
     private static Slurmwise slurmwise;
+    private static final AtomicReference<String> DEBUG_SET = new AtomicReference<>();
 
     @BeforeAll
     static void start() throws Exception {
@@ -65,6 +66,7 @@ class GuardAnswerSetsTest {
     })
     void faithfulAnswersAreShownAndDriftingOnesSetAside(String set, double shownFloor, double caughtFloor)
             throws IOException {
+        DEBUG_SET.set(set);
         List<String> falselySetAside = new ArrayList<>();
         List<String> missed = new ArrayList<>();
         List<String[]> faithful = lines(set + "-faithful.txt");
@@ -92,7 +94,11 @@ class GuardAnswerSetsTest {
         ANSWER.set(a[1]);
         Diagnosis d = slurmwise.diagnose(a[0]);
         assertThat(d).as(a[0]).isInstanceOf(Diagnosis.Failed.class);
-        return ((Diagnosis.Failed) d).explanation().source().startsWith("llm:");
+        var ex = ((Diagnosis.Failed) d).explanation();
+        if (DEBUG_SET.get() != null && DEBUG_SET.get().equals(System.getenv("GUARD_DEBUG"))) {
+            System.out.println("DBG " + ex.source().startsWith("llm:") + " | " + a[0] + " | " + ex.note() + " | " + a[1].replace("\n", "\\n"));
+        }
+        return ex.source().startsWith("llm:");
     }
 
     private static List<String[]> lines(String name) throws IOException {
