@@ -263,7 +263,7 @@ public final class ExplanationGuard {
                 }
             }
         }
-        return invented(answer, material, withoutLogLines(material, evidence))
+        return invented(answer, material, withoutLogLines(material, evidence), evidence)
                 .or(() -> FactClaims.problem(answer, material, job));
     }
 
@@ -710,6 +710,8 @@ public final class ExplanationGuard {
     private static final Pattern DESTRUCTIVE = Pattern.compile("(?i)(?:^|[^\\w#./-])(rm|rmdir|shred|unlink)\\s+((?:-[\\w-]+\\s+)*)([^\\s`'\"]+)");
 
     /** A URL: every one an answer gives must be the notes'. */
+    /** The program a log line starts with, as it names itself: {@code srun: error: ...}, {@code slurmstepd: error: ...}. */
+    private static final Pattern REPORTER = Pattern.compile("([a-z][\\w.\\-]*):\\s");
     private static final Pattern URL = Pattern.compile("(?i)\\b(?:https?|ftp)://[^\\s`'\"<>)\\]]+");
     /**
      * An option given a value in the answer ({@code --mem=16G}, {@code #SBATCH --time 12:00:00}, "{@code --mem} to 24G"):
@@ -721,7 +723,6 @@ public final class ExplanationGuard {
     /** Options whose value is a size, and a duration. */
     private static final Pattern SIZE_OPTION = Pattern.compile("^(mem|mem-per-cpu|mem-per-gpu|tmp)$");
     private static final Pattern TIME_OPTION = Pattern.compile("^(time|time-min)$");
-    private static final Pattern SIZE_IN_TEXT = Pattern.compile("(?i)(?:^|[^\\w.])(\\d+(?:\\.\\d+)?)\\s?([kmgtp])(?:i?b)?\\b");
 
     /**
      * Whether a size or a duration given an option the notes name without a value is one of the job's data
@@ -734,14 +735,7 @@ public final class ExplanationGuard {
             if (v.isEmpty()) {
                 return true;
             }
-            Matcher m = SIZE_IN_TEXT.matcher(material);
-            while (m.find()) {
-                Optional<io.slurmwise.job.DataSize> g = io.slurmwise.job.DataSize.tryParse(m.group(1) + m.group(2));
-                if (g.isPresent() && g.get().bytes() == v.get().bytes()) {
-                    return true;
-                }
-            }
-            return false;
+            return Quantities.sizes(material).stream().anyMatch(g -> g.value().bytes() == v.get().bytes());
         }
         if (TIME_OPTION.matcher(option).matches()) {
             Optional<java.time.Duration> v = io.slurmwise.job.SlurmTime.parseDuration(value);
@@ -770,7 +764,7 @@ public final class ExplanationGuard {
     }
 
     /** A number, path, flag or command in the answer that the material does not hold. */
-    private Optional<String> invented(String answer, String material, String notes) {
+    private Optional<String> invented(String answer, String material, String notes, List<String> evidence) {
         Set<String> known = numbers(material);
         String norm = normalized(material);
         Matcher n = NUMBER.matcher(answer);
@@ -785,7 +779,9 @@ public final class ExplanationGuard {
             boolean rounded = !num.contains(".") && ROUGHLY.matcher(answer.substring(Math.max(0, n.start() - 14),
                     n.start())).find() && known.stream().anyMatch(k -> k.matches("\\d+\\.\\d+")
                     && (k.startsWith(num + ".") || Long.toString(Math.round(Double.parseDouble(k))).equals(num)));
-            if (!bareCount && !partOfWord && !known.contains(num) && !rangeOfKnown && !rounded) {
+            // the material's amount in another unit: 49152M of 48G, "7.5 minutes" of 00:07:31
+            if (!bareCount && !partOfWord && !known.contains(num) && !rangeOfKnown && !rounded
+                    && !Quantities.amountGiven(answer, n.start(), material)) {
                 return Optional.of("it cites " + n.group() + ", which is not in the job's data or the notes");
             }
         }
@@ -847,7 +843,10 @@ public final class ExplanationGuard {
             // a note's command with the job's id in place of <jobid> is the note's command
             boolean directive = first.equalsIgnoreCase("#SBATCH");
             boolean noteCommand = normIds.contains(JOB_ID.matcher(c).replaceAll("<jobid>"));
-            if (!normNotes.contains(c) && !directive && !noteCommand && command.matcher(first).find()) {
+            // a whole log line in a code span is the log quoted (`srun: error: cn018: task 137: Segmentation fault`),
+            // not a command to run; a command inside a log line stays one (the log is data, not advice)
+            boolean logLine = evidence.stream().anyMatch(e -> e != null && normalized(e).equals(c));
+            if (!normNotes.contains(c) && !directive && !noteCommand && !logLine && command.matcher(first).find()) {
                 return Optional.of("it suggests the command `" + code.group(1) + "`, which is not in the notes");
             }
         }
@@ -861,11 +860,20 @@ public final class ExplanationGuard {
         }
         Matcher cmd = command.matcher(answer);
         Set<String> seen = new HashSet<>();
+        // the program a log line is from ("srun: error: Node failure on cn043"): "srun reported ..." names the log's
+        // writer, as the log does, and suggests nothing
+        Set<String> reporters = new HashSet<>();
+        for (String e : evidence) {
+            Matcher r = REPORTER.matcher(e == null ? "" : e.strip());
+            if (r.lookingAt()) {
+                reporters.add(r.group(1).toLowerCase(Locale.ROOT));
+            }
+        }
         while (cmd.find()) {
             String word = cmd.group().toLowerCase(Locale.ROOT);
             // "#SBATCH --mem=48G" is a directive, not the command sbatch, in the answer as in the notes
             boolean directive = cmd.start() > 0 && answer.charAt(cmd.start() - 1) == '#';
-            if (!directive && seen.add(word) && !Pattern.compile("(?i)(?:^|[^#\\w])" + Pattern.quote(word) + "\\b")
+            if (!directive && seen.add(word) && !reporters.contains(word) && !Pattern.compile("(?i)(?:^|[^#\\w])" + Pattern.quote(word) + "\\b")
                     .matcher(notes).find()) {
                 return Optional.of("it names the command " + cmd.group() + ", which is not in the notes");
             }
@@ -931,6 +939,10 @@ public final class ExplanationGuard {
                 out.add(Integer.toString(minutes));
                 if (days > 0) {
                     out.add(Integer.toString(days));
+                } else {
+                    // a time of day to the minute: 22:01 of 22:01:50
+                    out.add(c.group(2) + ":" + c.group(3));
+                    out.add(Integer.parseInt(c.group(2)) + ":" + c.group(3));
                 }
             }
         }

@@ -47,10 +47,6 @@ final class FactClaims {
 
     // -- durations: how long the job ran, and its time limit
 
-    /** A SLURM duration written in the answer ({@code 00:41:12}, {@code 1-00:00:00}), not a timestamp's time. */
-    private static final Pattern CLOCK = Pattern.compile("(?:^|[^\\w:.\\-])((?:\\d+-)?\\d{1,2}:\\d{2}:\\d{2})(?:$|[^\\w:])");
-    /** A duration in words: "8 hours", "a 12-hour", "41 minutes". */
-    private static final Pattern WORDED = Pattern.compile("(?i)(?:^|[^\\w.:\\-])(\\d+(?:\\.\\d+)?)[\\s-]*(hours?|hrs?|h|minutes?|mins?)\\b");
     /**
      * Words right before a duration that make it how long the job ran ("ran the full", "after only"); not "stopped at",
      * which is as often the time of day ("stopped at 22:01:50 on 2026-11-24", set5).
@@ -66,34 +62,15 @@ final class FactClaims {
             + "|time)|run ?time)\\s+)?limit(?:\\s+(?:of|was|is|:))?\\s*$");
     private static final Pattern ITS = Pattern.compile("(?i)\\b(?:its|the job's|your job's)\\s+$");
     private static final Pattern LIMIT_AFTER = Pattern.compile("(?i)^[\\s-]*(?:(?:time|wall[- ]?(?:clock|time)|run ?time)[\\s-]+)?limit\\b");
+    /** A length written as an adjective, joined to its unit: "30-minute", "12-hour". */
+    private static final Pattern ATTRIBUTIVE = Pattern.compile("(?i)\\d+(?:\\.\\d+)?-[a-z]+");
+    /** A noun right after a length: what the length is of. */
+    private static final Pattern ATTRIBUTE_NOUN = Pattern.compile("(?i)^\\s+[a-z]");
     /** A clause that is about what to do or what would happen, not what did. */
     private static final Pattern PROPOSAL = Pattern.compile("(?i)\\b(would|could|should|will|can|may|might|needs?|next|new|resubmit\\w*"
             + "|request|ask|set|give|raise|increase|extend)\\b");
 
     private enum Role { RAN, LIMIT }
-
-    private record Span(int start, int end, Duration value, Duration precision) {
-    }
-
-    /** Every duration the answer writes, with how precisely it is written. */
-    private static List<Span> durations(String text) {
-        List<Span> out = new ArrayList<>();
-        Matcher c = CLOCK.matcher(text);
-        int from = 0;
-        while (from < text.length() && c.find(from)) {
-            SlurmTime.parseDuration(c.group(1)).ifPresent(d -> out.add(new Span(c.start(1), c.end(1), d,
-                    Duration.ofSeconds(60))));
-            from = c.end(1);
-        }
-        Matcher w = WORDED.matcher(text);
-        while (w.find()) {
-            double v = Double.parseDouble(w.group(1));
-            boolean hours = w.group(2).toLowerCase(Locale.ROOT).startsWith("h");
-            out.add(new Span(w.start(1), w.end(2), Duration.ofSeconds(Math.round(v * (hours ? 3600 : 60))),
-                    hours ? Duration.ofMinutes(30) : Duration.ofMinutes(1)));
-        }
-        return out;
-    }
 
     private static boolean near(Duration v, Duration fact, Duration precision) {
         long tolerance = Math.max(precision.toSeconds(), fact.toSeconds() / 20);
@@ -116,11 +93,11 @@ final class FactClaims {
     }
 
     private static Optional<String> durationProblem(String answer, Facts facts, String material) {
-        List<Duration> given = durations(material).stream().map(Span::value).toList();
-        List<Span> spans = durations(answer);
-        for (Span s : spans) {
-            String before = clauseBefore(answer, s.start);
-            String after = answer.substring(s.end);
+        List<Duration> given = Quantities.runDurations(material).stream().map(Quantities.Span::value).toList();
+        List<Quantities.Span> spans = Quantities.runDurations(answer);
+        for (Quantities.Span s : spans) {
+            String before = clauseBefore(answer, s.start());
+            String after = answer.substring(s.end());
             Role role = null;
             if (RAN_BEFORE.matcher(before).find() || RAN_AFTER.matcher(after).find()) {
                 role = Role.RAN;
@@ -128,14 +105,14 @@ final class FactClaims {
                 role = Role.LIMIT;
             } else {
                 // the limit of a pair: "00:41:12 of 08:00:00"
-                for (Span x : spans) {
-                    if (x.end <= s.start && AGAINST.matcher(answer.substring(x.end, s.start)).find()) {
+                for (Quantities.Span x : spans) {
+                    if (x.end() <= s.start() && AGAINST.matcher(answer.substring(x.end(), s.start())).find()) {
                         role = Role.LIMIT;
                     }
                 }
                 // the run of a pair
-                for (Span y : spans) {
-                    if (y.start >= s.end && AGAINST.matcher(answer.substring(s.end, y.start)).find()) {
+                for (Quantities.Span y : spans) {
+                    if (y.start() >= s.end() && AGAINST.matcher(answer.substring(s.end(), y.start())).find()) {
                         role = role == null ? Role.RAN : role;
                     }
                 }
@@ -143,18 +120,24 @@ final class FactClaims {
             if (role == null || PROPOSAL.matcher(before).find()) {
                 continue;
             }
+            // a length joined to its noun ("the 30-minute timeout", "a 12-hour limit") is that noun's: the job's limit
+            // where the noun is a limit, nothing of the job's otherwise
+            if (ATTRIBUTIVE.matcher(answer.substring(s.start(), s.end())).matches() && ATTRIBUTE_NOUN.matcher(after).lookingAt()
+                    && !LIMIT_AFTER.matcher(after).lookingAt()) {
+                continue;
+            }
             Duration fact = role == Role.RAN ? facts.elapsed() : facts.limit();
-            if (fact == null || near(s.value, fact, s.precision)) {
+            if (fact == null || near(s.value(), fact, s.precision())) {
                 continue;
             }
             // a time the job's data gives in another role (its limit, the patch's proposal): a fact misplaced
             Optional<Duration> other = given.stream().filter(d -> !near(d, fact, Duration.ZERO))
-                    .filter(d -> near(s.value, d, s.precision)).findFirst();
+                    .filter(d -> near(s.value(), d, s.precision())).findFirst();
             if (other.isPresent()) {
-                String written = answer.substring(s.start, s.end);
+                String written = answer.substring(s.start(), s.end());
                 return Optional.of(role == Role.RAN
                         ? "it says the job ran " + written + ", but it ran " + SlurmTime.format(fact)
-                        + (facts.limit() != null && near(s.value, facts.limit(), s.precision)
+                        + (facts.limit() != null && near(s.value(), facts.limit(), s.precision())
                         ? " (" + written + " is its time limit)" : "")
                         : "it gives the job's time limit as " + written + ", but its limit was " + SlurmTime.format(fact));
             }
@@ -164,52 +147,35 @@ final class FactClaims {
 
     // -- memory: the job's peak against its limit
 
-    private static final Pattern SIZE = Pattern.compile("(?i)(?:^|[^\\w.])(\\d+(?:\\.\\d+)?)\\s?([kmgtp])(?:i?b)?\\b");
     private static final Pattern SIZE_AGAINST = Pattern.compile("(?i)^\\s*(?:of|out of|against|vs\\.?|versus)\\s+(?:(?:a|an|the|its"
             + "|their|your|allowed|requested|limit|memory|host|mem)\\s+)*$");
     private static final Pattern PEAK_BEFORE = Pattern.compile("(?i)\\b(?:peak(?:ed)?|maxrss)(?:\\s+(?:memory|use|usage|rss|was|of|at"
             + "|reached|hit|is|:|=))*\\s*$");
 
-    private record Size(int start, int end, DataSize value) {
-    }
-
-    private static List<Size> sizes(String text) {
-        List<Size> out = new ArrayList<>();
-        Matcher m = SIZE.matcher(text);
-        while (m.find()) {
-            DataSize.tryParse(m.group(1) + m.group(2)).ifPresent(d -> out.add(new Size(m.start(1), m.end(), d)));
-        }
-        return out;
-    }
-
-    private static boolean near(DataSize a, DataSize b) {
-        return Math.abs(a.bytes() - b.bytes()) <= b.bytes() / 20;
-    }
-
     private static Optional<String> memoryProblem(String answer, Facts facts, String material) {
         if (facts.peak() == null || facts.memoryLimits().isEmpty()) {
             return Optional.empty();
         }
-        List<DataSize> given = sizes(material).stream().map(Size::value).toList();
-        List<Size> all = sizes(answer);
+        List<DataSize> given = Quantities.sizes(material).stream().map(Quantities.Size::value).toList();
+        List<Quantities.Size> all = Quantities.sizes(answer);
         for (int i = 0; i < all.size(); i++) {
-            Size x = all.get(i);
-            boolean xPeak = near(x.value, facts.peak());
-            boolean xGiven = given.stream().anyMatch(g -> near(x.value, g));
-            if (!xPeak && xGiven && PEAK_BEFORE.matcher(clauseBefore(answer, x.start)).find()) {
-                return Optional.of("it gives the job's memory peak as " + answer.substring(x.start, x.end).strip()
+            Quantities.Size x = all.get(i);
+            boolean xPeak = Quantities.near(x.value(), facts.peak());
+            boolean xGiven = given.stream().anyMatch(g -> Quantities.near(x.value(), g));
+            if (!xPeak && xGiven && PEAK_BEFORE.matcher(clauseBefore(answer, x.start())).find()) {
+                return Optional.of("it gives the job's memory peak as " + answer.substring(x.start(), x.end()).strip()
                         + ", but its peak was " + facts.peak());
             }
-            if (i + 1 < all.size() && SIZE_AGAINST.matcher(answer.substring(x.end, all.get(i + 1).start)).find()) {
-                Size y = all.get(i + 1);
-                boolean yLimit = facts.memoryLimits().stream().anyMatch(l -> near(y.value, l));
-                boolean yGiven = given.stream().anyMatch(g -> near(y.value, g));
+            if (i + 1 < all.size() && SIZE_AGAINST.matcher(answer.substring(x.end(), all.get(i + 1).start())).find()) {
+                Quantities.Size y = all.get(i + 1);
+                boolean yLimit = facts.memoryLimits().stream().anyMatch(l -> Quantities.near(y.value(), l));
+                boolean yGiven = given.stream().anyMatch(g -> Quantities.near(y.value(), g));
                 if (yLimit && !xPeak && xGiven) {
-                    return Optional.of("it gives the job's memory peak as " + answer.substring(x.start, x.end).strip()
+                    return Optional.of("it gives the job's memory peak as " + answer.substring(x.start(), x.end()).strip()
                             + ", but its peak was " + facts.peak());
                 }
                 if (xPeak && !yLimit && yGiven) {
-                    return Optional.of("it gives the job's memory limit as " + answer.substring(y.start, y.end).strip()
+                    return Optional.of("it gives the job's memory limit as " + answer.substring(y.start(), y.end()).strip()
                             + ", but its limit was " + facts.memoryLimits().get(0));
                 }
             }
