@@ -149,8 +149,8 @@ final class FactClaims {
 
     private static final Pattern SIZE_AGAINST = Pattern.compile("(?i)^\\s*(?:of|out of|against|vs\\.?|versus)\\s+(?:(?:a|an|the|its"
             + "|their|your|allowed|requested|limit|memory|host|mem)\\s+)*$");
-    private static final Pattern PEAK_BEFORE = Pattern.compile("(?i)\\b(?:peak(?:ed)?|maxrss)(?:\\s+(?:memory|use|usage|rss|was|of|at"
-            + "|reached|hit|is|:|=))*\\s*$");
+    private static final Pattern PEAK_BEFORE = Pattern.compile("(?i)(?:\\b(?:peak(?:ed)?|maxrss)(?:\\s+(?:memory|use|usage|rss|was|of|at"
+            + "|reached|hit|is|:|=))*|\\b(?:used|consumed)(?:\\s+(?:only|about|around|nearly|just))*)\\s*$");
 
     private static Optional<String> memoryProblem(String answer, Facts facts, String material) {
         if (facts.peak() == null || facts.memoryLimits().isEmpty()) {
@@ -177,6 +177,14 @@ final class FactClaims {
                 if (xPeak && !yLimit && yGiven) {
                     return Optional.of("it gives the job's memory limit as " + answer.substring(y.start(), y.end()).strip()
                             + ", but its limit was " + facts.memoryLimits().get(0));
+                }
+                // the two swapped: "used 128G against its 1023.6M limit" of a peak of 1023.6M under 128G per node
+                boolean xLimit = facts.memoryLimits().stream().anyMatch(l -> Quantities.near(x.value(), l));
+                boolean yPeak = Quantities.near(y.value(), facts.peak());
+                if (xLimit && !xPeak && yPeak && !yLimit) {
+                    return Optional.of("it gives the job's memory peak as " + answer.substring(x.start(), x.end()).strip()
+                            + " and its limit as " + answer.substring(y.start(), y.end()).strip() + ", but its peak was "
+                            + facts.peak() + " of " + facts.memoryLimits().get(0));
                 }
             }
         }

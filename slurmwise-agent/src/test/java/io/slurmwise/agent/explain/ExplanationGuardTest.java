@@ -365,6 +365,26 @@ class ExplanationGuardTest {
         assertThat(f.explanation().note()).contains("set aside").contains("says the job ran 1-00:00:00, but it ran 06:44:18");
     }
 
+    /**
+     * What the job "used" is its peak, and a limit given against its peak swaps the two (guard set 8: "the job used 128G
+     * per node against its 1023.6M limit" of a peak of 1023.6M under 128G per node); the peak used of the limit is fine.
+     */
+    @Test
+    void theLimitGivenAsWhatTheJobUsedIsSetAside() {
+        for (String fine : List.of(
+                "It ran out of host memory: task 301 used 1023.6M before the kill. Ask for --mem-per-cpu=1536M.",
+                "It ran out of host memory (1023.6M used of 128G per node). Ask for --mem-per-cpu=1536M.")) {
+            Diagnosis.Failed f = diagnose("1024", fine);
+            assertThat(f.explanation().source()).as(fine + " " + f.explanation().note()).startsWith("llm:");
+        }
+        for (String drifting : List.of(
+                "It ran out of host memory: the job used 128G per node against its 1023.6M limit. Ask for --mem-per-cpu=1536M.",
+                "It ran out of host memory: it used 128G per node. Ask for --mem-per-cpu=1536M.")) {
+            Diagnosis.Failed f = diagnose("1024", drifting);
+            assertThat(f.explanation().note()).as(drifting).contains("set aside").contains("memory peak as 128G");
+        }
+    }
+
     /** A chat answer need not name the cause, but a consequence named alone reads as the cause. */
     @Test
     void aConsequenceNamedWithoutItsCauseIsSetAsideInChat() {
