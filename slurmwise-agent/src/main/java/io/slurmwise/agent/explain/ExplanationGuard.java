@@ -718,7 +718,7 @@ public final class ExplanationGuard {
      * the value must be one the notes or the patch give that option, where they give it any (1001's "set --mem=16G"
      * passed as 16 was its CPU count, beside a patch to 48G; an outside audit).
      */
-    private static final Pattern OPTION_VALUE = Pattern.compile("(?:^|[^\\w-])--([a-z][\\w-]*)(?:=|\\s+(?:to\\s+|of\\s+|at\\s+)?)`?(\\d[\\w:.\\-]*)");
+    private static final Pattern OPTION_VALUE = Pattern.compile("(?:^|[^\\w-])--([a-z][\\w-]*)(?:=|\\s+(?:to\\s+|of\\s+|at\\s+)?)`?([a-zA-Z_:.\\-]*\\d[\\w:.\\-]*)");
 
     /** Options whose value is a size, and a duration. */
     private static final Pattern SIZE_OPTION = Pattern.compile("^(mem|mem-per-cpu|mem-per-gpu|tmp)$");
@@ -756,7 +756,7 @@ public final class ExplanationGuard {
     /** The values {@code material} gives {@code option} ({@code --mem=48G}, {@code --mem 48G}; never "(was 32G)"). */
     private static Set<String> optionValues(String material, String option) {
         Set<String> out = new HashSet<>();
-        Matcher m = Pattern.compile("(?:^|[^\\w-])--" + Pattern.quote(option) + "(?:=|\\s+)`?(\\d[\\w:.\\-]*)").matcher(material);
+        Matcher m = Pattern.compile("(?:^|[^\\w-])--" + Pattern.quote(option) + "(?:=|\\s+)`?([a-zA-Z_:.\\-]*\\d[\\w:.\\-]*)").matcher(material);
         while (m.find()) {
             out.add(m.group(1).replaceAll("[.:\\-]+$", "").toLowerCase(Locale.ROOT));
         }

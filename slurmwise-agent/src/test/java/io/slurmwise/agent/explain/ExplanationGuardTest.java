@@ -385,6 +385,19 @@ class ExplanationGuardTest {
         }
     }
 
+    /**
+     * A value of letters and digits ({@code gpu:a100:2}) is checked against the notes and the patch as a number is
+     * (guard set 8: "--gres=gpu:a100:2" beside a patch to gpu:h100:1); the patch's own value passes.
+     */
+    @Test
+    void anOptionValueWithLettersIsTheNotesOrSetAside() {
+        String fine = "It reached its time limit; move it with --partition=gpuH100x8 --time=22:00:00 --gres=gpu:h100:1.";
+        Diagnosis.Failed ok = diagnose("22542799", fine);
+        assertThat(ok.explanation().source()).as(fine + " " + ok.explanation().note()).startsWith("llm:");
+        Diagnosis.Failed f = diagnose("22542799", "It reached its time limit; give it two A100s with --gres=gpu:a100:2.");
+        assertThat(f.explanation().note()).contains("set aside").contains("gives --gres gpu:a100:2");
+    }
+
     /** A chat answer need not name the cause, but a consequence named alone reads as the cause. */
     @Test
     void aConsequenceNamedWithoutItsCauseIsSetAsideInChat() {
