@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The guard measured on answers written by others from the exact prompts (see {@code guard-sets/README.md}): the
  * share of faithful answers shown and of drifting answers set aside, through the whole LLM path against a local
  * OpenAI-compatible server. The floors sit a little under the rates measured when each set was added (set4's
- * raised when its misses were read); set6 and set7 were never read to change the guard.
+ * raised when its misses were read); set6 and set7 were never read to change the guard; set8's floors are the rates
+ * reached after its misses were read.
  */
 class GuardAnswerSetsTest {
 
@@ -62,7 +63,8 @@ class GuardAnswerSetsTest {
             "set5, 0.92, 0.70",
             "set6, 0.89, 0.73",
             "set7, 0.93, 0.65",
-            "set8, 0.0, 0.0",
+            // set8: written before the guard was read, then read to change it (guard-sets/README.md, 2026-12-08)
+            "set8, 0.95, 0.86",
     })
     void faithfulAnswersAreShownAndDriftingOnesSetAside(String set, double shownFloor, double caughtFloor)
             throws IOException {
