@@ -36,13 +36,25 @@ class ChatAnswerSetTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Floors: what the set measured (see the report of round 38); raise them when the check improves. */
-    private static final int FAITHFUL_SHOWN_FLOOR = 23;
-    private static final int WRONG_SET_ASIDE_FLOOR = 25;
-
     @Test
     void theHeldOutAnswersAreShownOrSetAsideAsExpected() throws Exception {
-        List<JsonNode> rows = rows("held-out.jsonl");
+        // floors: what the set measured (see the report of round 38); raise them when the check improves
+        score("held-out.jsonl", 23, 25);
+    }
+
+    /**
+     * Answers that state the job's facts ({@code chat-answers/job-facts.jsonl}, written in round 39 before the chat
+     * read the job's record): how long it ran against its limit, its peak against its memory limit, the partition and
+     * nodes it ran on, and the patch's proposal stated as what the job had.
+     */
+    @Test
+    void theJobFactAnswersAreShownOrSetAsideAsExpected() throws Exception {
+        score("job-facts.jsonl", 17, 1);
+    }
+
+    /** Runs each answer of a set through the agent, prints the numbers and misses, and holds the floors. */
+    private static void score(String set, int faithfulShownFloor, int wrongSetAsideFloor) throws Exception {
+        List<JsonNode> rows = rows(set);
         AtomicReference<JsonNode> current = new AtomicReference<>();
         AtomicInteger ownDiagnoses = new AtomicInteger();
         AtomicInteger noJob = new AtomicInteger();
@@ -78,17 +90,17 @@ class ChatAnswerSetTest {
                 }
             }
         }
-        System.out.printf(Locale.ROOT, "chat answers held-out: faithful shown %d/%d, wrong set aside %d/%d,"
-                + " diagnose_job calls of the agent's own %d (of a number that is no job's %d)%n", shown, faithful,
+        System.out.printf(Locale.ROOT, "chat answers %s: faithful shown %d/%d, wrong set aside %d/%d,"
+                + " diagnose_job calls of the agent's own %d (of a number that is no job's %d)%n", set, shown, faithful,
                 setAside, wrong, ownDiagnoses.get(), noJob.get());
         misses.forEach(m -> System.out.println("  miss " + m));
         // a bare number costs a diagnosis only when it is a job, whose diagnosis the check needs anyway
         assertThat(ownDiagnoses.get()).as("the agent's own diagnose_job calls").isEqualTo(needed);
         assertThat(noJob.get()).isZero();
-        assertThat(faithful).isGreaterThanOrEqualTo(20);
-        assertThat(wrong).isGreaterThanOrEqualTo(20);
-        assertThat(shown).as("faithful answers shown").isGreaterThanOrEqualTo(FAITHFUL_SHOWN_FLOOR);
-        assertThat(setAside).as("wrong answers set aside").isGreaterThanOrEqualTo(WRONG_SET_ASIDE_FLOOR);
+        assertThat(faithful).isGreaterThanOrEqualTo(15);
+        assertThat(wrong).isGreaterThanOrEqualTo(15);
+        assertThat(shown).as("faithful answers shown").isGreaterThanOrEqualTo(faithfulShownFloor);
+        assertThat(setAside).as("wrong answers set aside").isGreaterThanOrEqualTo(wrongSetAsideFloor);
     }
 
     /** How many of the jobs a row names its model's tool call did not diagnose. */
