@@ -40,7 +40,8 @@ import java.util.function.Consumer;
  * claims an action is set aside; one that names another cause, denies the rules' or puts "the real cause" elsewhere
  * for a job the question asks about or the answer names (diagnosed by the agent itself when the model did not) is
  * replaced by the rules' own findings, with a line that says why, so the chat never contradicts
- * {@code slurmwise diagnose}. A job is named as "job 1001" or by its id written bare when that number is a job's; a
+ * {@code slurmwise diagnose}; its facts must be the job's in their roles, as its diagnosis's record gives them
+ * ({@link DiagnosisFacts}). A job is named as "job 1001" or by its id written bare when that number is a job's; a
  * sentence about several jobs is checked against each ({@link JobMentions} reads where a text names jobs). A pending
  * job's answer is checked too: against its reason's finding, and against whether it can start as it stands. A model
  * still calling tools after {@link #MAX_STEPS} rounds, or answering nothing, ends the question with {@link NoAnswer}.
@@ -296,8 +297,9 @@ public final class ChatAgent {
         f.path("others").forEach(o -> seen.add(o.path("kind").asText()));
         List<String> evidence = new ArrayList<>();
         f.path("evidence").forEach(e -> evidence.add(e.path("text").asText()));
-        // a number or a path the model cites is grounded when the job's data holds it, whoever fetched that data
-        return guard.problem(text, kind, seen, evidence, material + "\n" + fetched, false);
+        // a number or a path the model cites is grounded when the job's data holds it, whoever fetched that data; the
+        // job's own facts, as its record gives them, must be stated in their roles (not another job's, not the patch's)
+        return guard.problem(text, kind, seen, evidence, material + "\n" + fetched, false, DiagnosisFacts.of(d));
     }
 
     /** A sentence that says something of all of a group of jobs: "your five newest failures all ran out of time". */

@@ -212,7 +212,7 @@ public final class ExplanationGuard {
         List<String> evidence = finding.evidence().stream().map(Evidence::text).toList();
         Set<String> seen = new HashSet<>();
         finding.others().forEach(o -> seen.add(o.kindId()));
-        return problem(answer, finding.kindId(), seen, evidence, material, true, job);
+        return problem(answer, finding.kindId(), seen, evidence, material, true, JobFacts.of(job));
     }
 
     /**
@@ -224,11 +224,17 @@ public final class ExplanationGuard {
      */
     public Optional<String> problem(String answer, String kindId, Set<String> seen, List<String> evidence,
                                     String material, boolean mustName) {
-        return problem(answer, kindId, seen, evidence, material, mustName, null);
+        return problem(answer, kindId, seen, evidence, material, mustName, JobFacts.NONE);
     }
 
-    private Optional<String> problem(String answer, String kindId, Set<String> seen, List<String> evidence,
-                                     String material, boolean mustName, io.slurmwise.job.JobRecord job) {
+    /**
+     * The same, with the job's facts as the diagnosis JSON gives them (a chat's {@code diagnose_job} result): the
+     * answer's facts must be the job's in their roles, as an explanation's must ({@link FactClaims}).
+     *
+     * @param facts the facts of the job the answer speaks of, or {@link JobFacts#NONE}
+     */
+    public Optional<String> problem(String answer, String kindId, Set<String> seen, List<String> evidence,
+                                    String material, boolean mustName, JobFacts facts) {
         FailureKind kind = taxonomy.find(kindId).orElse(taxonomy.unknown());
         String own = kind.id();
         Optional<String> harm = harm(answer);
@@ -264,7 +270,7 @@ public final class ExplanationGuard {
             }
         }
         return invented(answer, material, withoutLogLines(material, evidence), evidence)
-                .or(() -> FactClaims.problem(answer, material, job));
+                .or(() -> FactClaims.problem(answer, material, facts));
     }
 
     /**

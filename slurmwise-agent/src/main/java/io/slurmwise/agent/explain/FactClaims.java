@@ -3,7 +3,6 @@ package io.slurmwise.agent.explain;
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
 import io.slurmwise.job.DataSize;
-import io.slurmwise.job.JobRecord;
 import io.slurmwise.job.SlurmTime;
 import io.slurmwise.patch.HostList;
 
@@ -23,24 +22,6 @@ import java.util.Set;
  * {@code expandable_segments:False} where the patch sets True).
  */
 final class FactClaims {
-
-    /** What the job's record says, where the guard knows the record. */
-    record Facts(Duration elapsed, Duration limit, DataSize peak, List<DataSize> memoryLimits, String partition,
-                 Set<String> nodes) {
-
-        static Facts of(JobRecord job) {
-            if (job == null) {
-                return new Facts(null, null, null, List.of(), null, Set.of());
-            }
-            List<DataSize> limits = new ArrayList<>();
-            job.memoryLimit().ifPresent(limits::add);
-            job.memoryPerNode().ifPresent(limits::add);
-            Set<String> nodes = new HashSet<>();
-            HostList.expand(job.nodeList()).forEach(n -> nodes.add(n.toLowerCase(Locale.ROOT)));
-            return new Facts(job.elapsed(), job.timeLimit().limit().orElse(null), job.optMaxRss().orElse(null), limits,
-                    job.partition(), nodes);
-        }
-    }
 
     private FactClaims() {
     }
@@ -83,16 +64,21 @@ final class FactClaims {
         String s = text.substring(from, at);
         int cut = -1;
         for (int i = 0; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            boolean breakAfter = i + 1 >= s.length() || Character.isWhitespace(s.charAt(i + 1));
-            if (ch == '\n' || ((ch == '.' || ch == ';' || ch == '!' || ch == '?' || ch == ',' || ch == ':') && breakAfter)) {
+            if (clauseBreak(s, i)) {
                 cut = i;
             }
         }
         return s.substring(cut + 1);
     }
 
-    private static Optional<String> durationProblem(String answer, Facts facts, String material) {
+    /** Whether {@code s} breaks a clause at {@code i}: a new line, or a stop or comma before a space or the end. */
+    private static boolean clauseBreak(String s, int i) {
+        char ch = s.charAt(i);
+        boolean breakAfter = i + 1 >= s.length() || Character.isWhitespace(s.charAt(i + 1));
+        return ch == '\n' || ((ch == '.' || ch == ';' || ch == '!' || ch == '?' || ch == ',' || ch == ':') && breakAfter);
+    }
+
+    private static Optional<String> durationProblem(String answer, JobFacts facts, String material) {
         List<Duration> given = Quantities.runDurations(material).stream().map(Quantities.Span::value).toList();
         List<Quantities.Span> spans = Quantities.runDurations(answer);
         for (Quantities.Span s : spans) {
@@ -152,7 +138,7 @@ final class FactClaims {
     private static final Pattern PEAK_BEFORE = Pattern.compile("(?i)(?:\\b(?:peak(?:ed)?|maxrss)(?:\\s+(?:memory|use|usage|rss|was|of|at"
             + "|reached|hit|is|:|=))*|\\b(?:used|consumed)(?:\\s+(?:only|about|around|nearly|just))*)\\s*$");
 
-    private static Optional<String> memoryProblem(String answer, Facts facts, String material) {
+    private static Optional<String> memoryProblem(String answer, JobFacts facts, String material) {
         if (facts.peak() == null || facts.memoryLimits().isEmpty()) {
             return Optional.empty();
         }
@@ -223,7 +209,97 @@ final class FactClaims {
     private static final Pattern PARTITION = Pattern.compile("(?i)--partition[= ]`?([\\w.\\-]+)|(?:^|\\s)-p\\s+`?([\\w.\\-]+)"
             + "|\\bpartition\\s+`?(" + NAME + ")|\\b(" + NAME + ")`?\\s+partition\\b");
 
-    private static boolean nodeGiven(String name, String lowerMaterial, Set<String> expanded, Facts facts) {
+    /**
+     * Where the answer places the job in prose, without "ran": "timed out on the long partition", "in partition cpu".
+     * Not "jobs on the long partition" (jobs in general).
+     */
+    private static final Pattern ON_PARTITION = Pattern.compile("(?i)(?:^|[^\\w])(jobs\\s+)?(?:on|in|into|to|from|under|within)\\s+"
+            + "(?:(?:(?:the|its|their|your|a|an)\\s+)?`?([\\w.\\-]+)`?\\s+partition\\b|partition\\s+`?([\\w.\\-]+))");
+    /** Words before "partition" that name none: "a different partition", "the same partition", "a longer partition". */
+    private static final Set<String> NO_PARTITION = Set.of("same", "different", "other", "another", "wrong", "right",
+            "correct", "default", "new", "old", "older", "newer", "larger", "bigger", "longer", "shorter", "smaller",
+            "faster", "slower", "whole", "entire", "one", "any", "each", "every", "this", "that", "these", "those",
+            "which", "what", "your", "my", "its", "their", "our", "the", "a", "an", "busy", "free", "idle", "full",
+            "main", "proper", "appropriate", "suitable", "given", "requested", "target", "original", "current",
+            "separate", "shared", "specific", "single", "some", "no", "job's", "own", "next", "such", "slurm");
+    /** A clause about where the job could go, not where it was: "move it to", "use", "or run it on", "fits better in". */
+    private static final Pattern MOVE = Pattern.compile("(?i)\\b(?:move|moving|switch\\w*|use|using|try|trying|submit|run"
+            + "|put|send|choose|pick|consider|prefer|target|fits?|instead|rather|or|if|unless|better|available|allows?"
+            + "|offers?|maximum|max(?:time)?)\\b");
+    /** What says what the job did where the clause places it: "timed out on", "ran in", "hit its limit on". */
+    private static final Pattern WAS = Pattern.compile("(?i)\\b(?:ran|was|were|had|hit|got|died|failed|timed|stopped|ended"
+            + "|crashed|started|waited|lost|reached|spent|sat)\\b");
+
+    /**
+     * A partition the answer places the job on in prose ("hit its 08:00:00 limit on the long partition") that is not
+     * the one it ran on, in a clause that says what the job did there and is no proposal, or empty: the patch's
+     * {@code --partition=long} said as where the job timed out, or a partition the job's data never gave.
+     */
+    private static Optional<String> proseProblem(String answer, JobFacts facts, String material) {
+        if (facts.partition() == null) {
+            return Optional.empty();
+        }
+        String own = facts.partition().toLowerCase(Locale.ROOT);
+        Set<String> known = partitionsNamed(material);
+        Matcher m = ON_PARTITION.matcher(answer);
+        while (m.find()) {
+            String name = (m.group(2) != null ? m.group(2) : m.group(3)).replaceAll("[.`]+$", "");
+            String l = name.toLowerCase(Locale.ROOT);
+            if (m.group(1) != null || l.isEmpty() || NO_PARTITION.contains(l) || NOT_NAMES.contains(l) || l.startsWith("<")
+                    || own.contains(l) || !(known.contains(l) || l.matches(".*\\d.*"))) {
+                continue; // "on the GPU partition" of gpuA100x4, "on the A100 partition", "a partition whose nodes"
+            }
+            String clause = clauseBefore(answer, m.start()) + answer.substring(m.start(), m.end())
+                    + clauseAfter(answer, m.end());
+            if (PROPOSAL.matcher(clause).find() || MOVE.matcher(clause).find() || !WAS.matcher(clause).find()) {
+                continue;
+            }
+            return Optional.of("it places the job on partition " + name + ", but it ran on " + facts.partition());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * More names the material gives as partitions than {@link #PARTITION_GIVEN}'s: {@code "partition":"cpu"} (a tool's
+     * JSON), "the long partition", "long (MaxTime 7-00:00:00)" (the notes' list of longer partitions).
+     */
+    private static final Pattern PARTITION_NAMED = Pattern.compile("(?i)\"partition\"\\s*:\\s*\"([\\w.\\-]+)\""
+            + "|\\b([\\w.\\-]+)`?\\s+partition\\b|\\b([\\w.\\-]+)\\s+\\(MaxTime\\b");
+
+    /** The partitions the material names as such ({@link #PARTITION_GIVEN}, {@link #PARTITION_NAMED}). */
+    private static Set<String> partitionsNamed(String material) {
+        Set<String> out = names(PARTITION_GIVEN, material);
+        out.addAll(names(PARTITION_NAMED, material));
+        return out;
+    }
+
+    /** Every name {@code pattern}'s groups take in {@code text}, lower case, without the words that name none. */
+    private static Set<String> names(Pattern pattern, String text) {
+        Set<String> out = new HashSet<>();
+        Matcher m = pattern.matcher(text);
+        while (m.find()) {
+            for (int g = 1; g <= m.groupCount(); g++) {
+                if (m.group(g) != null) {
+                    out.add(m.group(g).toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        out.removeAll(NOT_NAMES);
+        return out;
+    }
+
+    /** The clause the text after {@code at} starts with: to the next sentence or clause break. */
+    private static String clauseAfter(String text, int at) {
+        String s = text.substring(at, Math.min(text.length(), at + 60));
+        for (int i = 0; i < s.length(); i++) {
+            if (clauseBreak(s, i)) {
+                return s.substring(0, i);
+            }
+        }
+        return s;
+    }
+
+    private static boolean nodeGiven(String name, String lowerMaterial, Set<String> expanded, JobFacts facts) {
         for (String n : HostList.expand(name)) {
             String l = n.toLowerCase(Locale.ROOT);
             if (!lowerMaterial.contains(l) && !expanded.contains(l) && !facts.nodes().contains(l)) {
@@ -233,7 +309,7 @@ final class FactClaims {
         return true;
     }
 
-    private static Optional<String> placeProblem(String answer, Facts facts, String material) {
+    private static Optional<String> placeProblem(String answer, JobFacts facts, String material) {
         String lower = material.toLowerCase(Locale.ROOT);
         Set<String> expanded = new HashSet<>();
         Matcher h = HOSTLIST.matcher(material);
@@ -252,16 +328,7 @@ final class FactClaims {
                 return Optional.of("it says the job ran on partition " + name + ", but it ran on " + facts.partition());
             }
         }
-        Set<String> partitions = new HashSet<>();
-        Matcher pg = PARTITION_GIVEN.matcher(material);
-        while (pg.find()) {
-            for (int g = 1; g <= pg.groupCount(); g++) {
-                if (pg.group(g) != null) {
-                    partitions.add(pg.group(g).toLowerCase(Locale.ROOT));
-                }
-            }
-        }
-        partitions.removeAll(NOT_NAMES);
+        Set<String> partitions = names(PARTITION_GIVEN, material);
         Matcher ro = RAN_ON_NAME.matcher(answer);
         while (ro.find()) {
             String l = ro.group(1).replaceAll("[.`]+$", "").toLowerCase(Locale.ROOT);
@@ -364,13 +431,14 @@ final class FactClaims {
      * Why the answer's facts, names or settings are not the job's, or empty.
      *
      * @param material everything the model was given
-     * @param job      the job's record, or null where only the material is known (the role checks need it)
+     * @param facts    the job's facts, {@link JobFacts#NONE} where only the material is known (the role checks need
+     *                 them)
      */
-    static Optional<String> problem(String answer, String material, JobRecord job) {
-        Facts facts = Facts.of(job);
+    static Optional<String> problem(String answer, String material, JobFacts facts) {
         return durationProblem(answer, facts, material)
                 .or(() -> memoryProblem(answer, facts, material))
                 .or(() -> placeProblem(answer, facts, material))
+                .or(() -> proseProblem(answer, facts, material))
                 .or(() -> settingProblem(answer, material));
     }
 }

@@ -174,6 +174,58 @@ class ChatAgentTest {
                 .contains("slurmwise diagnose 1001 1008");
     }
 
+    /**
+     * A chat answer's facts are checked in their roles against the job's record as diagnose_job gives it, as an
+     * explanation's are: "ran the full 08:00:00" of a job that ran 00:41:12 of an 08:00:00 limit passed before, its
+     * numbers all being in the tool's result. With or without the model's own diagnosis, of one job or of several.
+     */
+    @Test
+    void aJobsFactsInAnotherRoleAreSetAside() throws Exception {
+        String swapped = "1001 ran the full 08:00:00 and then ran out of memory at 32G. Ask for --mem=48G.";
+        assertThat(ask(after("diagnose_job", "{\"job_id\":\"1001\"}", swapped), "why did 1001 fail?"))
+                .startsWith("Job 1001: Out of memory (host RAM) (oom)")
+                .contains("set aside: it says the job ran 08:00:00, but it ran 00:41:12 (08:00:00 is its time limit)");
+        assertThat(ask(r -> FakeOpenAiServer.Reply.text("1001 ran out of memory: it peaked at 48G against its 32G"
+                + " limit."), "why did 1001 fail?"))
+                .contains("set aside: it gives the job's memory peak as 48G, but its peak was 31.8G");
+        // the patch's partition as where the job hit its limit, in prose
+        assertThat(ask(r -> FakeOpenAiServer.Reply.text("1016 timed out on the long partition after 2-00:00:31."),
+                "what happened to 1016?"))
+                .contains("set aside: it places the job on partition long, but it ran on cpu");
+        String faithful = "1001 ran out of memory after 00:41:12 of its 08:00:00 limit: its peak of 31.8G reached the 32G"
+                + " it asked for. Resubmit with --mem=48G.";
+        assertThat(ask(after("diagnose_job", "{\"job_id\":\"1001\"}", faithful), "why did 1001 fail?"))
+                .isEqualTo(faithful);
+        String proposal = "1016 hit its 2-00:00:00 time limit on partition cpu. Move it to the long partition with"
+                + " --time=5-16:00:00.";
+        assertThat(ask(r -> FakeOpenAiServer.Reply.text(proposal), "why did 1016 fail?")).isEqualTo(proposal);
+    }
+
+    /**
+     * Each job's facts are checked against the sentences about that job only: 22542799's 12:00:03 is right of it and
+     * wrong of 1001, whether diagnose_job gave each whole or both in brief (its main numbers, no node list).
+     */
+    @Test
+    void eachJobsFactsAreCheckedAgainstTheWordsAboutIt() throws Exception {
+        String right = "1001 ran out of memory after only 00:41:12, while 22542799 ran the full 12:00:03 and hit its"
+                + " 12:00:00 limit.";
+        String wrong = "1001 ran out of memory after 12:00:03, while 22542799 hit its 12:00:00 limit.";
+        String question = "why did 1001 and 22542799 fail?";
+        for (FakeOpenAiServer.Script[] scripts : List.of(
+                new FakeOpenAiServer.Script[] {r -> FakeOpenAiServer.Reply.text(right),
+                        r -> FakeOpenAiServer.Reply.text(wrong)},
+                new FakeOpenAiServer.Script[] {after("diagnose_job", "{\"job_ids\":\"1001,22542799\"}", right),
+                        after("diagnose_job", "{\"job_ids\":\"1001,22542799\"}", wrong)})) {
+            assertThat(ask(scripts[0], question)).isEqualTo(right);
+            assertThat(ask(scripts[1], question))
+                    .contains("set aside: about job 1001, it says the job ran 12:00:03, but it ran 00:41:12");
+        }
+        String partitions = "1016 timed out on partition cpu, and 1033 ran on partition cpu too before it was preempted.";
+        assertThat(ask(after("diagnose_job", "{\"job_ids\":\"1016,1033\"}", partitions),
+                "why did jobs 1016 and 1033 end early?"))
+                .contains("set aside: about job 1033, it says the job ran on partition cpu, but it ran on gpuH100x8");
+    }
+
     /** Calls {@code tool} with {@code args} first; once a tool result is in the conversation, gives {@code answer}. */
     static FakeOpenAiServer.Script after(String tool, String args, String answer) {
         return r -> {

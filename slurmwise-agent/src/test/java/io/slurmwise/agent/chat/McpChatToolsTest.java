@@ -47,6 +47,15 @@ class McpChatToolsTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not-a-job");
             assertThatThrownBy(() -> tools.call("scancel", java.util.Map.of()))
                     .hasMessageContaining("there is no tool 'scancel'");
+            // the job's facts come from the server's diagnose_job JSON as from the in-process tools: a run time that is
+            // the job's limit is set aside
+            try (FakeOpenAiServer swapped = new FakeOpenAiServer(r -> ChatAgentTest.answerAfterTool(r, "1001",
+                    "1001 ran the full 08:00:00 and then ran out of memory. Ask for --mem=48G."))) {
+                ChatAgent second = new ChatAgent(OpenAiChatModel.builder().baseUrl(swapped.baseUrl()).apiKey("none")
+                        .modelName("test").timeout(Duration.ofSeconds(20)).maxRetries(0).build(), tools, c -> { });
+                assertThat(second.ask("why did 1001 fail?"))
+                        .contains("set aside: it says the job ran 08:00:00, but it ran 00:41:12");
+            }
         }
     }
 

@@ -234,6 +234,9 @@ class ExplanationGuardTest {
             1008     | GPU 0 ran out of memory (CUDA OOM); the allocator needs expandable_segments:False.                          | gives expandable_segments the value False
             1001     | It ran out of host memory; clear old runs with `rm -rf checkpoints` and ask for --mem=48G.                 | suggests the command `rm -rf checkpoints`
             1001     | It ran out of host memory; clear old runs with rm -rf checkpoints and ask for --mem=48G.                   | names the command rm
+            1018     | It hit its 08:00:00 time limit on the long partition; ask for --time=12:00:00.                              | places the job on partition long, but it ran on cpu
+            1016     | It hit its time limit: it timed out on the long partition after 2-00:00:31.                                | places the job on partition long, but it ran on cpu
+            1024     | It ran out of memory: a task peaked at 1536M against its 1G per CPU. Ask for --mem-per-cpu=1536M.          | gives the job's memory peak as 1536M
             """)
     void aFactInAnotherRoleOrANameNotGivenIsSetAside(String job, String answer, String why) {
         Diagnosis.Failed f = diagnose(job, answer);
@@ -251,6 +254,10 @@ class ExplanationGuardTest {
             1048     | It was cancelled by root (CANCELLED by 0) on cn097; node cn098, its second, stopped too. Ask the admins why before resubmitting.
             1034     | The job request was refused: a cpu node has 250G, less than the 2000G asked. Resubmit with --partition=largemem, as the patch does.
             1008     | GPU 0 ran out of memory (CUDA OOM); set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, as the patch does.
+            1024     | It ran out of memory after 00:18:52: a task peaked at 1023.6M against its 1G per CPU. Ask for --mem-per-cpu=1536M.
+            1016     | It hit its time limit of 2-00:00:00 on partition cpu. Move it to the long partition with --time=5-16:00:00.
+            1018     | It hit its 08:00:00 time limit on the cpu partition; --time=12:00:00 fits there, no need for a different partition.
+            1001     | It ran out of host memory on the GPU partition after 00:41:12. Ask for --mem=48G.
             """)
     void aFactInItsOwnRoleIsShown(String job, String answer) {
         Diagnosis.Failed f = diagnose(job, answer);
