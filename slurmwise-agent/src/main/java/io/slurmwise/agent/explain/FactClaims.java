@@ -249,9 +249,7 @@ final class FactClaims {
                     || own.contains(l) || !(known.contains(l) || l.matches(".*\\d.*"))) {
                 continue; // "on the GPU partition" of gpuA100x4, "on the A100 partition", "a partition whose nodes"
             }
-            String clause = clauseBefore(answer, m.start()) + answer.substring(m.start(), m.end())
-                    + clauseAfter(answer, m.end());
-            if (PROPOSAL.matcher(clause).find() || MOVE.matcher(clause).find() || !WAS.matcher(clause).find()) {
+            if (!says(answer, m.start(), m.end(), null)) {
                 continue;
             }
             return Optional.of("it places the job on partition " + name + ", but it ran on " + facts.partition());
@@ -360,9 +358,33 @@ final class FactClaims {
                 if (!nodeGiven(name, lower, expanded, facts)) {
                     return Optional.of("it names the node " + name + ", which is not in the job's data or the notes");
                 }
+                boolean option = pattern == NODE && m.group(3) != null; // --exclude=, --nodelist=: a proposal
+                if (!option && !facts.nodes().isEmpty() && !ownNodes(name, facts) && says(answer, m.start(), m.end(), NODE_ADVICE)) {
+                    return Optional.of("it places the job on node " + name + ", but it ran on "
+                            + String.join(",", new java.util.TreeSet<>(facts.nodes())));
+                }
             }
         }
         return Optional.empty();
+    }
+
+    /** Whether every node {@code name} gives is one the job ran on. */
+    private static boolean ownNodes(String name, JobFacts facts) {
+        return HostList.expand(name).stream().allMatch(n -> facts.nodes().contains(n.toLowerCase(Locale.ROOT)));
+    }
+
+    /** Nodes said of the job in words about what to avoid or report, not where it was: "exclude node gpua033". */
+    private static final Pattern NODE_ADVICE = Pattern.compile("(?i)\\b(?:exclude\\w*|avoid\\w*|drain\\w*|report\\w*"
+            + "|other|another|different)\\b");
+
+    /**
+     * Whether the clause around {@code start..end} says what the job did there ("lost its link on gpua033", "timed out
+     * on the long partition"): a fact verb, and no proposal, no move and nothing {@code not} matches.
+     */
+    private static boolean says(String answer, int start, int end, Pattern not) {
+        String clause = clauseBefore(answer, start) + answer.substring(start, end) + clauseAfter(answer, end);
+        return WAS.matcher(clause).find() && !PROPOSAL.matcher(clause).find() && !MOVE.matcher(clause).find()
+                && (not == null || !not.matcher(clause).find());
     }
 
     private static String first(Matcher m) {

@@ -224,6 +224,13 @@ class ChatAgentTest {
         assertThat(ask(after("diagnose_job", "{\"job_ids\":\"1016,1033\"}", partitions),
                 "why did jobs 1016 and 1033 end early?"))
                 .contains("set aside: about job 1033, it says the job ran on partition cpu, but it ran on gpuH100x8");
+        // another job's node, which the conversation holds, as where this one failed
+        assertThat(ask(r -> FakeOpenAiServer.Reply.text("1036 hit an uncorrectable ECC error on gpua033, and 1022 lost"
+                + " its NCCL communicator on gpua033 too."), "why did 1036 and 1022 fail?"))
+                .contains("set aside: about job 1022, it places the job on node gpua033, but it ran on gpua030,gpua031");
+        String ownNodes = "1036 hit an uncorrectable ECC error on gpua033, while 1022 lost its NCCL communicator on"
+                + " gpua[030-031].";
+        assertThat(ask(r -> FakeOpenAiServer.Reply.text(ownNodes), "why did 1036 and 1022 fail?")).isEqualTo(ownNodes);
     }
 
     /** Calls {@code tool} with {@code args} first; once a tool result is in the conversation, gives {@code answer}. */

@@ -8,8 +8,8 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A partition named in prose ("on the long partition") as where the job was, against the partition it ran on; the
- * ordinary words before "partition" and the proposals beside it are no such claim.
+ * A partition named in prose ("on the long partition") or a node as where the job was, against the partition and
+ * nodes it ran on; the ordinary words before "partition", the proposals and the advice about a node are no such claim.
  */
 class FactClaimsTest {
 
@@ -18,7 +18,7 @@ class FactClaimsTest {
             "gpu", "g012");
     private static final String MATERIAL = "partition gpu, node g012. Patch: --partition=long (was gpu)."
             + " Partitions with a longer maximum: long (MaxTime 7-00:00:00), largemem (MaxTime UNLIMITED);"
-            + " partition h100x8 allows 2 days.";
+            + " partition h100x8 allows 2 days. Another job of the conversation ran on node g013.";
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
@@ -26,6 +26,8 @@ class FactClaimsTest {
             It timed out on the largemem partition after 41 minutes.       | partition largemem, but it ran on gpu
             It was stopped in partition long.                              | partition long, but it ran on gpu
             It was stopped on the h100x8 partition.                        | partition h100x8, but it ran on gpu
+            It ran out of memory on node g013.                             | node g013, but it ran on g012
+            It lost its link on g013 and stopped.                          | node g013, but it ran on g012
             """)
     void aPartitionTheJobDidNotRunOnIsSetAside(String answer, String why) {
         assertThat(FactClaims.problem(answer, MATERIAL, GPU_JOB)).hasValueSatisfying(p -> assertThat(p).contains(why));
@@ -42,6 +44,10 @@ class FactClaimsTest {
             It hit its limit on the standard partition.
             With more time on the long partition it finishes.
             It hit its limit on a partition whose nodes are shared.
+            It ran out of memory on node g012.
+            It ran out of memory; exclude node g013 next time.
+            It ran out of memory; resubmit with --exclude=g013.
+            Another job was running on g013 at the time.
             """)
     void ordinaryWordsAndProposalsAreNoClaim(String answer) {
         assertThat(FactClaims.problem(answer, MATERIAL, GPU_JOB)).isEmpty();
