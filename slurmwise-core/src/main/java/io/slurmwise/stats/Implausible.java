@@ -45,6 +45,17 @@ final class Implausible {
         return n;
     }
 
+    /**
+     * Whether an End up to {@link #SLACK} before its Start is a job that ran across the night the clocks go back: sacct
+     * prints local wall-clock times, so a job started at 01:42 summer time and ended 34 minutes later ends at 01:16
+     * winter time (an outside audit: such jobs, real ones every autumn on a busy centre, were left out as
+     * implausible). Its Elapsed, the time it really ran, is then positive and at most an hour more than End - Start.
+     */
+    private static boolean acrossAutumnClockChange(Duration span, Duration elapsed) {
+        return span.negated().compareTo(SLACK) <= 0 && elapsed != null && !elapsed.isZero() && !elapsed.isNegative()
+                && elapsed.compareTo(span.plus(SLACK)) <= 0;
+    }
+
     /** Why the record's times cannot be, in a few words; null when they can. */
     static String why(JobRecord j) {
         LocalDateTime start = j.start();
@@ -58,10 +69,10 @@ final class Implausible {
         }
         // the End of a job not ended (running, an unknown state) is no end: some sacct versions print the Start there
         if (start != null && end != null && j.outcome().isEnded()) {
-            if (end.isBefore(start)) {
+            Duration span = Duration.between(start, end);
+            if (end.isBefore(start) && !acrossAutumnClockChange(span, elapsed)) {
                 return "End " + end + " before Start " + start;
             }
-            Duration span = Duration.between(start, end);
             if (span.compareTo(LONGEST) > 0) {
                 return "Start " + start + " more than ten years before End " + end;
             }

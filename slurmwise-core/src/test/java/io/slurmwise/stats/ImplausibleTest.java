@@ -35,6 +35,16 @@ class ImplausibleTest {
         // a clock change's hour more, and a suspended job's shorter Elapsed, can be
         assertThat(Implausible.why(j.toBuilder().elapsed(Duration.ofHours(2)).build())).isNull();
         assertThat(Implausible.why(j.toBuilder().elapsed(Duration.ofMinutes(5)).build())).isNull();
+        // across the night the clocks go back (sacct prints wall-clock times): started 01:42 summer time, ran 34
+        // minutes, ended 01:16 winter time; an End more than the hour before its Start, or an Elapsed that does not
+        // fit the hour, cannot be
+        LocalDateTime s = LocalDateTime.of(2026, 11, 1, 1, 42, 36);
+        JobRecord autumn = j.toBuilder().start(s).end(s.minusMinutes(26).minusSeconds(13))
+                .elapsed(Duration.ofMinutes(33).plusSeconds(47)).build();
+        assertThat(Implausible.why(autumn)).isNull();
+        assertThat(Implausible.why(autumn.toBuilder().elapsed(Duration.ofMinutes(50)).build())).contains("before Start");
+        assertThat(Implausible.why(autumn.toBuilder().end(s.minusMinutes(70)).elapsed(Duration.ofMinutes(1)).build()))
+                .contains("before Start");
         // a job still running: no End to compare with
         assertThat(Implausible.why(j.toBuilder().end(null).elapsed(Duration.ofDays(2)).build())).isNull();
         assertThat(Implausible.why(j.toBuilder().end(null).elapsed(Duration.ofDays(5000)).build())).isNotNull();
