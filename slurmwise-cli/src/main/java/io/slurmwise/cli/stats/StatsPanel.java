@@ -320,8 +320,11 @@ final class StatsPanel {
                 .flexible("NAME", "PARTITION", "USER").flexible("KIND", 14);
         // too narrow for that without cutting a figure or an id: the job, its owner, why and what it cost, and no figure cut short
         int jobWidth = Math.min(24, r.topJobs().stream().mapToInt(e -> e.label().length()).max().orElse(3));
+        // an array's outcome as failed/tasks, never cut: a busy centre's "115/500 failed" cut to "115/50…" read as
+        // 115 failed of 50 tasks (an outside audit); the line under the table says what the fraction is
+        int briefWidth = r.topJobs().stream().mapToInt(e -> brief(e).length()).max().orElse(7);
         Table narrow = new Table(inner(), "JOB", "USER", "OUTCOME", "KIND", "GPU-H", "CPU-H", "KWH")
-                .flexible("USER", 6).flexible("OUTCOME", 9).flexible("KIND", 8).keep("JOB", jobWidth)
+                .flexible("USER", 6).flexible("KIND", 8).keep("JOB", jobWidth).keep("OUTCOME", briefWidth)
                 .keep("GPU-H", 7).keep("CPU-H", 7).keep("KWH", 6);
         for (FleetReport.TopEntry e : r.topJobs()) {
             String outcome = e.array() ? e.taskCount() + " tasks: " + e.tasks().entrySet().stream()
@@ -329,14 +332,23 @@ final class StatsPanel {
             tb.row(TerminalText.line(e.label()), TerminalText.line(nz(e.name())), TerminalText.line(nz(e.user())), TerminalText.line(nz(e.partition())), outcome, kinds(e.kinds()),
                     Fmt.duration(e.elapsedSeconds()), one(e.wastedGpuHours()), one(e.wastedCpuHours()), one(e.wastedKwh()));
             // narrow: how many tasks failed is what the cut kept out ("27 tasks: 17 …"; an outside audit)
-            String brief = e.array() ? e.tasks().getOrDefault("failed", 0L) + "/" + e.taskCount() + " failed" : e.state();
-            narrow.row(TerminalText.line(e.label()), TerminalText.line(nz(e.user())), brief, kinds(e.kinds()),
+            narrow.row(TerminalText.line(e.label()), TerminalText.line(nz(e.user())), brief(e),
+                    e.kinds().size() > 1 ? e.kinds().size() + " kinds" : kinds(e.kinds()),
                     one(e.wastedGpuHours()), one(e.wastedCpuHours()), one(e.wastedKwh()));
         }
-        table(tb.fitsCuttingFreeTextOnly() ? tb : narrow);
+        boolean wide = tb.fitsCuttingFreeTextOnly();
+        table(wide ? tb : narrow);
+        if (!wide && r.topJobs().stream().anyMatch(FleetReport.TopEntry::array)) {
+            lines.add(st.dim("  an array's OUTCOME: failed tasks/tasks; --json has each kind's count"));
+        }
         if (r.failedWithoutHours() > 0) {
             lines.add(st.dim("  " + unranked(r.failedWithoutHours())));
         }
+    }
+
+    /** A top job's outcome in the narrow table: its state, or an array's failed tasks/all tasks ({@code 115/500}). */
+    private static String brief(FleetReport.TopEntry e) {
+        return e.array() ? e.tasks().getOrDefault("failed", 0L) + "/" + e.taskCount() : e.state();
     }
 
     /**
