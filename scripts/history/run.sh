@@ -26,17 +26,20 @@ python3 scripts/history/check-truth.py "$base.stats.json" "$base.truth.json" "$b
 median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%s", m}'; }
 measure() {  # label, then the command
   local label="$1"; shift
-  local walls=() cpus=() rss=() out
+  local walls=() cpus=() rss=() tf="$work/time.out"
   for ((i = 0; i < runs; i++)); do
-    out=$( { /usr/bin/time -f '%e %U %S %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-    read -r e u s m <<<"$out"
-    walls+=("$e"); cpus+=("$(echo "$u + $s" | bc -l)"); rss+=("$((m / 1024))")
+    /usr/bin/time -o "$tf" -f '%e %U %S %M' "$@" >/dev/null 2>&1
+    read -r e u s m < <(tail -1 "$tf")      # GNU time writes a line before its figures when the exit is not 0
+    walls+=("$e"); cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')"); rss+=("$((m / 1024))")
   done
-  printf '%-34s %8.2f %8.2f %10.0f %8s\n' "$label" "$(printf '%s\n' "${walls[@]}" | median)" \
-    "$(printf '%s\n' "${cpus[@]}" | median)" "$(echo "$rows / $(printf '%s\n' "${walls[@]}" | median)" | bc -l)" \
-    "$(printf '%s\n' "${rss[@]}" | median)"
+  local w
+  w=$(printf '%s\n' "${walls[@]}" | median)
+  printf '%-34s %8.2f %8.2f %10.0f %8s\n' "$label" "$w" "$(printf '%s\n' "${cpus[@]}" | median)" \
+    "$(awk -v r="$rows" -v w="$w" 'BEGIN {print r / w}')" "$(printf '%s\n' "${rss[@]}" | median)"
 }
 printf '%-34s %8s %8s %10s %8s\n' command "wall s" "cpu s" "rows/s" "RSS MB"
+echo "load before timing: $(cut -d' ' -f1-3 /proc/loadavg)"
 measure "stats --input --all-users --json" ./slurmwise stats --input "$base.psv" --all-users --json
 measure "stats --input --all-users (text)" env COLUMNS=80 ./slurmwise stats --input "$base.psv" --all-users
 measure "stats --input --threads 1 --json" ./slurmwise stats --input "$base.psv" --all-users --threads 1 --json
+echo "load after timing: $(cut -d' ' -f1-3 /proc/loadavg)"
