@@ -148,7 +148,7 @@ final class ArgumentLimits {
 
     /** Up to 64 characters of something a client sent, for a message. */
     static String quote(String s) {
-        String one = s.replaceAll("\\p{Cntrl}", "?");
+        String one = io.slurmwise.mcp.stdio.Shown.oneLine(s);
         return one.length() <= 64 ? one : one.substring(0, 64) + "...";
     }
 }

@@ -145,35 +145,70 @@ final class Bounded {
     static Parts parts(ToolAnswer a) {
         int budget = a.maxBytes();
         String under = "under " + (budget % 1024 == 0 ? budget / 1024 + " KiB" : budget + " bytes");
-        Map<String, Object> json = (Map<String, Object>) capStrings(a.json(), MAX_FIELD_CHARS);
-        if (size(json) > jsonBytes(budget)) {
-            json = shortFields(json, jsonBytes(budget));
-        }
+        Map<String, Object> json = json(a);
         String fieldsCut = "";
         if (json.containsKey("fields_cut_to")) { // cut here, or by a tool's list cut (fit)
             fieldsCut = json.get("fields_cut_to") instanceof Number n
-                    ? "\n(the structured answer cuts every field longer than " + n + " characters there, marked '[..."
-                    + " more characters cut]', to stay " + under + ": fields_cut_to)" : "";
+                    ? "\n" + note("(the structured answer cuts every field longer than " + n + " characters there,"
+                    + " marked '[... more characters cut]', to stay " + under + ": fields_cut_to)") : "";
             if (json.get("left_out_fields") instanceof List<?> left) {
-                fieldsCut += "\n(the structured answer leaves out " + String.join(", ", (List<String>) left)
-                        + ": too large to stay " + under + "; left_out_fields)";
+                fieldsCut += "\n" + note("(the structured answer leaves out " + String.join(", ", (List<String>) left)
+                        + ": too large to stay " + under + "; left_out_fields)");
             }
         }
         String body = capped(a.summary(), MAX_FIELD_CHARS);
-        // the JSON's lists were cut: the text says so, unless the tool's text already does
-        String jsonCut = (json.get("omitted") instanceof Number n && n.longValue() > 0 && !body.contains("to stay under")
-                ? "\n(the structured answer leaves out " + n + " entries to stay " + under + ": truncated, omitted)" : "")
-                + fieldsCut;
+        // the JSON's lists were cut: the text says so, unless the tool's text already does (its note wrapped)
+        boolean toolSaysSo = body.replaceAll("\\s+", " ").contains("to stay under");
+        String jsonCut = (json.get("omitted") instanceof Number n && n.longValue() > 0 && !toolSaysSo
+                ? "\n" + note("(the structured answer leaves out " + n + " entries to stay " + under
+                + ": truncated, omitted)") : "") + fieldsCut;
         Parts whole = new Parts(write(json), body + jsonCut);
         if (whole.bytes() <= budget) {
             return whole;
         }
         json.put("text_truncated", true);
         String jsonText = write(json);
-        String marker = "\n[... the text form is cut here to keep the whole answer " + under + " (text_truncated in the"
-                + " structured answer)]";
+        String marker = "\n" + note("[... the text form is cut here to keep the whole answer " + under
+                + " (text_truncated in the structured answer)]");
         int room = Math.max(MIN_TEXT_BYTES, budget - utf8(jsonText)) - utf8(marker) - utf8(jsonCut);
         return new Parts(jsonText, headBytes(body, Math.max(0, room)) + marker + jsonCut);
+    }
+
+    /** The width of a text form's lines: a note of what was cut fits a terminal as the rest of the text does. */
+    static final int COLUMNS = 80;
+
+    /**
+     * A note of the text form ("(the structured answer leaves out ...)") wrapped at {@link #COLUMNS}: its words
+     * on lines of at most that many characters (a longer word on a line of its own), each line after the first
+     * indented by one space.
+     */
+    static String note(String text) {
+        StringBuilder out = new StringBuilder(text.length() + 8);
+        int lineStart = 0;
+        for (String word : text.split(" ")) {
+            if (out.length() > lineStart && out.length() - lineStart + 1 + word.length() > COLUMNS) {
+                out.append('\n');
+                lineStart = out.length();
+                out.append(' ');
+            } else if (out.length() > lineStart) {
+                out.append(' ');
+            }
+            out.append(word);
+        }
+        return out.toString();
+    }
+
+    /**
+     * The JSON part of the answer a client receives ({@link #parts} without the text form, whose cut it does not
+     * mark): every field cut to {@link #MAX_FIELD_CHARS}, and the whole within its share of the budget
+     * ({@link #jsonBytes}), long fields cut shorter when it is not ({@link #shortFields}). What a model reads in
+     * process is what it reads over MCP.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> json(ToolAnswer a) {
+        Map<String, Object> json = (Map<String, Object>) capStrings(a.json(), MAX_FIELD_CHARS);
+        int share = jsonBytes(a.maxBytes());
+        return size(json) > share ? shortFields(json, share) : json;
     }
 
     /**

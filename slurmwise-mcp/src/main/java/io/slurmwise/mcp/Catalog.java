@@ -97,8 +97,7 @@ final class Catalog {
         if (user != null && !USER.matcher(user).matches()) {
             // the prompt's text goes to a model: a name is a name, not more instructions
             throw new IllegalArgumentException("user must be a user name (up to 64 letters, digits, '.', '_', '-'"
-                    + " or '@'), got " + (user.length() > 40 ? user.substring(0, 40) + "..." : user)
-                    .replaceAll("[\\p{Cntrl}]", "?"));
+                    + " or '@'), got " + ArgumentLimits.quote(user));
         }
         v.put("user_clause", user == null ? "" : " and user=" + user);
         String job = a.optional("job_id");

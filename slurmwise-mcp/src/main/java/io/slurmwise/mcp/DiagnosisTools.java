@@ -86,9 +86,9 @@ final class DiagnosisTools {
             // the text names every job; the structured answer says which of them it leaves out, and how to get them
             List<String> left = ds.subList(kept, ds.size()).stream().map(d -> d.jobId().toString()).toList();
             m.put("left_out", left);
-            text.append("(the structured answer holds the first ").append(kept).append(" of ").append(ds.size())
-                    .append(" diagnoses, to stay under ").append(Bounded.DEFAULT_BYTES / 1024).append(" KiB; ask for ")
-                    .append(String.join(", ", left)).append(" with job_ids)");
+            text.append(Bounded.note("(the structured answer holds the first " + kept + " of " + ds.size()
+                    + " diagnoses, to stay under " + Bounded.DEFAULT_BYTES / 1024 + " KiB; ask for "
+                    + String.join(", ", left) + " with job_ids)"));
         }
         return new ToolAnswer(m, text.toString().strip());
     }
@@ -270,17 +270,17 @@ final class DiagnosisTools {
         Bounded.fit(m, "jobs", Bounded.jsonBytes(Bounded.DEFAULT_BYTES));
         int kept = ((List<?>) m.get("jobs")).size();
         if (!leftOut.isEmpty()) {
-            text.append("(to stay under ").append(Bounded.DEFAULT_BYTES / 1024)
-                    .append(" KiB the structured answer leaves out of each job: ").append(String.join("; ", leftOut))
-                    .append("; ").append(WHOLE_ANSWER).append(")\n");
+            text.append(Bounded.note("(to stay under " + Bounded.DEFAULT_BYTES / 1024
+                    + " KiB the structured answer leaves out of each job: " + String.join("; ", leftOut) + "; "
+                    + WHOLE_ANSWER + ")")).append('\n');
         }
         if (kept < out.size()) {
             // the text names every job; say that the structured answer does not (an outside audit)
             List<String> left = pending.subList(kept, pending.size()).stream().map(j -> j.id().toString()).toList();
             m.put("left_out", left);
-            text.append("(the structured answer holds the first ").append(kept).append(" of ").append(out.size())
-                    .append(" jobs, to stay under ").append(Bounded.DEFAULT_BYTES / 1024)
-                    .append(" KiB; ask for ").append(String.join(", ", left)).append(" with job_id)");
+            text.append(Bounded.note("(the structured answer holds the first " + kept + " of " + out.size()
+                    + " jobs, to stay under " + Bounded.DEFAULT_BYTES / 1024 + " KiB; ask for "
+                    + String.join(", ", left) + " with job_id)"));
         }
         return new ToolAnswer(m, out.isEmpty() ? "no pending jobs" : text.toString().strip());
     }

@@ -12,6 +12,7 @@ import io.slurmwise.Slurmwise;
 import io.slurmwise.backend.BackendException;
 import io.slurmwise.config.Settings;
 import io.slurmwise.config.SettingsException;
+import io.slurmwise.mcp.stdio.Shown;
 import io.slurmwise.mcp.stdio.StdioLimits;
 import io.slurmwise.mcp.stdio.StdioTransport;
 
@@ -164,7 +165,7 @@ public final class SlurmwiseMcpServer {
                     .isError(false).build();
         } catch (IllegalArgumentException | BackendException e) {
             // an error may quote what the client sent: its control characters (terminal escapes) are not echoed
-            return McpSchema.CallToolResult.builder().addTextContent(Bounded.capped(printable(e.getMessage()),
+            return McpSchema.CallToolResult.builder().addTextContent(Bounded.capped(Shown.lines(e.getMessage()),
                     Bounded.MAX_FIELD_CHARS)).isError(true).build();
         } catch (RuntimeException e) {
             // a fault of slurmwise itself: one line the model can report, never a trace
@@ -172,11 +173,6 @@ public final class SlurmwiseMcpServer {
                     + e.getClass().getSimpleName() + ": " + ArgumentLimits.quote(String.valueOf(e.getMessage()))
                     + "); please report it").isError(true).build();
         }
-    }
-
-    /** {@code s} with control characters (but line breaks) and bidirectional overrides shown as {@code ?}. */
-    static String printable(String s) {
-        return s == null ? "" : s.replaceAll("[\\p{Cntrl}&&[^\\n]]|[\\u202A-\\u202E\\u2066-\\u2069]", "?");
     }
 
     private static List<McpServerFeatures.SyncResourceSpecification> resources(Catalog catalog) {

@@ -75,10 +75,11 @@ public final class SlurmwiseTools {
     }
 
     /**
-     * A tool's JSON answer with every string cut as the MCP server cuts it ({@link Bounded#MAX_FIELD_CHARS}): what a
-     * model reads in process is what it would read over MCP (a 5 MB explanation is not handed to it whole).
+     * A tool's JSON answer bounded as the MCP server bounds it ({@link Bounded#json}): every string cut to
+     * {@link Bounded#MAX_FIELD_CHARS} and the whole within the answer's budget, so that what a model reads in process
+     * is what it would read over MCP (a 5 MB explanation, a record of 160 KB of fields, is not handed to it whole).
      */
-    public Object boundedJson(String name, Map<String, Object> args) {
-        return Bounded.capStrings(call(name, args).json(), Bounded.MAX_FIELD_CHARS);
+    public Map<String, Object> boundedJson(String name, Map<String, Object> args) {
+        return Bounded.json(call(name, args));
     }
 }

@@ -40,8 +40,27 @@ class BoundedTest {
         assertThat(json.get("truncated").asBoolean()).isTrue();
         assertThat(json.get("omitted").asInt()).isPositive();
         assertThat(json.has("text_truncated")).as("the text fitted whole").isFalse();
-        assertThat(parts.text()).startsWith("200 jobs:").endsWith("(the structured answer leaves out "
-                + json.get("omitted").asInt() + " entries to stay under 16 KiB: truncated, omitted)");
+        assertThat(parts.text()).startsWith("200 jobs:");
+        assertThat(flat(parts.text())).endsWith("(the structured answer leaves out " + json.get("omitted").asInt()
+                + " entries to stay under 16 KiB: truncated, omitted)");
+        assertThat(parts.text().lines()).allSatisfy(l -> assertThat(l).hasSizeLessThanOrEqualTo(80));
+    }
+
+    /** The text form's lines, notes included, fit 80 columns; what a note says is read across its lines. */
+    private static String flat(String text) {
+        return text.replaceAll("\\s+", " ");
+    }
+
+    @Test
+    void aNoteIsWrappedAtEightyColumns() {
+        String note = Bounded.note("(the structured answer cuts every field longer than 1472 characters there, marked"
+                + " '[... more characters cut]', to stay under 16 KiB: fields_cut_to)");
+        assertThat(note).isEqualTo("(the structured answer cuts every field longer than 1472 characters there,\n"
+                + " marked '[... more characters cut]', to stay under 16 KiB: fields_cut_to)");
+        // a word longer than a line stands on its own line, whole
+        String path = "/" + "p".repeat(100);
+        assertThat(Bounded.note("see " + path + " now")).isEqualTo("see\n " + path + "\n now");
+        assertThat(Bounded.note("short")).isEqualTo("short");
     }
 
     @Test
@@ -53,15 +72,16 @@ class BoundedTest {
         JsonNode json = JSON.readTree(parts.json());
         assertThat(json.get("text_truncated").asBoolean()).isTrue();
         assertThat(parts.text()).startsWith("job 1001 é is PENDING")
-                .contains("\n[... the text form is cut here to keep the whole answer under 16 KiB (text_truncated in"
-                        + " the structured answer)]")
-                .endsWith("entries to stay under 16 KiB: truncated, omitted)");
+                .contains("\n[... the text form is cut here to keep the whole answer under 16 KiB\n"
+                        + " (text_truncated in the structured answer)]");
+        assertThat(flat(parts.text())).endsWith("entries to stay under 16 KiB: truncated, omitted)");
         // an answer asked bigger has that budget, and room for a text form of 2 KiB
         String small = text.substring(0, 2000);
         Bounded.Parts big = Bounded.parts(new ToolAnswer(Bounded.fit(listOf(200, 300), "jobs", Bounded.jsonBytes(65536)),
                 small, 65536));
         assertThat(big.bytes()).isLessThanOrEqualTo(65536);
-        assertThat(big.text()).isEqualTo(small + "\n(the structured answer leaves out "
+        assertThat(big.text()).startsWith(small + "\n(the structured answer leaves out ");
+        assertThat(flat(big.text())).isEqualTo(flat(small) + " (the structured answer leaves out "
                 + JSON.readTree(big.json()).get("omitted").asInt() + " entries to stay under 64 KiB: truncated, omitted)");
     }
 
@@ -76,7 +96,9 @@ class BoundedTest {
         assertThat(json.get("truncated").asBoolean()).isTrue();
         assertThat(json.get("left_out_fields")).hasSize(1);
         assertThat(json.get("left_out_fields").get(0).asText()).isEqualTo("jobs");
-        assertThat(parts.text()).startsWith("2000 jobs").contains("leaves out jobs: too large to stay under 16 KiB");
+        assertThat(parts.text()).startsWith("2000 jobs");
+        assertThat(flat(parts.text())).contains("leaves out jobs: too large to stay under 16 KiB");
+        assertThat(parts.text().lines()).allSatisfy(l -> assertThat(l).hasSizeLessThanOrEqualTo(80));
     }
 
     @Test

@@ -95,6 +95,29 @@ class McpBackpressureTest {
         }
     }
 
+    @Test
+    void aClientThatClosesItsEndInTheMiddleOfItsAnswersEndsTheServer() throws Exception {
+        try (RawMcpClient server = RawMcpClient.start("gone-home", false)) {
+            // never read: the initialize answer and the first answers fill the pipe, the rest wait in the server
+            com.fasterxml.jackson.databind.node.ObjectNode init = RawMcpClient.JSON.createObjectNode()
+                    .put("protocolVersion", "2025-06-18");
+            init.putObject("capabilities");
+            init.putObject("clientInfo").put("name", "gone").put("version", "1");
+            server.send(request("init", "initialize", init));
+            List<String> ids = new ArrayList<>();
+            server.sendBytes(calls("g", 50, "list_jobs", Map.of("limit", 500, "full", true, "max_bytes", 262_144), ids)
+                    .getBytes(StandardCharsets.UTF_8));
+            waitUntilIdle(server);
+            assertThat(server.alive()).as("blocked on its answers, not gone").isTrue();
+            server.closeStdout();
+            // stdin stays open: only the closed stdout can tell the server that its client is gone
+            Integer code = server.exitWithin(Duration.ofSeconds(60));
+            assertThat(code).as("the server ended; stderr: " + server.stderr()).isNotNull();
+            assertThat(server.stderr()).contains("stdout closed: the client is gone; stopping")
+                    .doesNotContain("Exception", "\tat ");
+        }
+    }
+
     /** Waits until the server stops using CPU (its answers wait for the client): the milliseconds it took. */
     static long waitUntilIdle(RawMcpClient server) throws InterruptedException {
         long t0 = System.nanoTime();

@@ -351,6 +351,116 @@ class McpHostileClientTest {
         return counts;
     }
 
+    /** Whether {@code s} holds a surrogate that is not half of a pair: text a strict JSON parser refuses. */
+    static boolean loneSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A raw request line with {@code params} written as they stand (JSON escapes a builder would not make). */
+    static String raw(String id, String method, String params) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"" + method + "\""
+                + (params == null ? "" : ",\"params\":" + params) + "}";
+    }
+
+    /**
+     * The answer, checked to be text any client can parse, and its words for a person (an error's message, a tool
+     * error, the text form of a result; the JSON escapes control characters itself) text a terminal can print.
+     */
+    JsonNode clean(String id, String line) throws Exception {
+        JsonNode r = send(id, line);
+        String said = r.has("error") ? r.at("/error/message").asText()
+                : r.at("/result/content/" + (r.at("/result/isError").asBoolean() ? 0 : 1) + "/text").asText();
+        assertThat(loneSurrogate(r.toString())).as(id + ": a lone surrogate in " + r).isFalse();
+        assertThat(said).as(id).doesNotContain("\u001b", "\u0007", "\u202e", "\u2066", "\u0000");
+        return r;
+    }
+
+    @Test
+    @Order(8)
+    void unicodeEdgesComeBackAsTextEveryClientCanParseAndPrint() throws Exception {
+        // JSON lets "\ud800" stand alone, and a strict parser (serde_json, Go's) then refuses the whole answer that
+        // quotes it: the id of the answer would be lost. An id so written is refused (id null), anything else read
+        // with U+FFFD in its place, as a decoder reads bytes that are no character
+        fault("a lone surrogate id", line("{\"jsonrpc\":\"2.0\",\"id\":\"\\udc00\",\"method\":\"ping\"}"), -32600);
+        assertThat(server.nullIdAnswers().get(server.nullIdAnswers().size() - 1).at("/error/message").asText())
+                .contains("lone surrogate (\\udc00)");
+        assertThat(send("\ud83d\ude00", raw("\\ud83d\\ude00", "ping", null)).has("result")).as("a pair is a character").isTrue();
+        assertThat(clean("lone-job", raw("lone-job", "tools/call", "{\"name\":\"get_job\",\"arguments\":"
+                + "{\"job_id\":\"1001\\ud800\"}}")).at("/result/content/0/text").asText())
+                .startsWith("'1001\ufffd' is not a SLURM job id");
+        JsonNode search = clean("lone-query", raw("lone-query", "tools/call", "{\"name\":\"search_knowledge\","
+                + "\"arguments\":{\"query\":\"CUDA out of memory \\udfff\\u0000\\u202e\"}}"));
+        assertThat(search.at("/result/isError").asBoolean()).isFalse();
+        assertThat(JSON.readTree(search.at("/result/content/0/text").asText()).get("query").asText())
+                .isEqualTo("CUDA out of memory \ufffd\u0000\u202e"); // the JSON quotes the query (escaped), whole characters
+        // in a member name the parser itself refuses one: a parse error, as for any broken JSON
+        fault("a lone surrogate in a member name", line(raw("lone-name", "tools/call", "{\"name\":\"get_job\","
+                + "\"arguments\":{\"job_id\":\"1001\",\"\\udc00x\":1}}")), -32700);
+        // terminal escapes and bidirectional overrides: the SDK's own -32601 quoted a method name whole
+        assertThat(clean("escape-method", raw("escape-method", "\\u001b]0;pwned\\u0007\\u202ex", null))
+                .at("/error/message").asText()).isEqualTo("no method is named '?]0;pwned??x': the name holds control or"
+                + " bidirectional characters (shown as '?')");
+        assertThat(server.answer("escape-method").at("/error/code").asInt()).isEqualTo(-32601);
+        assertThat(clean("bidi-tool", raw("bidi-tool", "tools/call", "{\"name\":\"\\u202ecancel_job\\ud800\"}"))
+                .at("/error/message").asText()).startsWith("there is no tool '?cancel_job\ufffd'");
+        assertThat(clean("bidi-uri", raw("bidi-uri", "resources/read", "{\"uri\":\"\\u2066\\u001b[2Jx\"}"))
+                .at("/error/message").asText()).startsWith("there is no resource '??[2Jx'");
+        assertThat(clean("bidi-user", raw("bidi-user", "prompts/get", "{\"name\":\"diagnose_recent_failures\","
+                + "\"arguments\":{\"user\":\"\\u202ebob\\u0000\"}}")).at("/error/message").asText())
+                .endsWith("got ?bob?");
+        assertThat(clean("bidi-level", raw("bidi-level", "logging/setLevel", "{\"level\":\"\\u202einfo\"}"))
+                .at("/error/message").asText()).endsWith("not '?info'");
+        assertThat(clean("bidi-partition", raw("bidi-partition", "tools/call", "{\"name\":\"list_jobs\",\"arguments\":"
+                + "{\"partition\":\"\\u202e\\u001b[2Jgpu\"}}")).at("/result/content/0/text").asText())
+                .startsWith("no partition '??[2Jgpu' on this cluster");
+        assertThat(clean("nul-id", raw("nul-id", "tools/call", "{\"name\":\"diagnose_job\",\"arguments\":"
+                + "{\"job_id\":\"1001\\u0000\"}}")).at("/result/content/0/text").asText())
+                .startsWith("'1001?' is not a SLURM job id");
+    }
+
+    @Test
+    @Order(9)
+    void jobIdsOfAShellOrAPathOrOutOfRangeAreRefusedByName() throws Exception {
+        Map<String, String> says = new LinkedHashMap<>();
+        says.put("../../etc/passwd", "'../../etc/passwd' is not a SLURM job id; use a number such as 1001");
+        says.put("$(id)", "'$(id)' is not a SLURM job id; use");
+        says.put("1;rm -rf /", "'1;rm -rf /' is not a SLURM job id; use");
+        says.put("`id`", "'`id`' is not a SLURM job id; use");
+        says.put("-1", "'-1' is not a SLURM job id; use");
+        says.put("1001_-1", "'1001_-1' is not a SLURM job id; use");
+        says.put("0", "'0' is not a SLURM job id: job ids start at 1");
+        says.put("1001_[1-999999999]", "'1001_[1-999999999]' is not a SLURM job id: the array task id 999999999 is"
+                + " larger than SLURM allows (at most 4000000");
+        says.put("4294967296", "the job number 4294967296 is larger than SLURM allows (at most 4294967292");
+        says.put("1001_99999999999", "the array task id 99999999999 is larger than SLURM allows");
+        int n = 0;
+        for (String tool : List.of("get_job", "diagnose_job", "read_job_log", "suggest_patch", "job_efficiency",
+                "explain_pending")) {
+            for (Map.Entry<String, String> e : says.entrySet()) {
+                JsonNode r = toolError("id-" + n++, tool, Map.of("job_id", e.getKey()), e.getValue());
+                assertThat(r.at("/result/content").size()).as(tool + " " + e.getKey()).isEqualTo(1);
+            }
+        }
+        // numbers as JSON numbers: negative, past 64 bits
+        toolError("negative-number-id", "get_job", Map.of("job_id", -1001), "is not a SLURM job id");
+        toolError("huge-number-id", "get_job", Map.of("job_id", new java.math.BigInteger("9".repeat(30))),
+                "larger than SLURM allows");
+        toolError("negative-lines", "read_job_log", Map.of("job_id", "1001", "lines", -1), "lines must be a whole number"
+                + " from 1 to 1000, got -1");
+        toolError("huge-max-bytes", "read_job_log", Map.of("job_id", "1001", "max_bytes", Long.MAX_VALUE),
+                "max_bytes must be a whole number from 256 to 65536");
+        // a user that reads as an option of sacct is only a name that matches no one
+        toolError("option-user", "list_jobs", Map.of("user", "--help"), "no user '--help' on this cluster");
+    }
+
     @Test
     @Order(99)
     void everyRequestIsAnsweredOnceStdoutIsPureAndTheServerEndsWhenStdinCloses() throws Exception {

@@ -174,8 +174,12 @@ class McpServerTest {
         JsonNode big = call("list_jobs", Map.of("limit", 500, "full", true));
         assertThat(big.get("truncated").asBoolean()).isTrue();
         // and both parts say what was cut
-        assertThat(((McpSchema.TextContent) bigResult.content().get(1)).text()).contains("the structured answer leaves out "
+        String said = ((McpSchema.TextContent) bigResult.content().get(1)).text();
+        assertThat(said.replaceAll("\\s+", " ")).contains("the structured answer leaves out "
                 + big.get("omitted").asInt() + " entries to stay under 16 KiB");
+        // on lines that fit a terminal, as the rest of the text form
+        assertThat(said.substring(said.indexOf("(the structured answer")).lines())
+                .allSatisfy(l -> assertThat(l).hasSizeLessThanOrEqualTo(80));
     }
 
     @Test
@@ -346,7 +350,7 @@ class McpServerTest {
         // what it left out, and how to get it
         assertThat(m.get("left_out_of_each_job").get(0).asText()).startsWith("pending.fixes");
         assertThat(m.get("whole_answer").asText()).contains("explain_pending with a job_id").contains("suggest_patch");
-        assertThat(words).contains("the structured answer leaves out of each job: pending.fixes")
+        assertThat(words.replaceAll("\\s+", " ")).contains("the structured answer leaves out of each job: pending.fixes")
                 .doesNotContain("holds the first");
         // 1055 can never start: its brief keeps the change that lets it start
         JsonNode p1055 = m.get("jobs").get(named.indexOf("1055"));

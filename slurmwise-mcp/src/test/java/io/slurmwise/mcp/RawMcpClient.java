@@ -243,6 +243,16 @@ final class RawMcpClient implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** Closes the client's end of the server's stdout: a client gone in the middle of its answers. */
+    void closeStdout() throws IOException {
+        process.getInputStream().close();
+    }
+
+    /** Waits up to {@code timeout} for the server to end: its exit code, or null while it still runs. */
+    Integer exitWithin(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : null;
+    }
+
     @Override
     public void close() {
         process.destroyForcibly();

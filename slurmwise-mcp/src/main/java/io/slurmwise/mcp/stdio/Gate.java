@@ -125,7 +125,64 @@ final class Gate {
             return new Reply(Replies.error(null, Replies.INVALID_REQUEST, "a message must be a JSON object, not "
                     + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
         }
+        if (surrogateEscape(bytes, length)) {
+            JsonNode id = node.get("id");
+            int lone = id != null && id.isTextual() ? Shown.loneSurrogate(id.textValue()) : -1;
+            if (lone >= 0) {
+                // an id is echoed as sent, and a strict client cannot parse a lone surrogate back
+                return new Reply(Replies.error(null, Replies.INVALID_REQUEST, "the id holds a lone surrogate (\\u"
+                        + Integer.toHexString(id.textValue().charAt(lone)) + "), which is no Unicode character; send"
+                        + " the id as valid Unicode text"));
+            }
+            node = wholeCharacters(node);
+        }
         return message(node, length);
+    }
+
+    /**
+     * Whether {@code b[0, n)} holds a {@code \\uD800}-{@code \\uDFFF} escape: the valid UTF-8 check above sees
+     * raw bytes only, and JSON lets such an escape stand alone (a client that cut a string between the halves of
+     * a pair sends one).
+     */
+    static boolean surrogateEscape(byte[] b, int n) {
+        for (int i = 0; i + 2 < n; i++) {
+            if (b[i] == '\\' && b[i + 1] == 'u' && (b[i + 2] == 'd' || b[i + 2] == 'D')) {
+                return true;
+            }
+            if (b[i] == '\\') {
+                i++; // an escaped backslash is no escape's start
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code node} with every lone surrogate (in strings and member names) replaced by U+FFFD, as a decoder
+     * replaces bytes that are no character: what a tool, a prompt or the SDK quotes back in an answer is then text
+     * every client can parse (a strict JSON parser refuses a lone {@code \\ud800}, and loses the whole answer).
+     */
+    static JsonNode wholeCharacters(JsonNode node) {
+        if (node.isTextual()) {
+            String s = node.textValue();
+            return Shown.loneSurrogate(s) < 0 ? node
+                    : com.fasterxml.jackson.databind.node.TextNode.valueOf(Shown.whole(s, '\uFFFD'));
+        }
+        if (node.isArray()) {
+            com.fasterxml.jackson.databind.node.ArrayNode out =
+                    com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode(node.size());
+            node.forEach(v -> out.add(wholeCharacters(v)));
+            return out;
+        }
+        if (node.isObject()) {
+            com.fasterxml.jackson.databind.node.ObjectNode out =
+                    com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                out.set(Shown.whole(e.getKey(), '\uFFFD'), wholeCharacters(e.getValue()));
+            }
+            return out;
+        }
+        return node;
     }
 
     /**
@@ -184,6 +241,11 @@ final class Gate {
         if (name.length() > METHOD_CHARS) {
             return new Reply(Replies.error(id, Replies.METHOD_NOT_FOUND, "no method has a " + name.length()
                     + "-character name"));
+        }
+        if (!Shown.oneLine(name).equals(name)) {
+            // no method's name holds these; the SDK's own answer quoted the name whole, terminal escapes and all
+            return new Reply(Replies.error(id, Replies.METHOD_NOT_FOUND, "no method is named '" + Replies.quote(name)
+                    + "': the name holds control or bidirectional characters (shown as '?')"));
         }
         if (params != null && !params.isObject()) {
             return new Reply(Replies.error(id, Replies.INVALID_PARAMS, "params must be an object"));

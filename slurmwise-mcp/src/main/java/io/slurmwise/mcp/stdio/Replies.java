@@ -53,9 +53,9 @@ final class Replies {
         return bytes(n);
     }
 
-    /** One line of at most {@value #QUOTE} characters, control characters shown as '?'. */
+    /** One line of at most {@value #QUOTE} characters, as {@link Shown#oneLine}. */
     static String quote(String s) {
-        String one = s == null ? "" : s.replaceAll("[\\p{Cntrl}\\u2028\\u2029]", "?");
+        String one = Shown.oneLine(s);
         return one.length() <= QUOTE ? one : one.substring(0, QUOTE) + "...";
     }
 
