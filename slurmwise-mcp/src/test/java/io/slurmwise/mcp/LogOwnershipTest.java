@@ -87,6 +87,51 @@ class LogOwnershipTest {
         }
     }
 
+    /**
+     * A log of 10 GB (sparse: a crashed writer's hole, then the error) costs what a small one does, and the error at
+     * its end is read; a record naming the server's own /proc files (its environment, which may hold keys) gets
+     * nothing of them: procfs says they are empty regular files, and the tail of an empty file is empty.
+     */
+    @Test
+    void aTenGigabyteLogIsReadFromItsEndAndProcFilesGiveNothing(@TempDir Path dir) throws Exception {
+        String me = System.getProperty("user.name");
+        Path sparse = dir.resolve("sparse.out");
+        long hole = 10L << 30;
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(sparse.toFile(), "rw")) {
+            f.seek(hole);
+            f.write("\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        Path environ = dir.resolve("environ.out");
+        Files.createSymbolicLink(environ, Path.of("/proc/self/environ"));
+        MockCluster.export(dir, row("7101", me, sparse.toString()), row("7102", me, environ.toString()),
+                row("7103", me, "/proc/self/environ"));
+        McpSyncClient client = MockCluster.client(dir, dir.resolve("home"));
+        try {
+            McpSchema.CallToolResult r = MockCluster.ok(client, "read_job_log", Map.of("job_id", "7101"));
+            JsonNode log = JSON.readTree(text(r, 0));
+            assertThat(log.at("/logs/0/problem").isNull()).as(log.toString()).isTrue();
+            assertThat(log.at("/logs/0/file_size").asLong()).isGreaterThan(hole);
+            assertThat(log.at("/logs/0/text").asText()).endsWith("RuntimeError: CUDA out of memory. Tried to allocate"
+                    + " 2.00 GiB");
+            assertThat(Bounded.utf8(text(r, 0) + text(r, 1))).isLessThanOrEqualTo(Bounded.DEFAULT_BYTES);
+            JsonNode d = result(client, "diagnose_job", Map.of("job_id", "7101"));
+            assertThat(d.at("/finding/kind").asText()).isEqualTo("cuda_oom");
+            assertThat(d.at("/logs/0/bytes_read").asLong()).isBetween(1L, (long) io.slurmwise.backend.LogTails.MAX_TAIL_BYTES);
+            for (String id : new String[] {"7102", "7103"}) {
+                McpSchema.CallToolResult p = MockCluster.ok(client, "read_job_log", Map.of("job_id", id));
+                String all = text(p, 0) + text(p, 1);
+                assertThat(JSON.readTree(text(p, 0)).at("/logs/0/text").asText()).as(id).isEmpty();
+                // the server was started with SLURMWISE_HOME and SLURMWISE_MOCK_DIR in its environment
+                assertThat(all).as(id).doesNotContain("SLURMWISE_HOME", "SLURMWISE_MOCK_DIR=");
+                assertThat(result(client, "diagnose_job", Map.of("job_id", id)).at("/logs/0/bytes_read").asInt())
+                        .as(id).isZero();
+            }
+        } finally {
+            client.closeGracefully();
+        }
+    }
+
     private static JsonNode result(McpSyncClient client, String tool, Map<String, Object> args) throws Exception {
         return JSON.readTree(text(MockCluster.ok(client, tool, args), 0));
     }
