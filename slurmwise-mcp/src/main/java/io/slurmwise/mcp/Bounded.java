@@ -156,7 +156,9 @@ final class Bounded {
                         + ": too large to stay " + under + "; left_out_fields)");
             }
         }
-        String body = capped(a.summary(), MAX_FIELD_CHARS);
+        // the text form is for a person, often on a terminal: what a log or a record holds cannot steer it (the JSON
+        // escapes control characters itself)
+        String body = capped(io.slurmwise.mcp.stdio.Shown.lines(a.summary()), MAX_FIELD_CHARS);
         // the JSON's lists were cut: the text says so, unless the tool's text already does (its note wrapped)
         boolean toolSaysSo = body.replaceAll("\\s+", " ").contains("to stay under");
         String jsonCut = (json.get("omitted") instanceof Number n && n.longValue() > 0 && !toolSaysSo

@@ -104,8 +104,11 @@ class LogOwnershipTest {
         }
         Path environ = dir.resolve("environ.out");
         Files.createSymbolicLink(environ, Path.of("/proc/self/environ"));
+        // a log that sets the terminal's title, clears it and turns text around (a progress bar's colours alike)
+        Path steering = Files.writeString(dir.resolve("steering.out"), "epoch 1\n\u001b]0;pwned\u0007\u001b[2J"
+                + "\u001b[31mRuntimeError: CUDA out of memory\u001b[0m \u202eevil\n");
         MockCluster.export(dir, row("7101", me, sparse.toString()), row("7102", me, environ.toString()),
-                row("7103", me, "/proc/self/environ"));
+                row("7103", me, "/proc/self/environ"), row("7104", me, steering.toString()));
         McpSyncClient client = MockCluster.client(dir, dir.resolve("home"));
         try {
             McpSchema.CallToolResult r = MockCluster.ok(client, "read_job_log", Map.of("job_id", "7101"));
@@ -118,6 +121,12 @@ class LogOwnershipTest {
             JsonNode d = result(client, "diagnose_job", Map.of("job_id", "7101"));
             assertThat(d.at("/finding/kind").asText()).isEqualTo("cuda_oom");
             assertThat(d.at("/logs/0/bytes_read").asLong()).isBetween(1L, (long) io.slurmwise.backend.LogTails.MAX_TAIL_BYTES);
+            // the JSON keeps the log's bytes (escaped, as JSON escapes control characters); the text form, which a
+            // client may print on a terminal, shows them as '?'
+            McpSchema.CallToolResult esc = MockCluster.ok(client, "read_job_log", Map.of("job_id", "7104"));
+            assertThat(JSON.readTree(text(esc, 0)).at("/logs/0/text").asText()).contains("\u001b]0;pwned\u0007");
+            assertThat(text(esc, 1)).contains("?]0;pwned??[2J?[31mRuntimeError: CUDA out of memory?[0m ?evil")
+                    .doesNotContain("\u001b", "\u0007", "\u202e");
             for (String id : new String[] {"7102", "7103"}) {
                 McpSchema.CallToolResult p = MockCluster.ok(client, "read_job_log", Map.of("job_id", id));
                 String all = text(p, 0) + text(p, 1);

@@ -14,8 +14,8 @@ public final class Shown {
     /** Control characters, line and paragraph separators, bidirectional overrides and isolates. */
     private static final java.util.regex.Pattern STEERING =
             java.util.regex.Pattern.compile("[\\p{Cntrl}\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]");
-    private static final java.util.regex.Pattern STEERING_BUT_NEWLINE =
-            java.util.regex.Pattern.compile("[\\p{Cntrl}\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069&&[^\\n]]");
+    private static final java.util.regex.Pattern STEERING_BUT_LINES =
+            java.util.regex.Pattern.compile("[\\p{Cntrl}\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069&&[^\\n\\t]]");
 
     private Shown() {
     }
@@ -25,9 +25,12 @@ public final class Shown {
         return s == null ? "" : STEERING.matcher(whole(s, '?')).replaceAll("?");
     }
 
-    /** As {@link #oneLine}, keeping line breaks (a tool's error of several lines). */
+    /**
+     * As {@link #oneLine}, keeping line breaks and tabs: a tool's error of several lines, a text form that quotes a
+     * job's log (a progress bar's colours, a title a job set with {@code \\e]0;...\\a}).
+     */
     public static String lines(String s) {
-        return s == null ? "" : STEERING_BUT_NEWLINE.matcher(whole(s, '?')).replaceAll("?");
+        return s == null ? "" : STEERING_BUT_LINES.matcher(whole(s, '?')).replaceAll("?");
     }
 
     /** The index of the first surrogate in {@code s} that is not half of a pair, or -1. */
