@@ -53,3 +53,4 @@ under16k fleet_stats <<<"$stats"
 echo "mcp-inspector: $n tools, resources and prompts listed; newest failures $ids; diagnose_job 1001 -> oom; log tail of $first read; answers <= 16 KB"
 
 node "$root/scripts/mcp/sdk-client-smoke.mjs" "$dir/node_modules" "$root" "$backend"
+node "$root/scripts/mcp/hostile-client.mjs" "$dir/node_modules" "$root" "$backend"
