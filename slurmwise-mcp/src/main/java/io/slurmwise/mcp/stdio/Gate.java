@@ -157,9 +157,10 @@ final class Gate {
     }
 
     /**
-     * {@code node} with every lone surrogate (in strings and member names) replaced by U+FFFD, as a decoder
-     * replaces bytes that are no character: what a tool, a prompt or the SDK quotes back in an answer is then text
-     * every client can parse (a strict JSON parser refuses a lone {@code \\ud800}, and loses the whole answer).
+     * {@code node} with every lone surrogate in its string values replaced by U+FFFD, as a decoder replaces bytes
+     * that are no character: what a tool, a prompt or the SDK quotes back in an answer is then text every client can
+     * parse (a strict JSON parser refuses a lone {@code \\ud800}, and loses the whole answer). Member names keep
+     * theirs: the parser refuses a lone surrogate in a name (a -32700).
      */
     static JsonNode wholeCharacters(JsonNode node) {
         if (node.isTextual()) {
@@ -178,7 +179,7 @@ final class Gate {
                     com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                out.set(Shown.whole(e.getKey(), '\uFFFD'), wholeCharacters(e.getValue()));
+                out.set(e.getKey(), wholeCharacters(e.getValue()));
             }
             return out;
         }

@@ -47,4 +47,23 @@ class GateTest {
                 StandardCharsets.UTF_8);
         assertThat(edge).contains("8,388,609 bytes, over the 8,388,608 (8.0 MiB)");
     }
+
+    @Test
+    void aLoneSurrogateEscapeIsReadAsTheReplacementCharacterAndAnIdWithOneIsRefused() throws Exception {
+        Gate gate = new Gate(StdioLimits.DEFAULT, Set.of("get_job"));
+        byte[] call = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"get_job\","
+                + "\"arguments\":{\"job_id\":[\"1001\\ud800\", \"\\ud83d\\ude00\", \"\\udc00\\ud800\"]}}}")
+                .getBytes(StandardCharsets.UTF_8);
+        Gate.Request r = (Gate.Request) gate.check(call, call.length);
+        Object ids = ((java.util.Map<?, ?>) ((java.util.Map<?, ?>) r.request().params()).get("arguments")).get("job_id");
+        assertThat(ids).isEqualTo(java.util.List.of("1001\ufffd", "\ud83d\ude00", "\ufffd\ufffd"));
+        byte[] loneId = "{\"jsonrpc\":\"2.0\",\"id\":\"a\\ud800\",\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_8);
+        String answer = new String(((Gate.Reply) gate.check(loneId, loneId.length)).line(), StandardCharsets.UTF_8);
+        assertThat(answer).contains("\"id\":null", "-32600", "lone surrogate (\\\\ud800)");
+        // an escaped backslash before "ud800" is text, not an escape
+        byte[] text = "\"\\\\ud800\"".getBytes(StandardCharsets.UTF_8);
+        assertThat(Gate.surrogateEscape(text, text.length)).isFalse();
+        byte[] escape = "\"\\\\\\ud800\"".getBytes(StandardCharsets.UTF_8);
+        assertThat(Gate.surrogateEscape(escape, escape.length)).isTrue();
+    }
 }
