@@ -26,11 +26,11 @@ public final class Shown {
     }
 
     /**
-     * As {@link #oneLine}, keeping line breaks and tabs: a tool's error of several lines, a text form that quotes a
-     * job's log (a progress bar's colours, a title a job set with {@code \\e]0;...\\a}).
+     * As {@link #oneLine}, keeping line breaks (a log's CRLF as one) and tabs: a tool's error of several lines, a text
+     * form that quotes a job's log (a progress bar's colours, a title a job set with {@code \\e]0;...\\a}).
      */
     public static String lines(String s) {
-        return s == null ? "" : STEERING_BUT_LINES.matcher(whole(s, '?')).replaceAll("?");
+        return s == null ? "" : STEERING_BUT_LINES.matcher(whole(s, '?').replace("\r\n", "\n")).replaceAll("?");
     }
 
     /** The index of the first surrogate in {@code s} that is not half of a pair, or -1. */
