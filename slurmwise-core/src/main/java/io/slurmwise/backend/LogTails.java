@@ -203,7 +203,8 @@ public final class LogTails {
             // root job read "cannot tell who owns <path>: <path>")
             return LogTail.unavailable(stream, shown, "cannot read " + shown + ": permission denied to "
                     + System.getProperty("user.name", "this user") + (owner == null || owner.isBlank() ? ""
-                    : " (the job is " + owner + "'s: only " + owner + " or root can read its logs)"));
+                    : " (the job is " + owner + "'s: only " + (owner.equals("root") ? "root" : owner + " or root")
+                    + " can read its logs)"));
         } catch (IOException e) {
             return LogTail.unavailable(stream, shown, "cannot tell who owns " + shown + ": " + e.getMessage());
         }
