@@ -161,23 +161,33 @@ public final class Classifier {
         final List<Evidence> evidence = new ArrayList<>();
         double miss = 1.0; // product of (1 - w)
         long firstLine = Long.MAX_VALUE;
+        private final Set<Place> places = new HashSet<>();
+
+        private record Place(Evidence.Source source, long order) {
+        }
 
         Score(FailureKind kind) {
             this.kind = kind;
         }
 
         void add(Evidence e) {
+            add(e, e.line());
+        }
+
+        /**
+         * @param order where the evidence is in the log as read: its line, or for a line carried in a JSON record
+         *              (several on the one line of the file, see {@link CarriedLog}) the carried line's place
+         */
+        void add(Evidence e, long order) {
             miss *= 1.0 - e.weight();
-            boolean sameLine = e.isLogLine() && evidence.stream()
-                    .anyMatch(o -> o.source() == e.source() && o.line() == e.line());
-            if (sameLine) {
-                return;
+            if (e.isLogLine() && !places.add(new Place(e.source(), order))) {
+                return; // a line already read
             }
             if (evidence.size() < Finding.MAX_EVIDENCE_PER_KIND) {
                 evidence.add(e);
             }
             if (e.isLogLine()) {
-                firstLine = Math.min(firstLine, e.line());
+                firstLine = Math.min(firstLine, order);
             }
         }
 
@@ -314,8 +324,12 @@ public final class Classifier {
 
     /** Scores one log; true when it shows an event that ended the job (see {@link #ENDING_EVENT_WEIGHT}). */
     private boolean scanLog(LogTail pasted, Map<String, Score> scores) {
-        // typographic spaces, quotes and HTML entities read as the ASCII the messages are written in
-        byte[] plain = PastedText.plain(pasted.content());
+        // a log carried in JSON records' strings read as the lines it carries (line indexes below count those lines;
+        // evidence names the line of the file that carried each, see CarriedLog), then typographic spaces, quotes and
+        // HTML entities as the ASCII the messages are written in (after: a typographic quote inside a JSON string
+        // made ASCII would end the string)
+        CarriedLog carried = CarriedLog.of(pasted.content());
+        byte[] plain = PastedText.plain(carried.text());
         LogTail tail = plain == pasted.content() ? pasted : new LogTail(pasted.stream(), pasted.path(), plain,
                 pasted.firstLine(), pasted.fileSize(), pasted.problem());
         Evidence.Source source = tail.stream() == LogStream.STDOUT ? Evidence.Source.STDOUT : Evidence.Source.STDERR;
@@ -435,9 +449,10 @@ public final class Classifier {
             // further matching lines only add evidence to show
             double weight = carrier.get(m.sig()) == m && s.signaturesSeen.add(m.sig()) ? m.sig().weight() : 0;
             String object = objects.get(m.lineIndex() + 1);
-            s.add(new Evidence(source, base + m.lineIndex(), inFile,
+            s.add(new Evidence(source, base + carried.physicalLine(m.lineIndex()), inFile,
                     m.line().strip() + (object == null ? "" : " " + object),
-                    kind.id(), weight, LineText.matched(m.sig().regex(), m.line(), LineText.anchored(m.sig().pattern()))));
+                    kind.id(), weight, LineText.matched(m.sig().regex(), m.line(), LineText.anchored(m.sig().pattern()))),
+                    base + m.lineIndex());
         }
         return ending != Long.MAX_VALUE;
     }

@@ -135,32 +135,6 @@ class TextFormsRobustnessTest {
 
     /** Changes not yet read through: the reader's gaps, each to be closed by method (and removed here) or explained. */
     static final List<String> GAPS = List.of(
-            // a log embedded in one JSON string (one physical line): the carried lines are read one by one, but the
-            // readings that need the log's lines in order (events before and after, the last line, a label and the
-            // line after it) see one line; a whole one-line log without a carried break keeps the record around it
-            "pub-none-004 as JSON string",
-            "pub-file-not-found-012 as JSON string",
-            "pub-file-not-found-027 as JSON string",
-            "pub-oom-050 as JSON string",
-            "pub-none-073 as JSON string",
-            "pub-file-not-found-046 as JSON string",
-            "pub-file-not-found-055 as JSON string",
-            "pub-resources-unavailable-089 as JSON string",
-            "pub-none-143 as JSON string",
-            "pub-file-not-found-074 as JSON string",
-            "pub-file-not-found-076 as JSON string",
-            "pub-node-fail-042 as JSON string",
-            "pub-node-fail-044 as JSON string",
-            "pub-none-345 as JSON string",
-            "pub-none-357 as JSON string",
-            "pub-none-358 as JSON string",
-            "pub-none-429 as JSON string",
-            "pub-none-571 as JSON string",
-            "pub-oom-194 as JSON string",
-            "pub-none-660 as JSON string",
-            "pub-file-not-found-146 as JSON string",
-            "pub-oom-282 as JSON string",
-            "pub-file-not-found-165 as JSON string",
             // "run.sh: 18: source: not found" read beside the line after it; another rank's line between them
             "pub-none-217 as interleaved second rank");
 
