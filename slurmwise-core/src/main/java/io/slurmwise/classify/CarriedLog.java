@@ -1,6 +1,9 @@
 package io.slurmwise.classify;
 
 import java.io.ByteArrayOutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -57,9 +60,7 @@ final class CarriedLog {
 
     /** The log as read: {@code in} itself when no line is a JSON record carrying lines. */
     static CarriedLog of(byte[] in) {
-        int nextBreak = escapedBreak(in, 0);
-        int nextRecord = recordStart(in, 0);
-        int candidate = first(nextBreak, nextRecord);
+        int candidate = candidate(in, 0);
         if (candidate < 0) {
             return new CarriedLog(in, new int[0], new int[0], new int[0]);
         }
@@ -99,13 +100,7 @@ final class CarriedLog {
                 outLines += n - 1; // the record's own line break (copied below) ends its last carried line
                 copied = end;
             }
-            if (nextBreak >= 0 && nextBreak <= end) {
-                nextBreak = end < in.length ? escapedBreak(in, end + 1) : -1;
-            }
-            if (nextRecord >= 0 && nextRecord <= end) {
-                nextRecord = end < in.length ? recordStart(in, end + 1) : -1;
-            }
-            candidate = first(nextBreak, nextRecord);
+            candidate = end < in.length ? candidate(in, end + 1) : -1;
         }
         if (out == null) {
             return new CarriedLog(in, new int[0], new int[0], new int[0]);
@@ -138,46 +133,57 @@ final class CarriedLog {
         return after < 0 ? physical[k] : physical[k] + 1 + after;
     }
 
-    private static int first(int a, int b) {
-        return a < 0 ? b : b < 0 ? a : Math.min(a, b);
-    }
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long HIGH = 0x8080808080808080L;
+    private static final long ONES = 0x0101010101010101L;
+    private static final long BACKSLASHES = ONES * '\\';
+    private static final long BRACES = ONES * '{';
+    private static final long BRACKETS = ONES * '[';
 
     /**
-     * The offset of the next line at or after {@code from} that starts (after blanks) with a JSON record's
-     * {@code {"} or {@code [{}, or -1.
+     * The offset, at or after {@code from}, of the next backslash followed by {@code n} (an escaped line break) or of
+     * the next line that starts (after blanks) with a JSON record's {@code {"} or {@code [{}; -1 when there is none.
+     * Eight bytes at a time: a byte equal to {@code c} is a zero byte of {@code word ^ (c * ONES)}, and a zero byte
+     * {@code x} is one where {@code (x - ONES) & ~x} has the high bit set.
      */
-    private static int recordStart(byte[] in, int from) {
-        for (int i = from; i + 1 < in.length; i++) {
-            byte b = in[i];
-            if (b != '{' && b != '[') {
-                continue;
+    private static int candidate(byte[] in, int from) {
+        int i = from;
+        while (i < in.length) {
+            if (i + 8 <= in.length) {
+                long w = (long) LONGS.get(in, i);
+                long a = w ^ BACKSLASHES;
+                long b = w ^ BRACES;
+                long c = w ^ BRACKETS;
+                if (((((a - ONES) & ~a) | ((b - ONES) & ~b) | ((c - ONES) & ~c)) & HIGH) == 0) {
+                    i += 8;
+                    continue; // none of the three bytes in these eight
+                }
             }
-            int j = i;
-            while (j > 0 && (in[j - 1] == ' ' || in[j - 1] == '\t')) {
-                j--;
-            }
-            if (j > 0 && in[j - 1] != '\n') {
-                continue;
-            }
-            int k = i + 1;
-            while (k < in.length && (in[k] == ' ' || in[k] == '\t')) {
-                k++;
-            }
-            if (k < in.length && (in[k] == '"' || b == '[' && in[k] == '{')) {
-                return i;
+            int end = Math.min(in.length, i + 8);
+            for (; i < end; i++) {
+                byte x = in[i];
+                if (x == '\\' ? i + 1 < in.length && in[i + 1] == 'n' : (x == '{' || x == '[') && startsRecord(in, i)) {
+                    return i;
+                }
             }
         }
         return -1;
     }
 
-    /** The offset of the next backslash followed by {@code n} at or after {@code from}, or -1. */
-    private static int escapedBreak(byte[] in, int from) {
-        for (int i = from; i + 1 < in.length; i++) {
-            if (in[i] == '\\' && in[i + 1] == 'n') {
-                return i;
-            }
+    /** Whether the {@code {} or {@code [} at {@code i} starts its line (after blanks) and a JSON record. */
+    private static boolean startsRecord(byte[] in, int i) {
+        int j = i;
+        while (j > 0 && (in[j - 1] == ' ' || in[j - 1] == '\t')) {
+            j--;
         }
-        return -1;
+        if (j > 0 && in[j - 1] != '\n') {
+            return false;
+        }
+        int k = i + 1;
+        while (k < in.length && (in[k] == ' ' || in[k] == '\t')) {
+            k++;
+        }
+        return k < in.length && (in[k] == '"' || in[i] == '[' && in[k] == '{');
     }
 
     private static int lineStart(byte[] in, int i) {
